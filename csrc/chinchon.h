@@ -1,0 +1,124 @@
+/*
+ * chinchon.h -- the one public header of the chinchon C core.
+ *
+ * Plain C99, no Python headers. Every exported name carries the cc_ prefix.
+ * Every function that can fail returns a cc_status and writes its results through
+ * out-parameters; nothing allocates on the hot path.
+ *
+ * Card encoding (public, stable): bit index = 16 * suit + (rank - 1), suits
+ * o=0, c=1, e=2, b=3; bits 12-15 of each 16-bit lane are always zero. A hand is a
+ * cc_hand {once, twice}: cards held at least once, cards held twice (twice is a
+ * subset of once; zero with one deck). Tie-breaking rules: docs/design.md.
+ */
+#ifndef CHINCHON_H
+#define CHINCHON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_NRANKS 12
+#define CC_NSUITS 4
+#define CC_LANE_MASK UINT64_C(0x0FFF0FFF0FFF0FFF)
+#define CC_MAX_HAND 8  /* largest hand the meld search takes */
+#define CC_MAX_MELDS 2 /* 8 cards never hold three disjoint melds */
+
+typedef enum cc_status {
+    CC_OK = 0,
+    CC_ERR_LANE_BITS,       /* a bit outside the 12 rank bits of a lane is set */
+    CC_ERR_TWICE_NOT_SUBSET,/* twice holds a card that once does not */
+    CC_ERR_TOO_MANY_CARDS,  /* more than CC_MAX_HAND cards */
+    CC_ERR_CARD_COUNT,      /* not the number of cards this call needs */
+    CC_ERR_DUPLICATE,       /* a card twice in single-deck play */
+    CC_ERR_THREE_COPIES,    /* a card in play more than twice */
+    CC_ERR_CANNOT_CLOSE,    /* the closer's deadwood is over the close limit */
+    CC_ERR_BAD_ARGUMENT,    /* a rules table or count out of range */
+    CC_STATUS_END           /* sentinel: number of status codes */
+} cc_status;
+
+typedef struct cc_hand {
+    uint64_t once;
+    uint64_t twice;
+} cc_hand;
+
+/* Point table and limits of a rule variant. Build it with cc_rules_init. */
+typedef struct cc_rules {
+    uint8_t points[CC_NRANKS]; /* points of ranks 1..12 (index rank-1), 0..31 */
+    uint8_t close_limit;       /* closing allowed with deadwood <= close_limit */
+    uint64_t plane[5];         /* derived: bit k of a card's points, as a card mask */
+} cc_rules;
+
+typedef enum cc_meld_kind { CC_SET = 0, CC_RUN = 1 } cc_meld_kind;
+
+typedef struct cc_meld {
+    cc_hand cards;
+    uint8_t kind; /* cc_meld_kind */
+} cc_meld;
+
+typedef struct cc_arrangement {
+    cc_meld melds[CC_MAX_MELDS]; /* ascending meld key order (docs/design.md) */
+    int n_melds;
+    cc_hand unmatched;
+    int points; /* deadwood: points of the unmatched cards */
+} cc_arrangement;
+
+/* Outcome of closing with a given 7 cards. */
+typedef enum cc_outcome {
+    CC_CANNOT_CLOSE = 0,
+    CC_NORMAL = 1,
+    CC_MINUS_TEN = 2,
+    CC_CHINCHON = 3
+} cc_outcome;
+
+/* Fill *rules with the house rules: points = rank, close limit 5. O(1). */
+void cc_rules_default(cc_rules *rules);
+
+/* Fill *rules from a point table (12 entries, each 0..31) and a close limit.
+ * O(1). CC_ERR_BAD_ARGUMENT when a value is out of range. */
+cc_status cc_rules_init(cc_rules *rules, const uint8_t points[CC_NRANKS], int close_limit);
+
+/* Check that h is a well-formed hand of at most max_cards cards: lanes, twice
+ * subset of once. O(1). Returns the status; *n_cards gets the card count. */
+cc_status cc_check_hand(cc_hand h, int max_cards, int *n_cards);
+
+/* Optimal deadwood of a hand of 0..8 cards (single or double deck). Exact.
+ * A few ns for most hands; a small exhaustive search where sets and runs compete. */
+cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points);
+
+/* Optimal arrangement of a hand of 0..8 cards with the documented tie-break.
+ * Same cost class as cc_deadwood. */
+cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out);
+
+/* Outcome of closing with the 7 cards of h (CC_CANNOT_CLOSE when over the limit).
+ * h must hold exactly 7 cards. */
+cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome);
+
+/* Discard hints of an 8-card hand: for each card held, in ascending card order (a
+ * copy held twice listed twice), the deadwood of the 7 left and the outcome of closing
+ * with that discard. points[8] required; outcomes[8] may be NULL. */
+cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
+                           uint8_t *outcomes);
+
+/* Batch deadwood. decks == 1: masks holds n uint64 (one per row); decks == 2: masks
+ * holds 2n uint64, row i = (masks[2i], masks[2i+1]) = (once, twice). Every row is
+ * validated (0..8 cards); on the first bad row returns its status and sets *bad_row,
+ * out[] is then unspecified. No allocation, thread-safe. */
+cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                            int decks, uint8_t *out, size_t *bad_row);
+
+/* Batch hints: rows of exactly 8 cards; out holds 8n bytes, row-major, each row
+ * the deadwood after discarding each held card in ascending card order. */
+cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                         int decks, uint8_t *out, size_t *bad_row);
+
+/* A short English description of a status code (static string). */
+const char *cc_status_message(cc_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CHINCHON_H */
