@@ -1,0 +1,77 @@
+"""Plain result values returned by both implementations (native and reference).
+
+They are frozen dataclasses; ``to_dict()`` gives data that ``json.dumps`` takes as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from .cards import Card
+
+__all__ = ["Meld", "Arrangement", "Hint", "OUTCOMES"]
+
+#: outcome names by the C core's cc_outcome code (0 = cannot close)
+OUTCOMES: tuple[Optional[str], ...] = (None, "normal", "minus_ten", "chinchon")
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld: ``kind`` is ``'set'`` (same rank; *grupo*) or ``'run'`` (same suit,
+    consecutive ranks; *escalera*); ``cards`` in ascending card order."""
+
+    kind: str
+    cards: tuple[Card, ...]
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The tie-break key of docs/design.md: ascending bit indices, copies repeated."""
+        return tuple(c.index for c in self.cards)
+
+    @property
+    def points(self) -> int:
+        return sum(c.points for c in self.cards)
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cards": [str(c) for c in self.cards]}
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """An optimal way to meld a hand: ``melds``, the ``unmatched`` cards and their
+    ``points`` (the deadwood)."""
+
+    melds: tuple[Meld, ...]
+    unmatched: tuple[Card, ...]
+    points: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "melds": [m.to_dict() for m in self.melds],
+            "unmatched": [str(c) for c in self.unmatched],
+            "points": self.points,
+        }
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What discarding ``card`` leaves: the deadwood ``points`` of the 7 cards kept,
+    whether they ``can_close``, and the ``outcome`` of closing (``None`` when closing
+    is not allowed, else ``'normal'``, ``'minus_ten'`` or ``'chinchon'``)."""
+
+    card: Card
+    points: int
+    can_close: bool
+    outcome: Optional[str] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "card": str(self.card),
+            "points": self.points,
+            "can_close": self.can_close,
+            "outcome": self.outcome,
+        }
