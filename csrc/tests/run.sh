@@ -28,4 +28,5 @@ CC_TEST_ITERS=$((CC_TEST_ITERS / 4 + 1)) "$out/test_core_san"
 
 echo "== bench builds"
 $cc $warn -O2 -o "$out/bench_core" "$here/bench_core.c" "$src/cards.c" "$src/melds.c"
+sh "$here/run_settle.sh"
 echo "ok"
