@@ -382,3 +382,23 @@ def test_cli_settle_error(capsys):
                "1o 2o 12c 11e 10b 8b 4e"])
     assert rc == 2
     assert "cannot close" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "closer, opps, decks",
+    [
+        ("5o 5c 5e 1b 2b 3b 10o", ["1o 2o 12c 11e 10b 8b 4e"], None),
+        (CLOSER, ["1o 2o 12c 11e 10b 8b 3o"], 1),
+        (CLOSER, ["1o 1o 12c 11e 10b 8b 4e", "1o 2o 12c 11e 10b 8b 4e"], None),
+        (CLOSER, ["1o 2o 12c 11e 10b 8b"], None),
+        ("3o 4o 5o 9c 9e 9b", ["1o 2o 12c 11e 10b 8b 4e"], None),
+    ],
+)
+def test_bad_hands_same_error_as_reference(settle, closer, opps, decks):
+    # Hand objects take the native fast path (validated in C): same class and message
+    args = (Hand(closer), [Hand(o) for o in opps])
+    with pytest.raises(ValueError) as want:
+        reference.settle(*args, decks=decks)
+    with pytest.raises(ValueError) as got:
+        settle(*args, decks=decks)
+    assert (type(got.value), str(got.value)) == (type(want.value), str(want.value))

@@ -9,6 +9,8 @@
 # they are plain frozen dataclasses without __post_init__.
 
 from cpython.object cimport PyObject_GenericSetAttr
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 from .results import CloserResult, OpponentResult, Settlement, TableMeld
 from .rules import Rules as _Rules
@@ -68,26 +70,42 @@ cdef inline object _filled(object cls, dict fields):
     return obj
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define _cc_lowest_bit(m) __builtin_ctzll(m)
+    #else
+    static int _cc_lowest_bit(unsigned long long m) { int i = 0; while (!(m & 1u)) { m >>= 1; i++; } return i; }
+    #endif
+    """
+    int _cc_lowest_bit(uint64_t m) nogil
+
+
 cdef inline int _lowest(uint64_t m) noexcept nogil:
-    cdef int i = 0
-    while not (m & 1):
-        m >>= 1
-        i += 1
-    return i
+    return _cc_lowest_bit(m)
 
 
 cdef tuple _settle_cards(cc_hand h):
     cdef uint64_t m = h.once
-    cdef int i
-    out = []
+    cdef int i, k = 0, n = 0
+    cdef tuple cards = _SETTLE_CARDS
+    while m:
+        n += 1 + <int>((h.twice >> _lowest(m)) & 1)
+        m &= m - 1
+    out = PyTuple_New(n)
+    m = h.once
     while m:
         i = _lowest(m)
-        c = _SETTLE_CARDS[i]
-        out.append(c)
+        c = cards[i]
+        Py_INCREF(c)
+        PyTuple_SET_ITEM(out, k, c)
+        k += 1
         if (h.twice >> i) & 1:
-            out.append(c)
+            Py_INCREF(c)
+            PyTuple_SET_ITEM(out, k, c)
+            k += 1
         m &= m - 1
-    return tuple(out)
+    return out
 
 
 cdef tuple _settle_melds(const cc_seat_result *r):
