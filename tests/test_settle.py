@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import chinchon  # noqa: E402
 from chinchon import reference  # noqa: E402
-from chinchon.cards import Card, Hand, mask_to_cards  # noqa: E402
+from chinchon.cards import Card, Hand  # noqa: E402
 from chinchon.errors import (  # noqa: E402
     CannotCloseError,
     CardCountError,
@@ -402,3 +402,24 @@ def test_bad_hands_same_error_as_reference(settle, closer, opps, decks):
     with pytest.raises(ValueError) as got:
         settle(*args, decks=decks)
     assert (type(got.value), str(got.value)) == (type(want.value), str(want.value))
+
+
+try:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover
+    given = None
+
+if given is not None:
+
+    @settings(max_examples=int(os.environ.get("CHINCHON_SETTLE_HYPOTHESIS", "60")), deadline=None)
+    @given(seed=st.integers(0, 2**32 - 1), shape=st.sampled_from([(2, 1), (3, 1), (4, 2), (5, 2), (1, 1), (1, 2)]))
+    def test_hypothesis_deals_verified(seed, shape):
+        n_opp, decks = shape
+        closer, opps = random_deal(random.Random(seed), n_opp, decks)
+        args = (text(closer), [text(o) for o in opps])
+        r = reference.settle(*args, decks=decks)
+        check_settlement(r, *args)
+        native = _native_settle()
+        if native is not None:
+            assert native(*args, decks=decks) == r
