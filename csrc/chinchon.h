@@ -25,6 +25,8 @@ extern "C" {
 #define CC_LANE_MASK UINT64_C(0x0FFF0FFF0FFF0FFF)
 #define CC_MAX_HAND 8  /* largest hand the meld search takes */
 #define CC_MAX_MELDS 2 /* 8 cards never hold three disjoint melds */
+#define CC_MAX_CANDIDATES 66 /* most candidate melds of a hand of <= 8 cards
+                                (eight cards of one rank, two decks) */
 
 typedef enum cc_status {
     CC_OK = 0,
@@ -116,6 +118,30 @@ cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
 
 /* A short English description of a status code (static string). */
 const char *cc_status_message(cc_status status);
+
+/* ---- Helpers shared with the settlement code (additions to the first API) ---- */
+
+/* Points of the cards of h (a copy held twice counts twice) under rules.
+ * O(1): five popcounts. h is not validated. */
+int cc_hand_points(const cc_rules *rules, cc_hand h);
+
+/* Every candidate meld of h: every set (each multiset of >= 3 cards of one rank that h
+ * holds, copies allowed) and every run (each segment of >= 3 consecutive ranks of one
+ * suit that h holds; a run's twice is 0). Canonical order: ascending meld key
+ * (docs/design.md: the card indices ascending, copies repeated, compared as Python
+ * tuples, a proper prefix first). Writes the first min(count, cap) melds to out (out may
+ * be NULL when cap is 0) and returns count, or -1 if h has lane bits or twice is not a
+ * subset of once. Any number of cards; <= 8 cards give at most CC_MAX_CANDIDATES.
+ * O(count). */
+int cc_enumerate_melds(cc_hand h, cc_meld *out, int cap);
+
+/* Compare the keys of two melds (or any two card multisets) as Python tuples:
+ * negative, 0 or positive. O(cards). */
+int cc_meld_key_compare(cc_hand x, cc_hand y);
+
+/* cc_best_melds by the plain exhaustive route (every candidate, every pair), without
+ * the fast path; same results, slower. For differential tests. */
+cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangement *out);
 
 #ifdef __cplusplus
 }
