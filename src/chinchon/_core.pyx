@@ -282,3 +282,4 @@ def hints_batch(masks, *, threads=None):
     """For each 8-card row: the deadwood after discarding each held card, in ascending
     card order (a double-deck copy listed twice). Returns uint8 of shape (n, 8)."""
     return _run_batch(1, masks, threads, 8)
+include "_core_settle.pxi"

@@ -86,15 +86,10 @@ def _seat(k: int) -> str:
 
 
 def _cmd_settle(args: argparse.Namespace) -> int:
-    import chinchon
-    from . import IMPLEMENTATION, Rules
-
-    # the package's settle once __init__ exports it; until then the implementation's
-    settle_fn = (getattr(chinchon, "settle", None) or getattr(chinchon._impl, "settle", None)
-                 or chinchon.reference.settle)
+    from . import IMPLEMENTATION, Rules, settle
 
     rules = Rules(close_limit=args.close_limit)
-    result = settle_fn(args.closer, args.opponent or [], decks=args.decks, rules=rules)
+    result = settle(args.closer, args.opponent or [], decks=args.decks, rules=rules)
     if args.json:
         out = result.to_dict()
         out["implementation"] = IMPLEMENTATION
