@@ -20,14 +20,13 @@ minimise deadwood, closes as soon as it can, and prefers chinchón, then minus t
 from __future__ import annotations
 
 import random
+import sys
+from operator import attrgetter
 from typing import Any, Callable, Optional, Union
 
 from .cards import Card
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot"]
-
-_OUTCOME_RANK = {"chinchon": 0, "minus_ten": 1, "normal": 2, None: 3}
-
 
 class Bot:
     """The bot interface; subclasses override the three ``choose_*`` methods."""
@@ -72,10 +71,19 @@ class RandomBot(Bot):
 
 def _best_hint(hints: list[Any]) -> Any:
     """The greedy discard: chinchón, then minus ten, then the fewest points left; among
-    equals, throw the highest card (it costs most if the hand closes), then the lowest
-    card index (deterministic)."""
-    return min(hints, key=lambda h: (_OUTCOME_RANK[h.outcome] if h.can_close else 3,
-                                     h.points, -h.card.points, h.card.index))
+    equals, throw the highest card (it costs most if the hand closes), then the first in
+    ascending card order (deterministic). A plain loop: this runs every turn."""
+    best = hints[0]
+    bp = best.points
+    for h in hints:
+        p = h.points
+        if p < bp or (p == bp and h.card.points > best.card.points):
+            best, bp = h, p
+    if bp == 0 and best.outcome != "chinchon":  # minus ten and chinchón both leave 0
+        for h in hints:
+            if h.outcome == "chinchon":
+                return h
+    return best
 
 
 class GreedyBot(Bot):
@@ -96,9 +104,7 @@ class GreedyBot(Bot):
         known = self._deadwood.get(seat)
         if known is not None and known[0] == game.hand_number:
             return known[1]
-        from . import deadwood
-
-        d: int = deadwood(game.held(seat), decks=game.decks)
+        d: int = sys.modules["chinchon"].deadwood(game.held(seat), decks=game.decks)
         self._deadwood[seat] = (game.hand_number, d)
         return d
 
@@ -107,12 +113,10 @@ class GreedyBot(Bot):
         top = game.discard_top
         if top is None:
             return "stock"
-        from . import discard_hints
-
         cards = game.held(seat)
         cards.append(top)
         cards.sort(key=_index)
-        hints = discard_hints(cards, decks=game.decks, rules=game.rules)
+        hints = sys.modules["chinchon"].discard_hints(cards, decks=game.decks, rules=game.rules)
         best = _best_hint(hints)
         if best.points < self._current(game, seat) or best.can_close:
             self._took = hints  # the same 8 cards as after the draw: reuse the hints
@@ -132,8 +136,7 @@ class GreedyBot(Bot):
         return True
 
 
-def _index(card: Card) -> int:
-    return card.index
+_index = attrgetter("index")
 
 
 BotFactory = Callable[..., Bot]

@@ -54,6 +54,8 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+from operator import attrgetter
 from dataclasses import asdict, dataclass
 from typing import Any, Optional, Sequence, Union
 
@@ -80,18 +82,16 @@ CardLike = Union[Card, str]
 
 def _solver() -> Any:
     """The package's chosen implementation (native or reference), looked up at call time
-    so that the game follows ``chinchon``'s own selection."""
-    import chinchon
-
-    return chinchon
+    so that the game follows ``chinchon``'s own selection (a dict lookup: this module is
+    only ever imported as part of the package)."""
+    return sys.modules["chinchon"]
 
 
 def _settle(closer7: list[Card], opponents: list[list[Card]], decks: int,
             rules: Rules) -> Settlement:
     """``chinchon.settle``, falling back to ``chinchon.reference.settle``, resolved at
     call time (settle lives in its own module and may be added after this one)."""
-    import chinchon
-
+    chinchon = sys.modules["chinchon"]
     fn = getattr(chinchon, "settle", None)
     if fn is None:
         fn = getattr(chinchon.reference, "settle", None)
@@ -598,10 +598,11 @@ class Game:
         except ValueError as exc:
             raise IllegalAction(f"cannot discard: {exc}") from None
         hand = self._hands[seat]
-        if c not in hand:
+        pos = _find(hand, c)
+        if pos < 0:
             raise IllegalAction(f"seat {seat} does not hold {c}")
         if not close:
-            hand.remove(c)
+            del hand[pos]
             self._discard.append(c)
             self._turns += 1
             self._turn = self._next_in(seat)
@@ -609,8 +610,7 @@ class Game:
             self._hints = None
             self._log.append({"event": "discard", "card": str(c), "close": False})
             return None
-        kept = list(hand)
-        kept.remove(c)
+        kept = hand[:pos] + hand[pos + 1:]
         outcome = self._close_outcome(kept, c)
         if outcome is None:
             raise IllegalAction(
@@ -621,7 +621,7 @@ class Game:
         settlement = _settle(kept, [self._hands[s] for s in order[1:]], self._decks,
                              self._rules)
         # everything checked and computed: now change the state
-        hand.remove(c)
+        del hand[pos]
         self._face_down = c
         self._turns += 1
         self._hints = None
@@ -862,5 +862,13 @@ class Game:
         return f"<Game {self._n} players, {self._phase}, {state}, totals {self._totals}>"
 
 
-def _index(card: Card) -> int:
-    return card.index
+_index = attrgetter("index")
+
+
+def _find(hand: list[Card], card: Card) -> int:
+    """Position of ``card`` in ``hand``, or -1 (cards are interned: identity suffices,
+    and avoids a Python-level ``__eq__`` per card)."""
+    for pos, c in enumerate(hand):
+        if c is card:
+            return pos
+    return -1
