@@ -111,9 +111,8 @@ static void cc_sets_dfs(cc_emit_ctx *c, const int *idx, int n, int start, uint64
 int cc_enumerate_melds(cc_hand h, cc_meld *out, int cap)
 {
     uint64_t a = h.once, b = h.twice;
-    uint64_t setcols, starts;
+    uint64_t setcols, starts, x;
     cc_emit_ctx c;
-    int s, r;
     if (((a | b) & ~CC_LANE_MASK) != 0 || (b & ~a) != 0)
         return -1;
     c.out = out;
@@ -121,32 +120,29 @@ int cc_enumerate_melds(cc_hand h, cc_meld *out, int cap)
     c.n = 0;
     setcols = cc_set_columns(a, b);
     starts = a & (a >> 1) & (a >> 2);
-    for (s = 0; s < CC_NSUITS; s++) {
-        for (r = 0; r < CC_NRANKS; r++) {
-            int f = 16 * s + r;
-            uint64_t fbit = UINT64_C(1) << f;
-            int idx[8], n_idx = 0, u;
-            if ((a & fbit) == 0)
-                continue;
-            if (setcols & fbit) {
-                for (u = s + 1; u < CC_NSUITS; u++) {
-                    uint64_t g = UINT64_C(1) << (16 * u + r);
-                    if (a & g)
-                        idx[n_idx++] = 16 * u + r;
-                    if (b & g)
-                        idx[n_idx++] = 16 * u + r;
-                }
-                if (b & fbit)
-                    cc_sets_dfs(&c, idx, n_idx, 0, fbit, fbit, 2);
+    /* only cards that can start a meld: a set card or a run start, ascending */
+    for (x = a & (setcols | starts); x != 0; x &= x - 1) {
+        int f = cc_ctz(x), r = f & 15, s = f >> 4, n_idx = 0, u;
+        uint64_t fbit = x & (~x + 1);
+        int idx[8];
+        if (setcols & fbit) {
+            for (u = s + 1; u < CC_NSUITS; u++) {
+                uint64_t g = UINT64_C(1) << (16 * u + r);
+                if (a & g)
+                    idx[n_idx++] = 16 * u + r;
+                if (b & g)
+                    idx[n_idx++] = 16 * u + r;
             }
-            if (starts & fbit) {
-                int len;
-                for (len = 3; r + len <= CC_NRANKS && ((a >> (f + len - 1)) & 1u); len++)
-                    cc_emit(&c, ((UINT64_C(1) << len) - 1) << f, 0, CC_RUN);
-            }
-            if (setcols & fbit)
-                cc_sets_dfs(&c, idx, n_idx, 0, fbit, 0, 1);
+            if (b & fbit)
+                cc_sets_dfs(&c, idx, n_idx, 0, fbit, fbit, 2);
         }
+        if (starts & fbit) {
+            int len;
+            for (len = 3; r + len <= CC_NRANKS && ((a >> (f + len - 1)) & 1u); len++)
+                cc_emit(&c, ((UINT64_C(1) << len) - 1) << f, 0, CC_RUN);
+        }
+        if (setcols & fbit)
+            cc_sets_dfs(&c, idx, n_idx, 0, fbit, 0, 1);
     }
     return c.n;
 }
