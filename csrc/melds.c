@@ -231,6 +231,7 @@ static void cc_best_slow(const cc_rules *rules, uint64_t a, uint64_t b, cc_arran
     int bi, bj, melded;
     uint64_t ua = a, ub = b;
     melded = cc_search(rules, a, b, cand, &bi, &bj);
+    memset(out->melds, 0, sizeof out->melds); /* unused slots read as zero */
     out->n_melds = 0;
     if (bi >= 0) {
         out->melds[out->n_melds++] = cand[bi];
