@@ -100,3 +100,17 @@ def test_errors_are_value_errors():
     for cls in (BatchRowError, CardCountError, CardParseError, DuplicateCardError,
                 InvalidHandError):
         assert issubclass(cls, ChinchonError) and issubclass(cls, ValueError)
+
+
+def test_odd_inputs(impl):
+    with pytest.raises(CardParseError, match="str"):
+        impl.deadwood(b"7o 7c 7b")
+    with pytest.raises(InvalidHandError, match="decks"):
+        impl.discard_hints("1o 2o 3o 4o 5o 6o 7o 8o", decks=True)
+    with pytest.raises(BatchRowError, match="shape"):
+        impl.deadwood_batch([[1, 2], [3]])
+    # generators, tuples and mixed lists of cards and text are all hands
+    assert impl.deadwood(c for c in ["7o", "7c", "7b"]) == 0
+    assert impl.deadwood(("7o", "7c", "7b", "1b")) == 1
+    from chinchon import Card
+    assert impl.deadwood([Card(7, "o"), "7c", "7b"]) == 0

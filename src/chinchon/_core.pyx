@@ -108,7 +108,7 @@ cdef bint _fast_cards(object seq, object decks, cc_hand *h) except -1:
     cdef int index
     if type(seq) is not list and type(seq) is not tuple:
         return False
-    if decks is not None and decks != 1 and decks != 2:
+    if decks is not None and (type(decks) is not int or (decks != 1 and decks != 2)):
         return False
     for c in seq:
         if type(c) is not Card:

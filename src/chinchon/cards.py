@@ -231,6 +231,9 @@ def coerce_cards(obj: HandLike) -> list[Card]:
         return parse_cards(obj)
     if isinstance(obj, Card):
         return [obj]
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        raise CardParseError(
+            f"card text must be a str, got {type(obj).__name__} (decode it first)", repr(obj))
     try:
         items = iter(obj)  # type: ignore[call-overload]
     except TypeError:

@@ -190,7 +190,11 @@ def discard_hints(hand8: HandLike, *, decks: Optional[int] = None,
 def normalize_batch(masks: Any) -> tuple[np.ndarray, int]:
     """Validate the array shape and dtype of a batch: ``(uint64 C-contiguous array,
     decks)``. Shape (n,) is single deck, (n, 2) double deck."""
-    arr = np.asarray(masks)
+    try:
+        arr = np.asarray(masks)
+    except (ValueError, TypeError) as exc:
+        raise BatchRowError(f"masks must be an integer array of shape (n,) or (n, 2): {exc}",
+                            -1) from None
     if arr.dtype.kind not in "ui":
         if arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.uint64)
