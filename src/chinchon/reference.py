@@ -86,14 +86,15 @@ def _fits(meld: MeldKey, counts: Counter[int]) -> bool:
 def _collections(
     melds: Sequence[tuple[str, MeldKey]], start: int, counts: Counter[int]
 ) -> Iterable[list[tuple[str, MeldKey]]]:
-    """Every collection of melds (from melds[start:]) that fits in ``counts``."""
+    """Every collection of melds (from melds[start:], a meld possibly more than once:
+    two decks can hold two identical runs) that fits in ``counts``."""
     yield []
     for i in range(start, len(melds)):
         kind, key = melds[i]
         if _fits(key, counts):
             rest = counts.copy()
             rest.subtract(key)
-            for tail in _collections(melds, i + 1, rest):
+            for tail in _collections(melds, i, rest):
                 yield [(kind, key), *tail]
 
 

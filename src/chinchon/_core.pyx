@@ -1,0 +1,237 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible = True
+"""The native implementation of chinchon: a thin binding over the C core (csrc/).
+
+Arguments are converted and validated here (the same checks and exception classes as
+:mod:`chinchon.reference`), the C functions run inside ``with nogil:``, and each C
+status code maps to one exception class of :mod:`chinchon.errors`
+(``errors.STATUS_ERRORS``, indexed by ``cc_status``); all derive from ``ValueError``.
+"""
+
+from libc.stdint cimport uint8_t, uint64_t
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from .cards import Card, Hand, as_hand, coerce_cards, mask_to_cards
+from .errors import STATUS_ERRORS, ChinchonError
+from .reference import check_threads, normalize_batch, row_error
+from .results import OUTCOMES, Arrangement, Hint, Meld
+from .rules import HOUSE_RULES
+
+IMPLEMENTATION = "native"
+
+cdef extern from "chinchon.h" nogil:
+    ctypedef enum cc_status:
+        CC_OK
+        CC_STATUS_END
+
+    ctypedef struct cc_hand:
+        uint64_t once
+        uint64_t twice
+
+    ctypedef struct cc_rules:
+        uint8_t points[12]
+        uint8_t close_limit
+
+    ctypedef struct cc_meld:
+        cc_hand cards
+        uint8_t kind
+
+    ctypedef struct cc_arrangement:
+        cc_meld melds[2]
+        int n_melds
+        cc_hand unmatched
+        int points
+
+    ctypedef enum cc_outcome:
+        CC_CANNOT_CLOSE
+        CC_NORMAL
+        CC_MINUS_TEN
+        CC_CHINCHON
+
+    void cc_rules_default(cc_rules *rules)
+    cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
+    cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+    cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
+    cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
+                               uint8_t *outcomes)
+    cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                                int decks, uint8_t *out, size_t *bad_row)
+    cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                             int decks, uint8_t *out, size_t *bad_row)
+
+
+cdef cc_rules _house
+cc_rules_default(&_house)
+
+_KINDS = ("set", "run")
+# rows per thread below which a batch is not worth splitting
+cdef size_t _MIN_ROWS_PER_THREAD = 16384
+_pool = None
+
+
+cdef inline object _raise_status(cc_status st):
+    cls, message = STATUS_ERRORS[<int>st] if <int>st < len(STATUS_ERRORS) else (
+        ChinchonError, f"native status {<int>st}")
+    raise cls(message)
+
+
+cdef inline cc_rules _rules_for(object rules):
+    cdef cc_rules r = _house
+    if rules is not None and rules is not HOUSE_RULES:
+        r.close_limit = <uint8_t>rules.close_limit
+    return r
+
+
+cdef cc_hand _hand_of(object hand, object decks, int max_cards, int exact) except *:
+    """The C hand of a Hand (fast path) or anything as_hand takes."""
+    cdef cc_hand h
+    if type(hand) is not Hand or (decks is not None and decks != hand._decks):
+        hand = as_hand(hand, decks)
+    cdef int n = hand._n
+    if exact >= 0 and n != exact:
+        as_hand(hand, exact=exact)  # raises the documented CardCountError
+    if n > max_cards:
+        as_hand(hand, max_cards=max_cards)
+    h.once = hand._once
+    h.twice = hand._twice
+    return h
+
+
+def deadwood(hand, *, decks=None):
+    """Optimal deadwood (points left in no meld) of a hand of at most 8 cards."""
+    cdef cc_hand h = _hand_of(hand, decks, 8, -1)
+    cdef int points = 0
+    cdef cc_status st
+    with nogil:
+        st = cc_deadwood(&_house, h, &points)
+    if st != CC_OK:
+        _raise_status(st)
+    return points
+
+
+cdef object _cards(cc_hand h):
+    return tuple(mask_to_cards(h.once, h.twice))
+
+
+def best_melds(hand, *, decks=None):
+    """An optimal arrangement of a hand of at most 8 cards (docs/design.md tie-break)."""
+    cdef cc_hand h = _hand_of(hand, decks, 8, -1)
+    cdef cc_arrangement a
+    cdef cc_status st
+    with nogil:
+        st = cc_best_melds(&_house, h, &a)
+    if st != CC_OK:
+        _raise_status(st)
+    melds = tuple(Meld(_KINDS[a.melds[i].kind], _cards(a.melds[i].cards))
+                  for i in range(a.n_melds))
+    return Arrangement(melds, _cards(a.unmatched), a.points)
+
+
+def close_outcome(hand, *, decks=None, rules=None):
+    """What closing with these 7 cards would be: None (not allowed), 'normal',
+    'minus_ten' or 'chinchon'."""
+    cdef cc_hand h = _hand_of(hand, decks, 7, 7)
+    cdef cc_rules r = _rules_for(rules)
+    cdef cc_outcome outcome = CC_CANNOT_CLOSE
+    cdef cc_status st
+    with nogil:
+        st = cc_close_outcome(&r, h, &outcome)
+    if st != CC_OK:
+        _raise_status(st)
+    return OUTCOMES[<int>outcome]
+
+
+def discard_hints(hand8, *, decks=None, rules=None):
+    """One Hint per card held: the deadwood of the 7 cards left if it is discarded and
+    whether (and how) those 7 could close. Cards in the order given (a Hand: ascending)."""
+    cdef cc_hand h
+    cdef cc_rules r = _rules_for(rules)
+    cdef uint8_t points[8]
+    cdef uint8_t outcomes[8]
+    cdef cc_status st
+    cdef int i
+    if type(hand8) is Hand:
+        order = None
+        h = _hand_of(hand8, decks, 8, 8)
+    else:
+        order = coerce_cards(hand8)
+        h = _hand_of(order, decks, 8, 8)
+    with nogil:
+        st = cc_discard_hints(&r, h, points, outcomes)
+    if st != CC_OK:
+        _raise_status(st)
+    held = mask_to_cards(h.once, h.twice)
+    if order is None:
+        return [Hint(held[i], points[i], outcomes[i] != 0, OUTCOMES[outcomes[i]])
+                for i in range(8)]
+    by_card = {}
+    for i in range(8):
+        by_card[held[i]] = i
+    return [Hint(c, points[by_card[c]], outcomes[by_card[c]] != 0,
+                 OUTCOMES[outcomes[by_card[c]]]) for c in order]
+
+
+# ---------------------------------------------------------------- batch API
+
+cdef inline cc_status _call_batch(int which, const uint64_t *masks, size_t n, int decks,
+                                  uint8_t *out, size_t *bad) noexcept nogil:
+    if which == 0:
+        return cc_deadwood_batch(&_house, masks, n, decks, out, bad)
+    return cc_hints_batch(&_house, masks, n, decks, out, bad)
+
+
+def _chunk(int which, const uint64_t[::1] flat, uint8_t[::1] res, int decks, int width,
+           size_t lo, size_t hi):
+    """Run rows lo..hi of a batch without the GIL: (status, absolute bad row)."""
+    cdef size_t bad = 0
+    cdef cc_status st
+    with nogil:
+        st = _call_batch(which, &flat[lo * decks], hi - lo, decks, &res[lo * width], &bad)
+    return <int>st, lo + bad
+
+
+def _run_batch(int which, masks, threads, int width):
+    cdef int nthreads = check_threads(threads)
+    arr, decks = normalize_batch(masks)
+    cdef size_t n = arr.shape[0]
+    out = np.empty((n, width) if width > 1 else n, dtype=np.uint8)
+    if n == 0:
+        return out
+    flat = arr.reshape(-1)
+    res = out.reshape(-1)
+    cdef size_t chunks = min(<size_t>nthreads, (n + _MIN_ROWS_PER_THREAD - 1) // _MIN_ROWS_PER_THREAD)
+    if chunks <= 1:
+        results = [_chunk(which, flat, res, decks, width, 0, n)]
+    else:
+        # contiguous chunks, one per thread; the C core is thread-safe and the GIL is
+        # released inside each chunk
+        step = (n + chunks - 1) // chunks
+        global _pool
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 2,
+                                       thread_name_prefix="chinchon")
+        futures = [_pool.submit(_chunk, which, flat, res, decks, width, lo, min(n, lo + step))
+                   for lo in range(0, n, step)]
+        results = [f.result() for f in futures]
+    failures = [(row, st) for st, row in results if st != 0]
+    if failures:
+        row, st = min(failures)
+        raise row_error(st, row)
+    return out
+
+
+def deadwood_batch(masks, *, threads=None):
+    """Deadwood of each row (0-8 cards) of a batch in the public encoding: shape (n,)
+    single deck, (n, 2) double deck. Returns uint8 of shape (n,). ``threads``: how many
+    cores to spread a large batch over (None: all)."""
+    return _run_batch(0, masks, threads, 1)
+
+
+def hints_batch(masks, *, threads=None):
+    """For each 8-card row: the deadwood after discarding each held card, in ascending
+    card order (a double-deck copy listed twice). Returns uint8 of shape (n, 8)."""
+    return _run_batch(1, masks, threads, 8)

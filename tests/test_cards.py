@@ -1,0 +1,173 @@
+"""Cards, parsing, the bitmask encoding and Hand as a multiset."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from chinchon import (
+    LANE_MASK,
+    SUIT_MASKS,
+    Card,
+    CardCountError,
+    CardParseError,
+    DuplicateCardError,
+    Hand,
+    InvalidHandError,
+    full_deck,
+    parse_cards,
+)
+from chinchon.cards import as_hand
+
+ALL = full_deck(1)
+
+
+def test_deck_and_encoding():
+    assert len(ALL) == 48 and len(set(ALL)) == 48
+    for c in ALL:
+        assert c.index == 16 * "oceb".index(c.suit) + c.rank - 1
+        assert (1 << c.index) & LANE_MASK
+        assert c.points == c.rank
+        assert Card.from_index(c.index) is c
+        assert Card.parse(str(c)) is c
+        assert eval(repr(c)) is c
+        assert c.mask & SUIT_MASKS[c.suit]
+    assert sum(1 << c.index for c in ALL) == LANE_MASK
+    assert len(full_deck(2)) == 96
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Ro", "12o"), ("ro", "12o"), ("Kb", "12b"), ("Sc", "10c"), ("jE", "10e"),
+        ("Co", "11o"), ("Nb", "11b"), ("1O", "1o"), ("10e", "10e"), (" 7c ", "7c"),
+    ],
+)
+def test_aliases(text, expected):
+    assert str(Card.parse(text)) == expected
+
+
+def test_parse_separators():
+    assert [str(c) for c in parse_cards("7o,7c  7b,\t9e\n10E")] == ["7o", "7c", "7b", "9e", "10e"]
+    assert parse_cards("") == []
+    assert parse_cards(" , ") == []
+
+
+@pytest.mark.parametrize("bad", ["13o", "0c", "7x", "o7", "77o", "1", "oo", "7o7c", "-1o", "Ao"])
+def test_parse_errors_name_the_token(bad):
+    with pytest.raises(CardParseError) as e:
+        parse_cards(f"7o {bad} 5c")
+    assert bad in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_card_constructor_errors():
+    for args in [(0, "o"), (13, "o"), (5, "x"), (True, "o"), ("7", "o")]:
+        with pytest.raises(CardParseError):
+            Card(*args)
+    with pytest.raises(InvalidHandError):
+        Card.from_index(12)
+    with pytest.raises(AttributeError):
+        Card(7, "o").rank = 8  # type: ignore[misc]
+    assert copy.deepcopy(Card(7, "o")) is Card(7, "o")
+    assert pickle.loads(pickle.dumps(Card(7, "o"))) is Card(7, "o")
+
+
+def test_hand_single_and_double():
+    h = Hand("7o 7c 7b 9e 10e 11e 4o")
+    assert h.decks == 1 and len(h) == 7 and isinstance(h.mask, int)
+    assert str(h) == "4o 7o 7c 9e 10e 11e 7b"
+    assert eval(repr(h)) == h
+    assert int(h) == h.mask
+    h2 = Hand("5o 5o 5c")
+    assert h2.decks == 2 and h2.mask == ((1 << 4) | (1 << 20), 1 << 4)
+    assert h2.count("5o") == 2 and h2.count(Card(5, "c")) == 1 and h2.count("6c") == 0
+    assert list(h2) == [Card(5, "o"), Card(5, "o"), Card(5, "c")]
+    assert eval(repr(h2)) == h2
+    assert Hand("5o 5c", decks=2).mask == ((1 << 4) | (1 << 20), 0)
+    assert eval(repr(Hand("5o 5c", decks=2))).decks == 2
+    assert pickle.loads(pickle.dumps(h2)) == h2
+    assert Hand.from_mask(h2.mask) == h2
+    assert Hand.from_mask(h.mask) == h
+    assert h2.remove("5o") == Hand("5o 5c", decks=2)
+    assert h2.add("5e").count("5e") == 1
+    with pytest.raises(TypeError):
+        int(h2)
+
+
+def test_hand_errors():
+    with pytest.raises(DuplicateCardError, match="5o"):
+        Hand("5o 5o", decks=1)
+    with pytest.raises(InvalidHandError, match="5o"):
+        Hand("5o 5o 5o")
+    with pytest.raises(InvalidHandError, match="lanes"):
+        Hand.from_mask(1 << 12)
+    with pytest.raises(InvalidHandError, match="twice"):
+        Hand.from_mask((1, 2))
+    with pytest.raises(InvalidHandError):
+        Hand.from_mask(-1)
+    with pytest.raises(InvalidHandError):
+        Hand.from_mask(1 << 64)
+    with pytest.raises(InvalidHandError):
+        Hand("5o", decks=3)
+    with pytest.raises(CardCountError, match="8"):
+        as_hand("1o 2o 3o 4o 5o 6o 7o 8o 9o", max_cards=8)
+    with pytest.raises(InvalidHandError, match="not in the hand"):
+        Hand("5o").remove("6o")
+    with pytest.raises(CardParseError):
+        Hand(42)  # type: ignore[arg-type]
+
+
+class HandMachine(RuleBasedStateMachine):
+    """Drive a double-deck Hand beside a plain multiset (a dict of counts)."""
+
+    def __init__(self):
+        super().__init__()
+        self.hand = Hand([], decks=2)
+        self.model: dict[Card, int] = {}
+
+    @rule(card=st.sampled_from(ALL))
+    def add(self, card):
+        if self.model.get(card, 0) == 2:
+            with pytest.raises(InvalidHandError):
+                self.hand.add(card)
+        else:
+            self.hand = self.hand.add(card)
+            self.model[card] = self.model.get(card, 0) + 1
+
+    @rule(card=st.sampled_from(ALL))
+    def remove(self, card):
+        if self.model.get(card, 0) == 0:
+            with pytest.raises(InvalidHandError):
+                self.hand.remove(card)
+        else:
+            self.hand = self.hand.remove(card)
+            self.model[card] -= 1
+
+    @invariant()
+    def agrees(self):
+        expected = sorted(c for c, k in self.model.items() for _ in range(k))
+        assert list(self.hand) == expected
+        assert len(self.hand) == len(expected)
+        for c in ALL[:: 7]:
+            assert self.hand.count(c) == self.model.get(c, 0)
+            assert (c in self.hand) == (self.model.get(c, 0) > 0)
+        assert Hand.from_mask(self.hand.mask, decks=2) == self.hand
+        assert Hand(str(self.hand), decks=2) == self.hand
+
+
+TestHandMachine = HandMachine.TestCase
+TestHandMachine.settings = settings(max_examples=50, stateful_step_count=30, deadline=None)
+
+
+@given(st.lists(st.sampled_from(ALL), max_size=8, unique=True))
+def test_mask_round_trip(cards):
+    h = Hand(cards)
+    assert sorted(cards) == list(h)
+    assert Hand.from_mask(h.mask) == h
+    assert Hand(str(h)) == h
