@@ -42,8 +42,8 @@ def impl(request):
     return request.param
 
 
-@pytest.fixture
-def native():
+@pytest.fixture(scope="session")
+def native():  # session scope: hypothesis tests take it too
     if NATIVE is None:
         if os.environ.get("CHINCHON_IMPLEMENTATION", "").lower() in ("python", "py"):
             pytest.skip("pure-Python run: the native module is not under test")

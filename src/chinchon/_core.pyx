@@ -198,7 +198,7 @@ def _run_batch(int which, masks, threads, int width):
     cdef int nthreads = check_threads(threads)
     arr, decks = normalize_batch(masks)
     cdef size_t n = arr.shape[0]
-    out = np.empty((n, width) if width > 1 else n, dtype=np.uint8)
+    out = np.empty((arr.shape[0], width) if width > 1 else arr.shape[0], dtype=np.uint8)
     if n == 0:
         return out
     flat = arr.reshape(-1)
