@@ -96,7 +96,7 @@ EOF
 test_wheel() {
   local name=$1 whl=$2 tests=$3 venv=$work/venv-$1 run=$work/run-$1
   "$py" -m venv "$venv"
-  logged "$work/pip-$name.log" "$venv/bin/python" -m pip install --only-binary=:all: "$whl[test]" \
+  logged "$work/pip-$name.log" "$venv/bin/python" -m pip install --only-binary=:all: "${whl}[test]" \
     || fail "$name: pip install of the wheel"
   mkdir -p "$run"
   tar -C "$(dirname "$tests")" --exclude=__pycache__ -cf - tests | tar -C "$run" -xf -
