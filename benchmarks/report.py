@@ -21,9 +21,11 @@ def main(path: str) -> None:
     data = json.load(open(path))
     rows: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     for b in data["benchmarks"]:
-        info = b["extra_info"]
-        impl = b["params"].get("impl_name", "native")
-        rows[(info["op"], info["workload"])][impl] = b["stats"]["median"] / info["rows"]
+        info, params = b["extra_info"], b["params"] or {}
+        impl = params.get("impl_name") or params.get("impl") or "native"
+        op = info.get("op") or b["name"].split("[")[0].removeprefix("test_")
+        workload = info.get("workload") or params.get("deal") or params.get("workload") or "-"
+        rows[(op, workload)][impl] = b["stats"]["median"] / info.get("rows", 1)
     print("| operation | workload | native (median) | reference (median) | ratio |")
     print("|---|---|---|---|---|")
     for (op, workload), r in sorted(rows.items()):

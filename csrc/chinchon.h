@@ -25,6 +25,8 @@ extern "C" {
 #define CC_LANE_MASK UINT64_C(0x0FFF0FFF0FFF0FFF)
 #define CC_MAX_HAND 8  /* largest hand the meld search takes */
 #define CC_MAX_MELDS 2 /* 8 cards never hold three disjoint melds */
+#define CC_MAX_CANDIDATES 66 /* most candidate melds of a hand of <= 8 cards
+                                (eight cards of one rank, two decks) */
 
 typedef enum cc_status {
     CC_OK = 0,
@@ -116,6 +118,90 @@ cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
 
 /* A short English description of a status code (static string). */
 const char *cc_status_message(cc_status status);
+
+/* ---- Helpers shared with the settlement code (additions to the first API) ---- */
+
+/* Points of the cards of h (a copy held twice counts twice) under rules.
+ * O(1): five popcounts. h is not validated. */
+int cc_hand_points(const cc_rules *rules, cc_hand h);
+
+/* Every candidate meld of h: every set (each multiset of >= 3 cards of one rank that h
+ * holds, copies allowed) and every run (each segment of >= 3 consecutive ranks of one
+ * suit that h holds; a run's twice is 0). Canonical order: ascending meld key
+ * (docs/design.md: the card indices ascending, copies repeated, compared as Python
+ * tuples, a proper prefix first). Writes the first min(count, cap) melds to out (out may
+ * be NULL when cap is 0) and returns count, or -1 if h has lane bits or twice is not a
+ * subset of once. Any number of cards; <= 8 cards give at most CC_MAX_CANDIDATES.
+ * O(count). */
+int cc_enumerate_melds(cc_hand h, cc_meld *out, int cap);
+
+/* Compare the keys of two melds (or any two card multisets) as Python tuples:
+ * negative, 0 or positive. O(cards). */
+int cc_meld_key_compare(cc_hand x, cc_hand y);
+
+/* cc_best_melds by the plain exhaustive route (every candidate, every pair), without
+ * the fast path; same results, slower. For differential tests. */
+cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangement *out);
+
+/* ---- settlement ---- */
+
+#define CC_HAND_CARDS 7     /* cards each player keeps at a close */
+#define CC_MAX_OPPONENTS 5  /* six players at most */
+#define CC_MAX_TABLE (CC_MAX_MELDS * (1 + CC_MAX_OPPONENTS)) /* melds on the table */
+
+/* One lay-off: a card (bit index) onto a table meld (index into cc_settlement.table). */
+typedef struct cc_layoff {
+    uint8_t card;
+    uint8_t meld;
+} cc_layoff;
+
+/* A meld on the table: final cards (lay-offs included), kind (cc_meld_kind), owner (0
+ * the closer, k the k-th opponent) and open (0 only for the closer's melds on minus
+ * ten: no lay-offs onto them). */
+typedef struct cc_table_meld {
+    cc_hand cards;
+    uint8_t kind;
+    uint8_t owner;
+    uint8_t open;
+} cc_table_meld;
+
+/* One seat's side of a settlement. Melds in ascending key order; lay-offs in the order
+ * applied (docs/design.md); points are the hand points (see cc_settle). */
+typedef struct cc_seat_result {
+    cc_meld melds[CC_MAX_MELDS];
+    int n_melds;
+    cc_layoff layoffs[CC_HAND_CARDS];
+    int n_layoffs;
+    cc_hand unmatched;
+    int points;
+} cc_seat_result;
+
+typedef struct cc_settlement {
+    uint8_t outcome;   /* cc_outcome; CC_CANNOT_CLOSE with CC_ERR_CANNOT_CLOSE */
+    int decks;         /* 1 or 2, as given or inferred */
+    int deadwood;      /* the closer's deadwood (also set on CC_ERR_CANNOT_CLOSE) */
+    cc_seat_result closer;
+    int n_opponents;
+    cc_seat_result opponents[CC_MAX_OPPONENTS];
+    int n_table;
+    cc_table_meld table[CC_MAX_TABLE];
+    int points[1 + CC_MAX_OPPONENTS]; /* hand points per seat, closer first */
+    int bad_seat;      /* on a hand error: 0 the closer, k the k-th opponent; else -1 */
+    int bad_card;      /* on CC_ERR_THREE_COPIES / CC_ERR_DUPLICATE: its bit index */
+} cc_settlement;
+
+/* Settle a closed hand (SPEC section 4): closer = the closer's 7 kept cards, then
+ * n_opponents (1..CC_MAX_OPPONENTS) 7-card hands in play order; decks 1, 2, or 0 to
+ * infer (2 if a card is held twice or there are 4+ opponents). Each opponent's own
+ * melds and lay-offs are exactly optimal for them given the table left by the earlier
+ * players, ties broken by docs/design.md. Closer's points: the deadwood, -minus_ten on
+ * minus ten, 0 on chinchon (every seat 0 then, no lay-offs). Errors, in this order:
+ * CC_ERR_BAD_ARGUMENT, per hand CC_ERR_LANE_BITS / CC_ERR_TWICE_NOT_SUBSET /
+ * CC_ERR_CARD_COUNT (bad_seat), CC_ERR_THREE_COPIES, CC_ERR_DUPLICATE (bad_card),
+ * CC_ERR_CANNOT_CLOSE. A few microseconds; no allocation, thread-safe. */
+cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
+                    const cc_hand *opponents, int n_opponents, int decks,
+                    cc_settlement *out);
 
 #ifdef __cplusplus
 }

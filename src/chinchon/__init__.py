@@ -33,7 +33,7 @@ from .errors import (
     IllegalAction,
     InvalidHandError,
 )
-from .results import Arrangement, Hint, Meld
+from .results import Arrangement, CloserResult, Hint, Meld, OpponentResult, Settlement, TableMeld
 from .rules import HOUSE_RULES, Rules
 
 
@@ -76,6 +76,7 @@ discard_hints = _impl.discard_hints
 close_outcome = _impl.close_outcome
 deadwood_batch = _impl.deadwood_batch
 hints_batch = _impl.hints_batch
+settle = _impl.settle
 
 __all__ = [
     "__version__",
@@ -99,6 +100,11 @@ __all__ = [
     "close_outcome",
     "deadwood_batch",
     "hints_batch",
+    "settle",
+    "Settlement",
+    "CloserResult",
+    "OpponentResult",
+    "TableMeld",
     "reference",
     "ChinchonError",
     "CardParseError",

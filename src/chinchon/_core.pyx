@@ -3,7 +3,8 @@
 """The native implementation of chinchon: a thin binding over the C core (csrc/).
 
 Arguments are converted and validated here (the same checks and exception classes as
-:mod:`chinchon.reference`), the C functions run inside ``with nogil:``, and each C
+:mod:`chinchon.reference`), batch calls run the C core inside ``with nogil:`` (one
+hand is a few ns of C, less than releasing the GIL would cost), and each C
 status code maps to one exception class of :mod:`chinchon.errors`
 (``errors.STATUS_ERRORS``, indexed by ``cc_status``); all derive from ``ValueError``.
 """
@@ -67,6 +68,17 @@ cdef extern from "chinchon.h" nogil:
 cdef cc_rules _house
 cc_rules_default(&_house)
 
+# card of each bit index (None outside the lanes), for building results fast
+_BY_INDEX = tuple(Card.from_index(i) if i % 16 < 12 else None for i in range(64))
+
+
+cdef inline int _ctz(uint64_t m) noexcept nogil:
+    cdef int i = 0
+    while not (m & 1):
+        m >>= 1
+        i += 1
+    return i
+
 _KINDS = ("set", "run")
 # rows per thread below which a batch is not worth splitting
 cdef size_t _MIN_ROWS_PER_THREAD = 16384
@@ -101,29 +113,47 @@ cdef cc_hand _hand_of(object hand, object decks, int max_cards, int exact) excep
     return h
 
 
+# Single-hand calls keep the GIL: the C work is a few ns, less than releasing it costs.
+
 def deadwood(hand, *, decks=None):
     """Optimal deadwood (points left in no meld) of a hand of at most 8 cards."""
-    cdef cc_hand h = _hand_of(hand, decks, 8, -1)
+    cdef cc_hand h
     cdef int points = 0
     cdef cc_status st
-    with nogil:
-        st = cc_deadwood(&_house, h, &points)
+    if type(hand) is Hand and decks is None:
+        h.once = hand._once
+        h.twice = hand._twice
+    else:
+        h = _hand_of(hand, decks, 8, -1)
+    st = cc_deadwood(&_house, h, &points)
     if st != CC_OK:
+        _hand_of(hand, decks, 8, -1)  # the Python check names the problem
         _raise_status(st)
     return points
 
 
-cdef object _cards(cc_hand h):
-    return tuple(mask_to_cards(h.once, h.twice))
+cdef tuple _cards(cc_hand h):
+    """The cards of a C hand in ascending order, copies twice (no Python loop per bit)."""
+    cdef list out = []
+    cdef uint64_t m = h.once
+    cdef uint64_t low
+    cdef int i
+    while m:
+        low = m & (~m + 1)
+        i = _ctz(m)
+        card = _BY_INDEX[i]
+        out.append(card)
+        if h.twice & low:
+            out.append(card)
+        m ^= low
+    return tuple(out)
 
 
 def best_melds(hand, *, decks=None):
     """An optimal arrangement of a hand of at most 8 cards (docs/design.md tie-break)."""
     cdef cc_hand h = _hand_of(hand, decks, 8, -1)
     cdef cc_arrangement a
-    cdef cc_status st
-    with nogil:
-        st = cc_best_melds(&_house, h, &a)
+    cdef cc_status st = cc_best_melds(&_house, h, &a)
     if st != CC_OK:
         _raise_status(st)
     melds = tuple(Meld(_KINDS[a.melds[i].kind], _cards(a.melds[i].cards))
@@ -137,9 +167,7 @@ def close_outcome(hand, *, decks=None, rules=None):
     cdef cc_hand h = _hand_of(hand, decks, 7, 7)
     cdef cc_rules r = _rules_for(rules)
     cdef cc_outcome outcome = CC_CANNOT_CLOSE
-    cdef cc_status st
-    with nogil:
-        st = cc_close_outcome(&r, h, &outcome)
+    cdef cc_status st = cc_close_outcome(&r, h, &outcome)
     if st != CC_OK:
         _raise_status(st)
     return OUTCOMES[<int>outcome]
@@ -153,26 +181,45 @@ def discard_hints(hand8, *, decks=None, rules=None):
     cdef uint8_t points[8]
     cdef uint8_t outcomes[8]
     cdef cc_status st
-    cdef int i
     if type(hand8) is Hand:
         order = None
         h = _hand_of(hand8, decks, 8, 8)
     else:
         order = coerce_cards(hand8)
         h = _hand_of(order, decks, 8, 8)
-    with nogil:
-        st = cc_discard_hints(&r, h, points, outcomes)
+    st = cc_discard_hints(&r, h, points, outcomes)
     if st != CC_OK:
         _raise_status(st)
-    held = mask_to_cards(h.once, h.twice)
+    cdef list hints = []
+    cdef uint64_t m = h.once
+    cdef int i
+    cdef int k = 0
+    while m:  # ascending card order, a copy held twice listed twice
+        i = _ctz(m)
+        hints.append(_hint(i, points[k], outcomes[k]))
+        k += 1
+        if h.twice >> i & 1:
+            hints.append(_hint(i, points[k], outcomes[k]))
+            k += 1
+        m &= m - 1
     if order is None:
-        return [Hint(held[i], points[i], outcomes[i] != 0, OUTCOMES[outcomes[i]])
-                for i in range(8)]
-    by_card = {}
-    for i in range(8):
-        by_card[held[i]] = i
-    return [Hint(c, points[by_card[c]], outcomes[by_card[c]] != 0,
-                 OUTCOMES[outcomes[by_card[c]]]) for c in order]
+        return hints
+    by_card = {hint.card: hint for hint in hints}
+    return [by_card[c] for c in order]
+
+
+# Hints are immutable values; a server asks for eight every turn, so each distinct one
+# is built once and shared (at most 64 cards x 256 points x 4 outcomes).
+cdef list _HINTS = [None] * (64 * 256 * 4)
+
+
+cdef inline object _hint(int index, int points, int outcome):
+    cdef int key = (index * 256 + points) * 4 + outcome
+    hint = _HINTS[key]
+    if hint is None:
+        hint = Hint(_BY_INDEX[index], points, outcome != 0, OUTCOMES[outcome])
+        _HINTS[key] = hint
+    return hint
 
 
 # ---------------------------------------------------------------- batch API
@@ -235,3 +282,4 @@ def hints_batch(masks, *, threads=None):
     """For each 8-card row: the deadwood after discarding each held card, in ascending
     card order (a double-deck copy listed twice). Returns uint8 of shape (n, 8)."""
     return _run_batch(1, masks, threads, 8)
+include "_core_settle.pxi"

@@ -118,6 +118,9 @@ class Card:
         if not isinstance(text, str):
             raise CardParseError(f"not card text: {text!r}", repr(text))
         token = text.strip()
+        card = _SPELLINGS.get(token.lower())
+        if card is not None:
+            return card
         m = _TOKEN.match(token)
         if m is None:
             raise CardParseError(f"unknown card {token!r} (expected e.g. 7o, 12b, Ro)", token)
@@ -178,6 +181,19 @@ _ALL_CARDS = tuple(Card(r, s) for s in SUITS for r in RANKS)
 _BY_INDEX: dict[int, Card] = {c.index: c for c in _ALL_CARDS}
 
 
+def _spellings() -> dict[str, Card]:
+    table = {}
+    for card in _ALL_CARDS:
+        names = [str(card.rank)] + [a for a, r in _ALIASES.items() if r == card.rank]
+        for name in names:
+            table[f"{name}{card.suit}"] = card
+    return table
+
+
+#: every accepted spelling, lower case -> Card (parsing is a dict look-up)
+_SPELLINGS = _spellings()
+
+
 def parse_cards(text: str) -> list[Card]:
     """Parse card text, separated by whitespace and/or commas, into a list of cards.
 
@@ -186,7 +202,16 @@ def parse_cards(text: str) -> list[Card]:
     """
     if not isinstance(text, str):
         raise CardParseError(f"card text must be a str, got {type(text).__name__}", repr(text))
-    return [Card.parse(tok) for tok in _SPLIT.split(text.strip()) if tok]
+    table = _SPELLINGS
+    out = []
+    for tok in _SPLIT.split(text.strip()) if "," in text else text.split():
+        card = table.get(tok) or table.get(tok.lower())
+        if card is None:
+            if not tok:
+                continue
+            card = Card.parse(tok)  # raises CardParseError naming the token
+        out.append(card)
+    return out
 
 
 def as_card(obj: Card | str) -> Card:

@@ -31,6 +31,7 @@ __all__ = [
     "hints_batch",
     "candidate_melds",
     "arrange",
+    "settle",
 ]
 
 IMPLEMENTATION = "python"
@@ -274,3 +275,6 @@ def check_threads(threads: Optional[int]) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ChinchonError(f"threads must be a positive int or None, got {threads!r}")
     return threads
+
+
+from .settlement import settle  # noqa: E402  (settlement imports this module lazily)

@@ -1,0 +1,65 @@
+/*
+ * cc_bits.h -- internal bit helpers of the chinchon C core (not installed).
+ *
+ * popcount / count-trailing-zeros with a portable fallback, and the weighted popcount
+ * that turns a card mask into points through the bit planes of a cc_rules.
+ */
+#ifndef CC_BITS_H
+#define CC_BITS_H
+
+#include <stdint.h>
+
+#include "chinchon.h"
+
+#if defined(_MSC_VER) && !defined(__cplusplus)
+#define CC_INLINE static __inline
+#else
+#define CC_INLINE static inline
+#endif
+
+#define CC_LANES UINT64_C(0x0001000100010001) /* one bit per lane: rank 1 of each suit */
+
+/* Portable popcount (SWAR), used when no hardware instruction is known to exist.
+ * About 12 integer operations. */
+CC_INLINE int cc_popcount_portable(uint64_t x)
+{
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+#if defined(_MSC_VER) && !defined(__clang__) && (defined(_M_X64) || defined(_M_AMD64))
+#include <intrin.h>
+/* MSVC x64: POPCNT is part of x86-64-v2, the baseline we build for. */
+CC_INLINE int cc_popcount(uint64_t x) { return (int)__popcnt64(x); }
+CC_INLINE int cc_ctz(uint64_t x)
+{
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
+#elif defined(__GNUC__) || defined(__clang__)
+#if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+/* The builtin is one instruction here (x86 with -mpopcnt / -march=x86-64-v2, or ARM). */
+CC_INLINE int cc_popcount(uint64_t x) { return __builtin_popcountll(x); }
+#else
+/* x86 without POPCNT enabled: gcc would call libgcc; the inline SWAR is faster. */
+CC_INLINE int cc_popcount(uint64_t x) { return cc_popcount_portable(x); }
+#endif
+CC_INLINE int cc_ctz(uint64_t x) { return __builtin_ctzll(x); } /* x != 0 */
+#else
+CC_INLINE int cc_popcount(uint64_t x) { return cc_popcount_portable(x); }
+CC_INLINE int cc_ctz(uint64_t x) { return cc_popcount_portable((x & (~x + 1)) - 1); }
+#endif
+
+/* Points of the cards in mask x (each counted once): sum_k popcount(x & plane[k]) << k.
+ * Five popcounts. */
+CC_INLINE int cc_wpop(const cc_rules *rules, uint64_t x)
+{
+    return cc_popcount(x & rules->plane[0]) + (cc_popcount(x & rules->plane[1]) << 1) +
+           (cc_popcount(x & rules->plane[2]) << 2) + (cc_popcount(x & rules->plane[3]) << 3) +
+           (cc_popcount(x & rules->plane[4]) << 4);
+}
+
+#endif /* CC_BITS_H */

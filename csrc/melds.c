@@ -1,0 +1,523 @@
+/*
+ * melds.c -- the meld search: deadwood, best arrangement, closing outcome, discard
+ * hints, their batch forms, and the candidate-meld enumeration.
+ *
+ * How it works. A hand of <= 8 cards holds at most two disjoint melds. Two masks decide
+ * almost every hand at once:
+ *   runs = every card in a segment of >= 3 consecutive ranks of its suit (all four
+ *          suits at once: s = a & a>>1 & a>>2, runs = s | s<<1 | s<<2; the zero bits
+ *          12-15 of each lane stop segments at the lane edge);
+ *   sets = every card of a rank held >= 3 times (copies included).
+ * When no card of `sets` lies in `runs` and no card held twice lies in `runs`, the two
+ * never compete: melding every card of both is optimal, and it is the only optimal
+ * arrangement (same points, most cards, fewest melds), so the tie-break has nothing to
+ * choose. The deadwood is then the weighted popcount of the rest. Otherwise (about 1
+ * hand in 100) an exhaustive search over the candidate melds and all their pairs
+ * decides, scanning candidates in ascending key order so the first best is the one the
+ * tie-break wants.
+ */
+#include "chinchon.h"
+
+#include <string.h>
+
+#include "cc_bits.h"
+
+#define CC_RANK_MASK UINT64_C(0xFFF)
+
+/* ------------------------------------------------------------------------------ */
+/* Masks                                                                          */
+
+/* Cards of a that lie in some run (a segment of >= 3 in one suit).
+ * Six shifts/ands, all suits at once. */
+CC_INLINE uint64_t cc_run_cards(uint64_t a)
+{
+    uint64_t s = a & (a >> 1) & (a >> 2);
+    return s | (s << 1) | (s << 2);
+}
+
+/* Columns (ranks, broadcast to all four lanes) of ranks held >= 3 times, copies counted.
+ * About 20 operations; a must be a valid hand (bits 60-63 clear). */
+CC_INLINE uint64_t cc_set_columns(uint64_t a, uint64_t b)
+{
+    uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
+    uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = a >> 48;
+    uint64_t ge3 = (l0 & l1 & (l2 | l3)) | (l2 & l3 & (l0 | l1));
+    if (b != 0) {
+        /* once + twice >= 3 <=> once >= 3, or once >= 2 with a copy (twice within once) */
+        uint64_t ge2 = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3));
+        uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
+        ge3 |= ge2 & t1;
+    }
+    return ge3 * CC_LANES;
+}
+
+/* Validate a hand for the meld search without the count pointer: lanes, subset, <= max.
+ * O(1). */
+CC_INLINE cc_status cc_validate(uint64_t a, uint64_t b, int max_cards, int *n)
+{
+    if (((a | b) & ~CC_LANE_MASK) != 0)
+        return CC_ERR_LANE_BITS;
+    if ((b & ~a) != 0)
+        return CC_ERR_TWICE_NOT_SUBSET;
+    *n = cc_popcount(a) + cc_popcount(b);
+    return *n > max_cards ? CC_ERR_TOO_MANY_CARDS : CC_OK;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Candidate enumeration (ascending key order)                                    */
+
+typedef struct cc_emit_ctx {
+    cc_meld *out;
+    int cap;
+    int n;
+} cc_emit_ctx;
+
+/* Record one candidate (stored only while it fits in the caller's buffer).
+ * O(1). */
+static void cc_emit(cc_emit_ctx *c, uint64_t once, uint64_t twice, int kind)
+{
+    if (c->n < c->cap) {
+        c->out[c->n].cards.once = once;
+        c->out[c->n].cards.twice = twice;
+        c->out[c->n].kind = (uint8_t)kind;
+    }
+    c->n++;
+}
+
+/* Sets that extend (once, twice) of `size` cards by cards idx[start..n) (ascending, a
+ * copy listed twice): depth-first, each set emitted before its extensions and choices
+ * in ascending card order, which is ascending key order. O(sets emitted). */
+static void cc_sets_dfs(cc_emit_ctx *c, const int *idx, int n, int start, uint64_t once,
+                        uint64_t twice, int size)
+{
+    int i;
+    if (size >= 3)
+        cc_emit(c, once, twice, CC_SET);
+    for (i = start; i < n; i++) {
+        uint64_t bit;
+        if (i > start && idx[i] == idx[i - 1])
+            continue; /* the same card again at this depth: same sets as before */
+        bit = UINT64_C(1) << idx[i];
+        if (once & bit)
+            cc_sets_dfs(c, idx, n, i + 1, once, twice | bit, size + 1);
+        else
+            cc_sets_dfs(c, idx, n, i + 1, once | bit, twice, size + 1);
+    }
+}
+
+/* Every candidate meld of a valid hand in ascending key order (see chinchon.h).
+ * O(candidates): for each lowest card f, sets holding f twice, runs from f, sets
+ * holding f once -- their keys start (f,f..), (f,f+1..), (f,f+16s..) respectively. */
+int cc_enumerate_melds(cc_hand h, cc_meld *out, int cap)
+{
+    uint64_t a = h.once, b = h.twice;
+    uint64_t setcols, starts;
+    cc_emit_ctx c;
+    int s, r;
+    if (((a | b) & ~CC_LANE_MASK) != 0 || (b & ~a) != 0)
+        return -1;
+    c.out = out;
+    c.cap = (out == NULL || cap < 0) ? 0 : cap;
+    c.n = 0;
+    setcols = cc_set_columns(a, b);
+    starts = a & (a >> 1) & (a >> 2);
+    for (s = 0; s < CC_NSUITS; s++) {
+        for (r = 0; r < CC_NRANKS; r++) {
+            int f = 16 * s + r;
+            uint64_t fbit = UINT64_C(1) << f;
+            int idx[8], n_idx = 0, u;
+            if ((a & fbit) == 0)
+                continue;
+            if (setcols & fbit) {
+                for (u = s + 1; u < CC_NSUITS; u++) {
+                    uint64_t g = UINT64_C(1) << (16 * u + r);
+                    if (a & g)
+                        idx[n_idx++] = 16 * u + r;
+                    if (b & g)
+                        idx[n_idx++] = 16 * u + r;
+                }
+                if (b & fbit)
+                    cc_sets_dfs(&c, idx, n_idx, 0, fbit, fbit, 2);
+            }
+            if (starts & fbit) {
+                int len;
+                for (len = 3; r + len <= CC_NRANKS && ((a >> (f + len - 1)) & 1u); len++)
+                    cc_emit(&c, ((UINT64_C(1) << len) - 1) << f, 0, CC_RUN);
+            }
+            if (setcols & fbit)
+                cc_sets_dfs(&c, idx, n_idx, 0, fbit, 0, 1);
+        }
+    }
+    return c.n;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Exhaustive search                                                              */
+
+/* Whether melds x and y fit in the hand together (multiset-disjoint within it);
+ * each alone is known to fit. O(1). */
+CC_INLINE int cc_pair_fits(uint64_t b, const cc_meld *x, const cc_meld *y)
+{
+    uint64_t o1 = x->cards.once, t1 = x->cards.twice, o2 = y->cards.once, t2 = y->cards.twice;
+    if (((t1 & o2) | (o1 & t2)) != 0)
+        return 0; /* some card three times */
+    return ((o1 & o2 & ~b) == 0);
+}
+
+/* Best collection of disjoint candidates under the tie-break of docs/design.md; writes
+ * the chosen candidate indices (-1 for none) and returns the melded points.
+ * O(k^2) for k candidates (k <= 66). Candidates in ascending key order and strict
+ * improvement make the first best pair (i <= j) the smallest tuple of keys. */
+static int cc_search(const cc_rules *rules, uint64_t a, uint64_t b, cc_meld *cand, int *bi,
+                     int *bj)
+{
+    cc_hand h;
+    int pts[CC_MAX_CANDIDATES], cnt[CC_MAX_CANDIDATES];
+    int k, i, j, n_cards, best, best_pts = 0;
+    h.once = a;
+    h.twice = b;
+    k = cc_enumerate_melds(h, cand, CC_MAX_CANDIDATES);
+    if (k > CC_MAX_CANDIDATES)
+        k = CC_MAX_CANDIDATES; /* unreachable for <= 8 cards; keeps the bound explicit */
+    n_cards = cc_popcount(a) + cc_popcount(b);
+    /* score = points << 8 | cards << 2 | (2 - melds): larger is better */
+    best = 2;
+    *bi = -1;
+    *bj = -1;
+    for (i = 0; i < k; i++) {
+        int score;
+        pts[i] = cc_wpop(rules, cand[i].cards.once) + cc_wpop(rules, cand[i].cards.twice);
+        cnt[i] = cc_popcount(cand[i].cards.once) + cc_popcount(cand[i].cards.twice);
+        score = (pts[i] << 8) | (cnt[i] << 2) | 1;
+        if (score > best) {
+            best = score;
+            best_pts = pts[i];
+            *bi = i;
+        }
+    }
+    for (i = 0; i < k; i++) {
+        for (j = i; j < k; j++) {
+            int score;
+            if (cnt[i] + cnt[j] > n_cards || !cc_pair_fits(b, &cand[i], &cand[j]))
+                continue;
+            score = ((pts[i] + pts[j]) << 8) | ((cnt[i] + cnt[j]) << 2);
+            if (score > best) {
+                best = score;
+                best_pts = pts[i] + pts[j];
+                *bi = i;
+                *bj = j;
+            }
+        }
+    }
+    return best_pts;
+}
+
+/* Deadwood by the exhaustive search (the slow path). O(k^2), k candidates. */
+static int cc_deadwood_slow(const cc_rules *rules, uint64_t a, uint64_t b)
+{
+    cc_meld cand[CC_MAX_CANDIDATES];
+    int bi, bj;
+    int melded = cc_search(rules, a, b, cand, &bi, &bj);
+    return cc_wpop(rules, a) + cc_wpop(rules, b) - melded;
+}
+
+/* Remove the cards of meld m (a multiset within the hand) from hand (a, b).
+ * O(1). */
+CC_INLINE void cc_remove_meld(uint64_t *a, uint64_t *b, const cc_meld *m)
+{
+    uint64_t o = m->cards.once, t = m->cards.twice;
+    *a = (*a & ~o) | (*b & o & ~t); /* a card held twice, taken once, stays held */
+    *b &= ~o;
+}
+
+/* Best arrangement by the exhaustive search. O(k^2), k candidates (k <= 66). */
+static void cc_best_slow(const cc_rules *rules, uint64_t a, uint64_t b, cc_arrangement *out)
+{
+    cc_meld cand[CC_MAX_CANDIDATES];
+    int bi, bj, melded;
+    uint64_t ua = a, ub = b;
+    melded = cc_search(rules, a, b, cand, &bi, &bj);
+    out->n_melds = 0;
+    if (bi >= 0) {
+        out->melds[out->n_melds++] = cand[bi];
+        cc_remove_meld(&ua, &ub, &cand[bi]);
+    }
+    if (bj >= 0) {
+        out->melds[out->n_melds++] = cand[bj];
+        cc_remove_meld(&ua, &ub, &cand[bj]);
+    }
+    out->unmatched.once = ua;
+    out->unmatched.twice = ub;
+    out->points = cc_wpop(rules, a) + cc_wpop(rules, b) - melded;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Fast path                                                                      */
+
+/* Exact deadwood of a valid hand of <= 8 cards: the two masks, else the exhaustive path.
+ * ~25 operations and 5-10 popcounts on the fast path. */
+CC_INLINE int cc_deadwood_core(const cc_rules *rules, uint64_t a, uint64_t b)
+{
+    uint64_t runs = cc_run_cards(a);
+    uint64_t sets = cc_set_columns(a, b);
+    uint64_t keep;
+    int d;
+    if ((((a & sets) | b) & runs) != 0)
+        return cc_deadwood_slow(rules, a, b);
+    keep = ~(runs | sets);
+    d = cc_wpop(rules, a & keep);
+    if (b != 0)
+        d += cc_wpop(rules, b & keep);
+    return d;
+}
+
+/* Best arrangement of a valid hand of <= 8 cards (fast path, else exhaustive).
+ * O(1) on the fast path. */
+static void cc_best_core(const cc_rules *rules, uint64_t a, uint64_t b, cc_arrangement *out)
+{
+    uint64_t runs = cc_run_cards(a);
+    uint64_t sets = cc_set_columns(a, b);
+    uint64_t keep, x;
+    cc_meld m[4];
+    int n = 0;
+    memset(m, 0, sizeof m);
+    if ((((a & sets) | b) & runs) != 0) {
+        cc_best_slow(rules, a, b, out);
+        return;
+    }
+    keep = ~(runs | sets);
+    for (x = sets & CC_RANK_MASK; x != 0 && n < 4; x &= x - 1) {
+        uint64_t col = (x & (~x + 1)) * CC_LANES;
+        m[n].cards.once = a & col;
+        m[n].cards.twice = b & col;
+        m[n].kind = CC_SET;
+        n++;
+    }
+    for (x = runs; x != 0 && n < 4; n++) {
+        uint64_t low = x & (~x + 1);
+        uint64_t seg = ((x + low) ^ x) & x; /* the lowest block of consecutive ones */
+        m[n].cards.once = seg;
+        m[n].cards.twice = 0;
+        m[n].kind = CC_RUN;
+        x &= ~seg;
+    }
+    /* <= 8 cards: n <= 2. Disjoint cards, so the lowest card orders the keys. */
+    if (n == 2 && cc_ctz(m[1].cards.once) < cc_ctz(m[0].cards.once)) {
+        cc_meld t = m[0];
+        m[0] = m[1];
+        m[1] = t;
+    }
+    out->n_melds = n < CC_MAX_MELDS ? n : CC_MAX_MELDS;
+    out->melds[0] = m[0];
+    out->melds[1] = m[1];
+    out->unmatched.once = a & keep;
+    out->unmatched.twice = b & keep;
+    out->points = cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
+}
+
+/* Outcome of closing with the 7 cards (a, b) whose deadwood is d.
+ * O(1). */
+CC_INLINE cc_outcome cc_outcome_of(const cc_rules *rules, uint64_t a, uint64_t b, int d)
+{
+    if (b == 0 && a != 0 && (a >> cc_ctz(a)) == UINT64_C(0x7F))
+        return CC_CHINCHON; /* seven consecutive bits can only sit in one lane */
+    if (d == 0)
+        return CC_MINUS_TEN;
+    return d <= rules->close_limit ? CC_NORMAL : CC_CANNOT_CLOSE;
+}
+
+/* Hints of a valid 8-card hand: deadwood (and outcome if outcomes != NULL) after each
+ * discard. A card in no candidate meld changes no meld choice, so its hint is the
+ * 8-card deadwood minus its points; other cards cost one 7-card deadwood each. */
+CC_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b, uint8_t *points,
+                             uint8_t *outcomes)
+{
+    uint64_t runs = cc_run_cards(a);
+    uint64_t sets = cc_set_columns(a, b);
+    uint64_t cand = runs | (a & sets);
+    uint64_t x;
+    int dw8, k = 0;
+    if ((((a & sets) | b) & runs) != 0) {
+        dw8 = cc_deadwood_slow(rules, a, b);
+    } else {
+        uint64_t keep = ~(runs | sets);
+        dw8 = cc_wpop(rules, a & keep);
+        if (b != 0)
+            dw8 += cc_wpop(rules, b & keep);
+    }
+    for (x = a; x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1);
+        uint64_t a7 = a, b7 = b;
+        int d;
+        if (b & bit)
+            b7 ^= bit;
+        else
+            a7 ^= bit;
+        if (bit & cand)
+            d = cc_deadwood_core(rules, a7, b7);
+        else
+            d = dw8 - rules->points[cc_ctz(bit) & 15];
+        if (outcomes != NULL)
+            outcomes[k] = (uint8_t)cc_outcome_of(rules, a7, b7, d);
+        points[k++] = (uint8_t)d;
+        if (b & bit) {
+            if (outcomes != NULL)
+                outcomes[k] = outcomes[k - 1];
+            points[k++] = (uint8_t)d;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Public entry points                                                            */
+
+/* Optimal deadwood of a hand of 0..8 cards (validated).
+ * A few ns on the fast path; a short exhaustive search on ~1% of hands. */
+cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
+{
+    int n;
+    cc_status st;
+    if (rules == NULL || points == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    if (st != CC_OK)
+        return st;
+    *points = cc_deadwood_core(rules, h.once, h.twice);
+    return CC_OK;
+}
+
+/* Optimal arrangement with the documented tie-break, hand of 0..8 cards (validated).
+ * O(1) on the fast path; exhaustive over candidate pairs otherwise. */
+cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+{
+    int n;
+    cc_status st;
+    if (rules == NULL || out == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    if (st != CC_OK)
+        return st;
+    cc_best_core(rules, h.once, h.twice, out);
+    return CC_OK;
+}
+
+/* cc_best_melds without the fast path (for differential tests).
+ * O(k^2), k <= 66 candidates. */
+cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+{
+    int n;
+    cc_status st;
+    if (rules == NULL || out == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    if (st != CC_OK)
+        return st;
+    cc_best_slow(rules, h.once, h.twice, out);
+    return CC_OK;
+}
+
+/* Outcome of closing with exactly 7 cards (more than 8: TOO_MANY_CARDS, else
+ * CARD_COUNT when not 7). One deadwood. */
+cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
+{
+    int n;
+    cc_status st;
+    if (rules == NULL || outcome == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    if (st != CC_OK)
+        return st;
+    if (n != 7)
+        return CC_ERR_CARD_COUNT;
+    *outcome = cc_outcome_of(rules, h.once, h.twice, cc_deadwood_core(rules, h.once, h.twice));
+    return CC_OK;
+}
+
+/* Discard hints of exactly 8 cards, ascending card order, a copy held twice listed
+ * twice. One 8-card deadwood plus one 7-card deadwood per card in a candidate meld. */
+cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
+                           uint8_t *outcomes)
+{
+    int n;
+    cc_status st;
+    if (rules == NULL || points == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    if (st != CC_OK)
+        return st;
+    if (n != 8)
+        return CC_ERR_CARD_COUNT;
+    cc_hints_core(rules, h.once, h.twice, points, outcomes);
+    return CC_OK;
+}
+
+/* Check the shared arguments of the batch calls. O(1). */
+static cc_status cc_batch_args(const cc_rules *rules, const uint64_t *masks, size_t n,
+                               int decks, const uint8_t *out)
+{
+    if (rules == NULL || (decks != 1 && decks != 2))
+        return CC_ERR_BAD_ARGUMENT;
+    if (n > 0 && (masks == NULL || out == NULL))
+        return CC_ERR_BAD_ARGUMENT;
+    return CC_OK;
+}
+
+/* Deadwood of n rows (0..8 cards each), validated row by row; stops at the first bad
+ * row (its index in *bad_row when bad_row != NULL). O(n) fast-path deadwoods. */
+cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                            int decks, uint8_t *out, size_t *bad_row)
+{
+    size_t i;
+    int cards;
+    cc_status st = cc_batch_args(rules, masks, n, decks, out);
+    if (st != CC_OK)
+        return st;
+    if (decks == 1) {
+        for (i = 0; i < n; i++) {
+            uint64_t a = masks[i];
+            st = cc_validate(a, 0, CC_MAX_HAND, &cards);
+            if (st != CC_OK)
+                goto bad;
+            out[i] = (uint8_t)cc_deadwood_core(rules, a, 0);
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            uint64_t a = masks[2 * i], b = masks[2 * i + 1];
+            st = cc_validate(a, b, CC_MAX_HAND, &cards);
+            if (st != CC_OK)
+                goto bad;
+            out[i] = (uint8_t)cc_deadwood_core(rules, a, b);
+        }
+    }
+    return CC_OK;
+bad:
+    if (bad_row != NULL)
+        *bad_row = i;
+    return st;
+}
+
+/* Hints of n rows of exactly 8 cards into 8n bytes (row-major, ascending card order).
+ * Stops at the first bad row. O(n) hint computations. */
+cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n, int decks,
+                         uint8_t *out, size_t *bad_row)
+{
+    size_t i;
+    int cards;
+    cc_status st = cc_batch_args(rules, masks, n, decks, out);
+    if (st != CC_OK)
+        return st;
+    for (i = 0; i < n; i++) {
+        uint64_t a = decks == 1 ? masks[i] : masks[2 * i];
+        uint64_t b = decks == 1 ? 0 : masks[2 * i + 1];
+        st = cc_validate(a, b, CC_MAX_HAND, &cards);
+        if (st == CC_OK && cards != 8)
+            st = CC_ERR_CARD_COUNT;
+        if (st != CC_OK) {
+            if (bad_row != NULL)
+                *bad_row = i;
+            return st;
+        }
+        cc_hints_core(rules, a, b, out + 8 * i, NULL);
+    }
+    return CC_OK;
+}

@@ -1,0 +1,111 @@
+/*
+ * bench_core.c -- ns per hand of the chinchon C core (run by hand, not a test).
+ *
+ *   gcc -std=c99 -O3 -march=x86-64-v2 -o bench csrc/tests/bench_core.c csrc/cards.c csrc/melds.c
+ *   ./bench [rounds]
+ *
+ * Random hands (7 cards for deadwood, 8 for hints), single and double deck, generated
+ * up front; each line is the best of `rounds` passes over 2^16 hands, one thread.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../chinchon.h"
+
+#define NHANDS (1 << 16)
+
+static uint64_t g_rng = 12345;
+
+static uint64_t next_u64(void)
+{
+    uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* k random cards dealt from `decks` decks, as (once, twice). */
+static void deal(int k, int decks, uint64_t *once, uint64_t *twice)
+{
+    int count[64] = {0}, n = 0;
+    *once = *twice = 0;
+    while (n < k) {
+        int idx = (int)(next_u64() % 4) * 16 + (int)(next_u64() % 12);
+        if (count[idx] >= decks)
+            continue;
+        if (count[idx]++)
+            *twice |= UINT64_C(1) << idx;
+        else
+            *once |= UINT64_C(1) << idx;
+        n++;
+    }
+}
+
+static uint64_t rows1[NHANDS], rows2[2 * NHANDS];
+static uint8_t out[8 * NHANDS];
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 ? atoi(argv[1]) : 20, r, decks, k;
+    cc_rules rules;
+    volatile unsigned sink = 0;
+    cc_rules_default(&rules);
+
+    for (k = 7; k <= 8; k++) {
+        for (decks = 1; decks <= 2; decks++) {
+            size_t i, bad;
+            double best_call = 1e30, best_batch = 1e30;
+            for (i = 0; i < NHANDS; i++) {
+                uint64_t o, t;
+                deal(k, decks, &o, &t);
+                rows1[i] = o;
+                rows2[2 * i] = o;
+                rows2[2 * i + 1] = t;
+            }
+            for (r = 0; r < rounds; r++) {
+                double t0 = now_ns(), t1, t2;
+                unsigned acc = 0;
+                for (i = 0; i < NHANDS; i++) {
+                    cc_hand h;
+                    h.once = rows2[2 * i];
+                    h.twice = rows2[2 * i + 1];
+                    if (k == 7) {
+                        int d;
+                        cc_deadwood(&rules, h, &d);
+                        acc += (unsigned)d;
+                    } else {
+                        uint8_t p[8];
+                        cc_discard_hints(&rules, h, p, NULL);
+                        acc += p[0] + p[7];
+                    }
+                }
+                t1 = now_ns();
+                if (k == 7)
+                    cc_deadwood_batch(&rules, decks == 1 ? rows1 : rows2, NHANDS, decks, out, &bad);
+                else
+                    cc_hints_batch(&rules, decks == 1 ? rows1 : rows2, NHANDS, decks, out, &bad);
+                t2 = now_ns();
+                sink += acc + out[NHANDS / 2];
+                if (t1 - t0 < best_call)
+                    best_call = t1 - t0;
+                if (t2 - t1 < best_batch)
+                    best_batch = t2 - t1;
+            }
+            printf("%-9s %d cards, %s deck: %6.2f ns/hand (single calls), %6.2f ns/hand (batch)\n",
+                   k == 7 ? "deadwood" : "hints", k, decks == 1 ? "single" : "double",
+                   best_call / NHANDS, best_batch / NHANDS);
+        }
+    }
+    return sink == 0xFFFFFFFFu; /* keeps the work observable */
+}

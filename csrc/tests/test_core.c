@@ -1,0 +1,802 @@
+/*
+ * test_core.c -- differential tests of the chinchon C core against an independent,
+ * obviously-correct brute force.
+ *
+ * The brute force works on plain lists of card indices, not masks: it lists every meld
+ * (every subset of the cards of a rank of size >= 3, every segment of >= 3 of a suit),
+ * then every multiset of those melds that fits in the hand (no "two melds at most"
+ * shortcut), and keeps the best under docs/design.md's order, comparing meld keys the
+ * way Python compares tuples. Exit status: 0 when everything agrees.
+ *
+ * Iterations scale with CC_TEST_ITERS (default 200000); CC_TEST_SEED sets the seed.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../chinchon.h"
+
+static long g_failures = 0;
+static long g_checks = 0;
+
+#define FAIL_LIMIT 20
+
+static void fail(const char *what, const char *detail)
+{
+    g_failures++;
+    if (g_failures <= FAIL_LIMIT)
+        fprintf(stderr, "FAIL %s: %s\n", what, detail);
+}
+
+/* ---------------------------------------------------------------- random numbers */
+
+static uint64_t g_rng = 0x9E3779B97F4A7C15u;
+
+static uint64_t next_u64(void)
+{
+    uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int rnd(int n) { return (int)(next_u64() % (uint64_t)n); }
+
+/* ---------------------------------------------------------------- card lists */
+
+typedef struct {
+    int n;
+    int c[16]; /* card indices ascending, a copy repeated */
+} cardlist;
+
+static int card_index(int suit, int rank) { return 16 * suit + rank - 1; }
+static int card_rank(int idx) { return (idx & 15) + 1; }
+static int card_suit(int idx) { return idx >> 4; }
+
+static void format_hand(cc_hand h, char *buf, size_t size)
+{
+    static const char suits[] = "oceb";
+    size_t used = 0;
+    int i;
+    buf[0] = 0;
+    for (i = 0; i < 64; i++) {
+        int copies = (int)((h.once >> i) & 1u) + (int)((h.twice >> i) & 1u), k;
+        for (k = 0; k < copies && used + 8 < size; k++)
+            used += (size_t)snprintf(buf + used, size - used, "%d%c ", card_rank(i),
+                                     suits[card_suit(i) & 3]);
+    }
+    if (used + 48 < size)
+        snprintf(buf + used, size - used, "[%#llx %#llx]", (unsigned long long)h.once,
+                 (unsigned long long)h.twice);
+}
+
+static cardlist to_list(cc_hand h)
+{
+    cardlist l;
+    int i;
+    l.n = 0;
+    for (i = 0; i < 64; i++) {
+        if ((h.once >> i) & 1u)
+            l.c[l.n++] = i;
+        if ((h.twice >> i) & 1u)
+            l.c[l.n++] = i;
+    }
+    return l;
+}
+
+static cc_hand to_hand(const int *c, int n)
+{
+    cc_hand h = {0, 0};
+    int i;
+    for (i = 0; i < n; i++) {
+        uint64_t bit = UINT64_C(1) << c[i];
+        if (h.once & bit)
+            h.twice |= bit;
+        else
+            h.once |= bit;
+    }
+    return h;
+}
+
+/* Parse "7o 7c 10e" (test-only, no error handling needed beyond abort). */
+static cc_hand parse(const char *s)
+{
+    int c[16], n = 0;
+    while (*s) {
+        int rank = 0, suit;
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        while (*s >= '0' && *s <= '9')
+            rank = rank * 10 + (*s++ - '0');
+        suit = (int)(strchr("oceb", *s++) - "oceb");
+        c[n++] = card_index(suit, rank);
+    }
+    return to_hand(c, n);
+}
+
+/* ---------------------------------------------------------------- brute force */
+
+typedef struct {
+    int kind;
+    int n;
+    int c[12];
+} bmeld;
+
+/* Python tuple comparison of two int sequences. */
+static int tuple_cmp(const int *x, int nx, const int *y, int ny)
+{
+    int i;
+    for (i = 0; i < nx && i < ny; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return nx < ny ? -1 : nx > ny ? 1 : 0;
+}
+
+static int bmeld_cmp(const bmeld *x, const bmeld *y) { return tuple_cmp(x->c, x->n, y->c, y->n); }
+
+#define BMAX 1024
+
+/* Every meld of the hand, deduplicated, sorted by key. */
+static int brute_melds(const cardlist *h, bmeld *out)
+{
+    int k = 0, rank, suit, i, j;
+    for (rank = 1; rank <= 12; rank++) {
+        int pos[16], np = 0;
+        unsigned sub;
+        for (i = 0; i < h->n; i++)
+            if (card_rank(h->c[i]) == rank)
+                pos[np++] = i;
+        for (sub = 0; sub < (1u << np); sub++) {
+            bmeld m;
+            int dup = 0;
+            m.kind = CC_SET;
+            m.n = 0;
+            for (i = 0; i < np; i++)
+                if ((sub >> i) & 1u)
+                    m.c[m.n++] = h->c[pos[i]];
+            if (m.n < 3)
+                continue;
+            for (j = 0; j < k && !dup; j++)
+                dup = bmeld_cmp(&out[j], &m) == 0;
+            if (!dup)
+                out[k++] = m;
+        }
+    }
+    for (suit = 0; suit < 4; suit++) {
+        int lo, len;
+        for (lo = 1; lo <= 10; lo++) {
+            for (len = 3; lo + len - 1 <= 12; len++) {
+                bmeld m;
+                int ok = 1;
+                m.kind = CC_RUN;
+                m.n = 0;
+                for (i = 0; i < len && ok; i++) {
+                    int card = card_index(suit, lo + i), found = 0;
+                    for (j = 0; j < h->n; j++)
+                        found |= h->c[j] == card;
+                    ok = found;
+                    m.c[m.n++] = card;
+                }
+                if (ok)
+                    out[k++] = m;
+            }
+        }
+    }
+    /* insertion sort by key */
+    for (i = 1; i < k; i++) {
+        bmeld t = out[i];
+        for (j = i - 1; j >= 0 && bmeld_cmp(&out[j], &t) > 0; j--)
+            out[j + 1] = out[j];
+        out[j + 1] = t;
+    }
+    return k;
+}
+
+typedef struct {
+    int points, melded, n_melds;
+    bmeld melds[4];
+} barr;
+
+/* -1 if x is better (smaller) than y under docs/design.md. */
+static int barr_cmp(const barr *x, const barr *y)
+{
+    int i;
+    if (x->points != y->points)
+        return x->points < y->points ? -1 : 1;
+    if (x->melded != y->melded)
+        return x->melded > y->melded ? -1 : 1;
+    if (x->n_melds != y->n_melds)
+        return x->n_melds < y->n_melds ? -1 : 1;
+    for (i = 0; i < x->n_melds; i++) {
+        int c = bmeld_cmp(&x->melds[i], &y->melds[i]);
+        if (c != 0)
+            return c;
+    }
+    return 0;
+}
+
+typedef struct {
+    const cc_rules *rules;
+    const bmeld *cand;
+    int k;
+    int count[64];
+    int total;
+    barr cur, best;
+    int have_best;
+} brute_state;
+
+static int card_points(const cc_rules *r, int idx) { return r->points[idx & 15]; }
+
+static void sort_melds(bmeld *m, int n)
+{
+    int i, j;
+    for (i = 1; i < n; i++) {
+        bmeld t = m[i];
+        for (j = i - 1; j >= 0 && bmeld_cmp(&m[j], &t) > 0; j--)
+            m[j + 1] = m[j];
+        m[j + 1] = t;
+    }
+}
+
+static void brute_rec(brute_state *s, int i)
+{
+    int j, fits;
+    if (i == s->k) {
+        barr a = s->cur;
+        a.points = s->total - a.points; /* cur.points holds the melded points */
+        sort_melds(a.melds, a.n_melds);
+        if (!s->have_best || barr_cmp(&a, &s->best) < 0) {
+            s->best = a;
+            s->have_best = 1;
+        }
+        return;
+    }
+    brute_rec(s, i + 1); /* candidate i not (or no more) used */
+    if (s->cur.n_melds >= 4)
+        return;
+    fits = 1;
+    for (j = 0; j < s->cand[i].n; j++)
+        if (--s->count[s->cand[i].c[j]] < 0)
+            fits = 0;
+    if (fits) {
+        int pts = 0;
+        for (j = 0; j < s->cand[i].n; j++)
+            pts += card_points(s->rules, s->cand[i].c[j]);
+        s->cur.melds[s->cur.n_melds++] = s->cand[i];
+        s->cur.points += pts;
+        s->cur.melded += s->cand[i].n;
+        brute_rec(s, i); /* the same meld may be used again (two decks) */
+        s->cur.n_melds--;
+        s->cur.points -= pts;
+        s->cur.melded -= s->cand[i].n;
+    }
+    for (j = 0; j < s->cand[i].n; j++)
+        s->count[s->cand[i].c[j]]++;
+}
+
+static barr brute_best(const cc_rules *rules, const cardlist *h)
+{
+    static bmeld cand[BMAX];
+    brute_state s;
+    int i;
+    memset(&s, 0, sizeof s);
+    s.rules = rules;
+    s.cand = cand;
+    s.k = brute_melds(h, cand);
+    for (i = 0; i < h->n; i++) {
+        s.count[h->c[i]]++;
+        s.total += card_points(rules, h->c[i]);
+    }
+    brute_rec(&s, 0);
+    return s.best;
+}
+
+static int brute_outcome(const cc_rules *rules, const cardlist *h7, int dw)
+{
+    int i, run = h7->n == 7;
+    for (i = 1; i < h7->n && run; i++)
+        run = h7->c[i] == h7->c[i - 1] + 1 && card_suit(h7->c[i]) == card_suit(h7->c[0]);
+    if (run)
+        return CC_CHINCHON;
+    if (dw == 0)
+        return CC_MINUS_TEN;
+    return dw <= rules->close_limit ? CC_NORMAL : CC_CANNOT_CLOSE;
+}
+
+/* ---------------------------------------------------------------- comparisons */
+
+static cc_hand bmeld_hand(const bmeld *m) { return to_hand(m->c, m->n); }
+
+static int same_hand(cc_hand x, cc_hand y) { return x.once == y.once && x.twice == y.twice; }
+
+static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
+{
+    cardlist l = to_list(h);
+    barr want = brute_best(rules, &l);
+    cc_arrangement got, slow;
+    cc_hand unmatched;
+    int dw = -1, i, ok;
+    char buf[256], msg[2048];
+    cc_status st;
+    int used[64];
+
+    g_checks++;
+    /* the expected unmatched cards */
+    memset(used, 0, sizeof used);
+    for (i = 0; i < l.n; i++)
+        used[l.c[i]]++;
+    for (i = 0; i < want.n_melds; i++) {
+        int j;
+        for (j = 0; j < want.melds[i].n; j++)
+            used[want.melds[i].c[j]]--;
+    }
+    unmatched.once = unmatched.twice = 0;
+    for (i = 0; i < 64; i++) {
+        if (used[i] >= 1)
+            unmatched.once |= UINT64_C(1) << i;
+        if (used[i] >= 2)
+            unmatched.twice |= UINT64_C(1) << i;
+    }
+
+    st = cc_deadwood(rules, h, &dw);
+    if (st != CC_OK || dw != want.points) {
+        format_hand(h, buf, sizeof buf);
+        snprintf(msg, sizeof msg, "%s deadwood %s: got %d (status %d), want %d", label, buf, dw,
+                 (int)st, want.points);
+        fail("deadwood", msg);
+    }
+    for (i = 0; i < 2; i++) {
+        cc_arrangement *a = i == 0 ? &got : &slow;
+        int j;
+        st = i == 0 ? cc_best_melds(rules, h, a) : cc_best_melds_exhaustive(rules, h, a);
+        ok = st == CC_OK && a->points == want.points && a->n_melds == want.n_melds &&
+             same_hand(a->unmatched, unmatched);
+        for (j = 0; ok && j < want.n_melds; j++)
+            ok = a->melds[j].kind == want.melds[j].kind &&
+                 same_hand(a->melds[j].cards, bmeld_hand(&want.melds[j]));
+        if (!ok) {
+            char mb[4][256];
+            format_hand(h, buf, sizeof buf);
+            for (j = 0; j < 2; j++) {
+                format_hand(j < a->n_melds ? a->melds[j].cards : (cc_hand){0, 0}, mb[j], 256);
+                format_hand(j < want.n_melds ? bmeld_hand(&want.melds[j]) : (cc_hand){0, 0},
+                            mb[2 + j], 256);
+            }
+            snprintf(msg, sizeof msg,
+                     "%s %s %s: got %d pts %d melds {%s | %s}, want %d pts %d melds {%s | %s}",
+                     label, i == 0 ? "best_melds" : "exhaustive", buf, a->points, a->n_melds,
+                     mb[0], mb[1], want.points, want.n_melds, mb[2], mb[3]);
+            fail("best_melds", msg);
+        }
+    }
+
+    /* candidate enumeration, canonical order */
+    {
+        static bmeld bm[BMAX];
+        cc_meld cm[BMAX];
+        int kb = brute_melds(&l, bm);
+        int kc = cc_enumerate_melds(h, cm, BMAX);
+        ok = kb == kc && (l.n > 8 || kc <= CC_MAX_CANDIDATES);
+        for (i = 0; ok && i < kb; i++)
+            ok = cm[i].kind == bm[i].kind && same_hand(cm[i].cards, bmeld_hand(&bm[i]));
+        for (i = 0; ok && i + 1 < kc; i++)
+            ok = cc_meld_key_compare(cm[i].cards, cm[i + 1].cards) < 0 &&
+                 cc_meld_key_compare(cm[i + 1].cards, cm[i].cards) > 0;
+        if (!ok) {
+            format_hand(h, buf, sizeof buf);
+            snprintf(msg, sizeof msg, "%s enumerate %s: got %d melds, want %d", label, buf, kc,
+                     kb);
+            fail("enumerate", msg);
+        }
+    }
+
+    /* closing outcome of 7 cards */
+    if (l.n == 7) {
+        cc_outcome oc;
+        st = cc_close_outcome(rules, h, &oc);
+        if (st != CC_OK || (int)oc != brute_outcome(rules, &l, want.points)) {
+            format_hand(h, buf, sizeof buf);
+            snprintf(msg, sizeof msg, "%s close_outcome %s: got %d", label, buf, (int)oc);
+            fail("close_outcome", msg);
+        }
+    }
+
+    /* discard hints of 8 cards */
+    if (l.n == 8) {
+        uint8_t pts[8], oc[8];
+        memset(pts, 0xEE, sizeof pts);
+        st = cc_discard_hints(rules, h, pts, oc);
+        ok = st == CC_OK;
+        for (i = 0; ok && i < 8; i++) {
+            cardlist l7;
+            int j;
+            barr w;
+            l7.n = 0;
+            for (j = 0; j < 8; j++)
+                if (j != i)
+                    l7.c[l7.n++] = l.c[j];
+            w = brute_best(rules, &l7);
+            ok = pts[i] == w.points && oc[i] == brute_outcome(rules, &l7, w.points);
+            if (!ok) {
+                format_hand(h, buf, sizeof buf);
+                snprintf(msg, sizeof msg, "%s hints %s: discard #%d got %d/%d want %d/%d", label,
+                         buf, i, pts[i], oc[i], w.points, brute_outcome(rules, &l7, w.points));
+                fail("hints", msg);
+            }
+        }
+        if (st != CC_OK)
+            fail("hints", "status");
+    }
+}
+
+/* ---------------------------------------------------------------- hand generators */
+
+/* k random cards from the cards allowed by (suits, lo..hi ranks), up to `decks` copies. */
+static cc_hand gen_hand(int k, int decks, unsigned suits, int lo, int hi)
+{
+    int count[64], c[16], n = 0, pool = 0, s;
+    memset(count, 0, sizeof count);
+    for (s = 0; s < 4; s++)
+        if ((suits >> s) & 1u)
+            pool += (hi - lo + 1) * decks;
+    if (k > pool)
+        k = pool;
+    while (n < k) {
+        int suit = rnd(4), rank = lo + rnd(hi - lo + 1), idx = card_index(suit, rank);
+        if (!((suits >> suit) & 1u) || count[idx] >= decks)
+            continue;
+        count[idx]++;
+        c[n++] = idx;
+    }
+    return to_hand(c, n);
+}
+
+static int gen_count(void)
+{
+    /* 0..8 cards, with 7 and 8 (the sizes that matter) over-represented */
+    int r = rnd(16);
+    return r < 9 ? r : (r < 12 ? 7 : 8);
+}
+
+static void run_random(const cc_rules *rules, long iters, int decks, int mode, const char *label)
+{
+    long i;
+    for (i = 0; i < iters; i++) {
+        cc_hand h;
+        int k = gen_count();
+        if (mode == 0) {
+            h = gen_hand(k, decks, 15u, 1, 12);
+        } else if (mode == 1) { /* meld-rich: all suits, a window of 3-4 ranks */
+            int w = 3 + rnd(2), lo = 1 + rnd(13 - w);
+            h = gen_hand(k, decks, 15u, lo, lo + w - 1);
+        } else { /* run-rich: 2-3 suits, a window of 4-7 ranks */
+            unsigned suits = 0;
+            int w = 4 + rnd(4), lo = 1 + rnd(13 - w), ns = 2 + rnd(2);
+            while (ns > 0) {
+                unsigned bit = 1u << rnd(4);
+                if (!(suits & bit)) {
+                    suits |= bit;
+                    ns--;
+                }
+            }
+            h = gen_hand(k, decks, suits, lo, lo + w - 1);
+        }
+        check_hand(rules, h, label);
+    }
+}
+
+/* ---------------------------------------------------------------- fixed checks */
+
+static void expect_status(const char *what, cc_status got, cc_status want)
+{
+    char msg[256];
+    g_checks++;
+    if (got != want) {
+        snprintf(msg, sizeof msg, "%s: status %d (%s), want %d (%s)", what, (int)got,
+                 cc_status_message(got), (int)want, cc_status_message(want));
+        fail("status", msg);
+    }
+}
+
+static void worked_examples(const cc_rules *rules)
+{
+    static const struct {
+        const char *hand;
+        int deadwood;
+        int outcome;
+    } ex[] = {
+        {"7o 7c 7b 9e 10e 11e 4o", 4, CC_NORMAL},
+        {"5o 5c 5e 1b 2b 3b 10o", 10, CC_CANNOT_CLOSE},
+        {"3c 4c 5c 6c 6o 6e 1b", 1, CC_NORMAL},
+        {"11o 12o 1o 5c 5e 5b 2c", 26, CC_CANNOT_CLOSE},
+        {"7o 8o 9o 10o 2c 2e 2b", 0, CC_MINUS_TEN},
+        {"3e 4e 5e 6e 7e 8e 9e", 0, CC_CHINCHON},
+        /* two decks */
+        {"5o 5o 5c 1e 2e 3e 9b", 9, CC_CANNOT_CLOSE},
+        {"3o 4o 5o 3o 4o 5o 9b", 9, CC_CANNOT_CLOSE},
+        {"3o 4o 5o 5o 6o 7o 1b", 1, CC_NORMAL},
+        {"7o 7o 7c 7c 7e 7e 7b", 0, CC_MINUS_TEN},
+    };
+    size_t i;
+    char msg[256];
+    for (i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        cc_hand h = parse(ex[i].hand);
+        int dw = -1;
+        cc_outcome oc = CC_CANNOT_CLOSE;
+        cc_status st = cc_deadwood(rules, h, &dw);
+        cc_status st2 = cc_close_outcome(rules, h, &oc);
+        g_checks++;
+        if (st != CC_OK || st2 != CC_OK || dw != ex[i].deadwood || (int)oc != ex[i].outcome) {
+            snprintf(msg, sizeof msg, "%s: deadwood %d outcome %d, want %d %d", ex[i].hand, dw,
+                     (int)oc, ex[i].deadwood, ex[i].outcome);
+            fail("worked example", msg);
+        }
+        check_hand(rules, h, "example");
+    }
+    /* the 6c goes with the sixes: 6o 6c 6e set + 3c 4c 5c run */
+    {
+        cc_arrangement a;
+        cc_best_melds(rules, parse("3c 4c 5c 6c 6o 6e 1b"), &a);
+        g_checks++;
+        if (a.n_melds != 2 || !same_hand(a.melds[0].cards, parse("6o 6c 6e")) ||
+            !same_hand(a.melds[1].cards, parse("3c 4c 5c")) ||
+            !same_hand(a.unmatched, parse("1b")))
+            fail("worked example", "3c 4c 5c 6c 6o 6e 1b arrangement");
+    }
+}
+
+static void error_statuses(const cc_rules *rules)
+{
+    cc_hand lane = {UINT64_C(1) << 12, 0}, lane_hi = {UINT64_C(1) << 63, 0};
+    cc_hand notsub = {1, 2}, nine = parse("1o 2o 3o 4o 5o 6o 7o 8o 9o");
+    cc_hand six = parse("1o 2o 3o 4o 5o 6o"), seven = parse("1o 2o 3o 4o 5o 6o 7o");
+    cc_hand eight = parse("1o 2o 3o 4o 5o 6o 7o 8o");
+    cc_hand nine2 = parse("1o 1o 2o 2o 3o 3o 4o 4o 5o");
+    cc_arrangement a;
+    cc_outcome oc;
+    uint8_t pts[8];
+    int dw, n;
+    cc_rules r2;
+    uint8_t table[CC_NRANKS];
+    uint64_t rows[6];
+    uint8_t out[64];
+    size_t bad = 999;
+    int s;
+
+    expect_status("deadwood lane", cc_deadwood(rules, lane, &dw), CC_ERR_LANE_BITS);
+    expect_status("deadwood lane 63", cc_deadwood(rules, lane_hi, &dw), CC_ERR_LANE_BITS);
+    expect_status("deadwood twice lane", cc_deadwood(rules, (cc_hand){1, UINT64_C(1) << 13}, &dw),
+                  CC_ERR_LANE_BITS);
+    expect_status("deadwood subset", cc_deadwood(rules, notsub, &dw), CC_ERR_TWICE_NOT_SUBSET);
+    expect_status("deadwood 9", cc_deadwood(rules, nine, &dw), CC_ERR_TOO_MANY_CARDS);
+    expect_status("deadwood 9 (2 decks)", cc_deadwood(rules, nine2, &dw), CC_ERR_TOO_MANY_CARDS);
+    expect_status("deadwood 0 cards", cc_deadwood(rules, (cc_hand){0, 0}, &dw), CC_OK);
+    expect_status("deadwood NULL", cc_deadwood(rules, six, NULL), CC_ERR_BAD_ARGUMENT);
+    expect_status("deadwood NULL rules", cc_deadwood(NULL, six, &dw), CC_ERR_BAD_ARGUMENT);
+    expect_status("best lane", cc_best_melds(rules, lane, &a), CC_ERR_LANE_BITS);
+    expect_status("best subset", cc_best_melds(rules, notsub, &a), CC_ERR_TWICE_NOT_SUBSET);
+    expect_status("best 9", cc_best_melds(rules, nine, &a), CC_ERR_TOO_MANY_CARDS);
+    expect_status("close 6", cc_close_outcome(rules, six, &oc), CC_ERR_CARD_COUNT);
+    expect_status("close 8", cc_close_outcome(rules, eight, &oc), CC_ERR_CARD_COUNT);
+    expect_status("close 9", cc_close_outcome(rules, nine, &oc), CC_ERR_TOO_MANY_CARDS);
+    expect_status("close lane", cc_close_outcome(rules, lane, &oc), CC_ERR_LANE_BITS);
+    expect_status("close 7", cc_close_outcome(rules, seven, &oc), CC_OK);
+    expect_status("hints 7", cc_discard_hints(rules, seven, pts, NULL), CC_ERR_CARD_COUNT);
+    expect_status("hints 9", cc_discard_hints(rules, nine, pts, NULL), CC_ERR_TOO_MANY_CARDS);
+    expect_status("hints subset", cc_discard_hints(rules, notsub, pts, NULL),
+                  CC_ERR_TWICE_NOT_SUBSET);
+    expect_status("hints 8", cc_discard_hints(rules, eight, pts, NULL), CC_OK);
+    expect_status("check lane", cc_check_hand(lane, 8, &n), CC_ERR_LANE_BITS);
+    expect_status("check subset", cc_check_hand(notsub, 8, &n), CC_ERR_TWICE_NOT_SUBSET);
+    expect_status("check 9", cc_check_hand(nine, 8, &n), CC_ERR_TOO_MANY_CARDS);
+    expect_status("check 9 in 48", cc_check_hand(nine, 48, &n), CC_OK);
+    g_checks++;
+    if (n != 9)
+        fail("check_hand", "count of 9 cards");
+    expect_status("check NULL count", cc_check_hand(seven, 8, NULL), CC_OK);
+    g_checks++;
+    if (cc_enumerate_melds(notsub, NULL, 0) != -1 || cc_enumerate_melds(lane, NULL, 0) != -1)
+        fail("enumerate", "invalid hand not rejected");
+    g_checks++;
+    if (cc_enumerate_melds(parse("1o 2o 3o 4o"), NULL, 0) != 3)
+        fail("enumerate", "count with cap 0");
+
+    /* rules */
+    for (s = 0; s < CC_NRANKS; s++)
+        table[s] = 31;
+    expect_status("rules 31", cc_rules_init(&r2, table, 5), CC_OK);
+    table[3] = 32;
+    expect_status("rules 32", cc_rules_init(&r2, table, 5), CC_ERR_BAD_ARGUMENT);
+    table[3] = 0;
+    expect_status("rules limit -1", cc_rules_init(&r2, table, -1), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules limit 256", cc_rules_init(&r2, table, 256), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules NULL", cc_rules_init(NULL, table, 5), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules NULL table", cc_rules_init(&r2, NULL, 5), CC_ERR_BAD_ARGUMENT);
+
+    /* batches: the first bad row is reported */
+    rows[0] = seven.once;
+    rows[1] = six.once;
+    rows[2] = UINT64_C(1) << 14;
+    rows[3] = nine.once;
+    expect_status("batch decks 3", cc_deadwood_batch(rules, rows, 2, 3, out, &bad),
+                  CC_ERR_BAD_ARGUMENT);
+    expect_status("batch NULL", cc_deadwood_batch(rules, NULL, 2, 1, out, &bad),
+                  CC_ERR_BAD_ARGUMENT);
+    expect_status("batch empty", cc_deadwood_batch(rules, NULL, 0, 1, NULL, &bad), CC_OK);
+    expect_status("batch lane row", cc_deadwood_batch(rules, rows, 4, 1, out, &bad),
+                  CC_ERR_LANE_BITS);
+    g_checks++;
+    if (bad != 2)
+        fail("batch", "bad row index (lane)");
+    rows[2] = 0;
+    expect_status("batch 9 row", cc_deadwood_batch(rules, rows, 4, 1, out, &bad),
+                  CC_ERR_TOO_MANY_CARDS);
+    g_checks++;
+    if (bad != 3)
+        fail("batch", "bad row index (9 cards)");
+    expect_status("batch NULL bad_row", cc_deadwood_batch(rules, rows, 4, 1, out, NULL),
+                  CC_ERR_TOO_MANY_CARDS);
+    rows[0] = seven.once; /* (once, twice) rows */
+    rows[1] = 0;
+    rows[2] = 1;
+    rows[3] = 2;
+    expect_status("batch2 subset row", cc_deadwood_batch(rules, rows, 2, 2, out, &bad),
+                  CC_ERR_TWICE_NOT_SUBSET);
+    g_checks++;
+    if (bad != 1)
+        fail("batch", "bad row index (subset)");
+    rows[0] = eight.once;
+    rows[1] = seven.once;
+    expect_status("hints batch 7", cc_hints_batch(rules, rows, 2, 1, out, &bad),
+                  CC_ERR_CARD_COUNT);
+    g_checks++;
+    if (bad != 1)
+        fail("batch", "bad row index (hints 7)");
+    expect_status("hints batch decks 0", cc_hints_batch(rules, rows, 1, 0, out, &bad),
+                  CC_ERR_BAD_ARGUMENT);
+
+    /* every status has its own message */
+    for (s = 0; s <= CC_STATUS_END; s++) {
+        int t;
+        const char *m = cc_status_message((cc_status)s);
+        g_checks++;
+        if (m == NULL || m[0] == 0)
+            fail("status_message", "empty");
+        for (t = 0; t < s; t++)
+            if (strcmp(m, cc_status_message((cc_status)t)) == 0)
+                fail("status_message", "duplicate");
+    }
+}
+
+/* The batch calls agree with the one-hand calls. */
+static void batches(const cc_rules *rules, long iters)
+{
+    enum { N = 512 };
+    static uint64_t rows[2 * N];
+    static uint8_t out[8 * N];
+    long it;
+    int decks;
+    for (it = 0; it < iters; it += N) {
+        for (decks = 1; decks <= 2; decks++) {
+            int i;
+            size_t bad;
+            cc_status st;
+            for (i = 0; i < N; i++) {
+                cc_hand h = gen_hand(gen_count(), decks, 15u, 1, 12);
+                if (decks == 1)
+                    rows[i] = h.once;
+                else {
+                    rows[2 * i] = h.once;
+                    rows[2 * i + 1] = h.twice;
+                }
+            }
+            st = cc_deadwood_batch(rules, rows, N, decks, out, &bad);
+            expect_status("deadwood_batch", st, CC_OK);
+            for (i = 0; i < N; i++) {
+                cc_hand h;
+                int dw;
+                h.once = decks == 1 ? rows[i] : rows[2 * i];
+                h.twice = decks == 1 ? 0 : rows[2 * i + 1];
+                cc_deadwood(rules, h, &dw);
+                g_checks++;
+                if (out[i] != dw)
+                    fail("deadwood_batch", "differs from cc_deadwood");
+            }
+            for (i = 0; i < N; i++) {
+                int lo = 1 + rnd(6);
+                cc_hand h = gen_hand(8, decks, 15u, lo, lo + 6); /* meld-richer */
+                if (decks == 1)
+                    rows[i] = h.once;
+                else {
+                    rows[2 * i] = h.once;
+                    rows[2 * i + 1] = h.twice;
+                }
+            }
+            st = cc_hints_batch(rules, rows, N, decks, out, &bad);
+            expect_status("hints_batch", st, CC_OK);
+            for (i = 0; i < N; i++) {
+                cc_hand h;
+                uint8_t p[8];
+                h.once = decks == 1 ? rows[i] : rows[2 * i];
+                h.twice = decks == 1 ? 0 : rows[2 * i + 1];
+                cc_discard_hints(rules, h, p, NULL);
+                g_checks++;
+                if (memcmp(p, out + 8 * i, 8) != 0)
+                    fail("hints_batch", "differs from cc_discard_hints");
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    long iters = 200000;
+    const char *env = getenv("CC_TEST_ITERS");
+    cc_rules house, tables[4];
+    int t, r;
+    cc_meld big[CC_MAX_CANDIDATES + 1];
+
+    if (env != NULL && atol(env) > 0)
+        iters = atol(env);
+    env = getenv("CC_TEST_SEED");
+    if (env != NULL)
+        g_rng = (uint64_t)strtoull(env, NULL, 0);
+
+    cc_rules_default(&house);
+    /* other point tables: all zero (the melded-cards tie-break decides), random 0..31
+     * with some zeros, all 31 */
+    for (t = 0; t < 4; t++) {
+        uint8_t p[CC_NRANKS];
+        for (r = 0; r < CC_NRANKS; r++)
+            p[r] = (uint8_t)(t == 0 ? 0 : t == 3 ? 31 : (rnd(3) == 0 ? 0 : rnd(32)));
+        if (cc_rules_init(&tables[t], p, t == 0 ? 0 : 5 + t) != CC_OK)
+            fail("rules", "init");
+    }
+
+    worked_examples(&house);
+    error_statuses(&house);
+
+    /* the largest candidate count of a hand of <= 8 cards */
+    g_checks++;
+    if (cc_enumerate_melds(parse("7o 7o 7c 7c 7e 7e 7b 7b"), big, CC_MAX_CANDIDATES + 1) !=
+        CC_MAX_CANDIDATES)
+        fail("enumerate", "eight sevens should give CC_MAX_CANDIDATES");
+    check_hand(&house, parse("7o 7o 7c 7c 7e 7e 7b 7b"), "eight sevens");
+
+    run_random(&house, iters, 1, 0, "single");
+    run_random(&house, iters, 2, 0, "double");
+    run_random(&house, iters / 2, 1, 1, "single-rich");
+    run_random(&house, iters / 2, 2, 1, "double-rich");
+    run_random(&house, iters / 4, 1, 2, "single-runs");
+    run_random(&house, iters / 4, 2, 2, "double-runs");
+    for (t = 0; t < 4; t++) {
+        run_random(&tables[t], iters / 16, 1, 1, "table-single-rich");
+        run_random(&tables[t], iters / 16, 2, 1, "table-double-rich");
+        run_random(&tables[t], iters / 16, 2, 2, "table-double-runs");
+    }
+    /* enumeration and key order on bigger hands (up to 12 cards) */
+    {
+        long i;
+        for (i = 0; i < iters / 20; i++) {
+            int lo = 1 + rnd(9);
+            cc_hand h = gen_hand(9 + rnd(4), 1 + rnd(2), 15u, lo, lo + 3);
+            cardlist l = to_list(h);
+            static bmeld bm[BMAX];
+            static cc_meld cm[BMAX];
+            int kb = brute_melds(&l, bm), kc = cc_enumerate_melds(h, cm, BMAX), j, ok;
+            ok = kb == kc;
+            for (j = 0; ok && j < kb; j++)
+                ok = cm[j].kind == bm[j].kind && same_hand(cm[j].cards, bmeld_hand(&bm[j]));
+            g_checks++;
+            if (!ok)
+                fail("enumerate", "hand of 9-12 cards");
+        }
+    }
+    batches(&house, iters / 4);
+
+    printf("test_core: %ld checks, %ld failures (iters=%ld)\n", g_checks, g_failures, iters);
+    return g_failures == 0 ? 0 : 1;
+}
