@@ -4,13 +4,13 @@ Every function has the signature of its twin in :mod:`chinchon.reference`; see t
 and docs/design.md for what each computes. Bad input raises a ChinchonError subclass.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .cards import HandLike
+from .cards import Hand, HandLike
 from .results import Arrangement, Hint, Settlement
 from .rules import Rules
 
@@ -25,9 +25,11 @@ def discard_hints(
 def close_outcome(
     hand: HandLike, *, decks: int | None = None, rules: Rules | None = None
 ) -> str | None: ...
+# ``opponents``: the opponents' hands in play order (1 to 5), or one opponent's Hand or
+# text on its own.
 def settle(
     closer7: HandLike,
-    opponents: Sequence[HandLike],
+    opponents: Iterable[HandLike] | Hand,
     *,
     decks: int | None = None,
     rules: Rules | None = None,
