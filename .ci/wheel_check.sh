@@ -110,6 +110,8 @@ venv = os.path.realpath(sys.prefix)
 for mod in (chinchon, chinchon._core):
     assert os.path.realpath(mod.__file__).startswith(venv + os.sep), mod.__file__
 assert chinchon.IMPLEMENTATION == "native", chinchon.IMPLEMENTATION
+from importlib.metadata import version
+assert version("chinchon") == chinchon.__version__, (version("chinchon"), chinchon.__version__)
 print(f"chinchon {chinchon.__version__}: IMPLEMENTATION={chinchon.IMPLEMENTATION!r}, "
       f"_core from {chinchon._core.__file__}")
 EOF
