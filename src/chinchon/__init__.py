@@ -78,6 +78,11 @@ deadwood_batch = _impl.deadwood_batch
 hints_batch = _impl.hints_batch
 settle = _impl.settle
 
+# The game loop sits above the solver and imports it, so it comes last.
+from . import bots  # noqa: E402
+from .game import Game, GameResult, HandResult  # noqa: E402
+from .simulate import SimulationResult, simulate  # noqa: E402
+
 __all__ = [
     "__version__",
     "IMPLEMENTATION",
@@ -105,6 +110,12 @@ __all__ = [
     "CloserResult",
     "OpponentResult",
     "TableMeld",
+    "Game",
+    "GameResult",
+    "HandResult",
+    "simulate",
+    "SimulationResult",
+    "bots",
     "reference",
     "ChinchonError",
     "CardParseError",

@@ -98,19 +98,61 @@ cdef inline cc_rules _rules_for(object rules):
     return r
 
 
+cdef bint _fast_cards(object seq, object decks, cc_hand *h) except -1:
+    """Masks of a list or tuple of Card objects (the game loop's form) without building a
+    Hand. False when anything is unusual (other types, a third copy, a copy with
+    decks=1): the generic path then handles it and raises the documented error."""
+    cdef uint64_t once = 0
+    cdef uint64_t twice = 0
+    cdef uint64_t b
+    cdef int index
+    if type(seq) is not list and type(seq) is not tuple:
+        return False
+    if decks is not None and decks != 1 and decks != 2:
+        return False
+    for c in seq:
+        if type(c) is not Card:
+            return False
+        index = c.index
+        b = (<uint64_t>1) << index
+        if once & b:
+            if twice & b or decks == 1:
+                return False
+            twice |= b
+        else:
+            once |= b
+    h.once = once
+    h.twice = twice
+    return True
+
+
 cdef cc_hand _hand_of(object hand, object decks, int max_cards, int exact) except *:
-    """The C hand of a Hand (fast path) or anything as_hand takes."""
+    """The C hand of a Hand or a list of Cards (fast paths), or anything as_hand takes."""
     cdef cc_hand h
-    if type(hand) is not Hand or (decks is not None and decks != hand._decks):
+    cdef int n
+    if type(hand) is Hand and (decks is None or decks == hand._decks):
+        h.once = hand._once
+        h.twice = hand._twice
+        n = hand._n
+    elif _fast_cards(hand, decks, &h):
+        n = len(hand)
+    else:
         hand = as_hand(hand, decks)
-    cdef int n = hand._n
-    if exact >= 0 and n != exact:
-        as_hand(hand, exact=exact)  # raises the documented CardCountError
-    if n > max_cards:
-        as_hand(hand, max_cards=max_cards)
-    h.once = hand._once
-    h.twice = hand._twice
+        h.once = hand._once
+        h.twice = hand._twice
+        n = hand._n
+    if (exact >= 0 and n != exact) or n > max_cards:
+        # the Python check raises the documented CardCountError
+        as_hand(hand, decks, exact=exact if exact >= 0 else None, max_cards=max_cards)
     return h
+
+
+cdef inline int _popcount(uint64_t m) noexcept nogil:
+    cdef int n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
 
 
 # Single-hand calls keep the GIL: the C work is a few ns, less than releasing it costs.
@@ -120,7 +162,7 @@ def deadwood(hand, *, decks=None):
     cdef cc_hand h
     cdef int points = 0
     cdef cc_status st
-    if type(hand) is Hand and decks is None:
+    if type(hand) is Hand and decks is None:  # the per-turn case, inlined
         h.once = hand._once
         h.twice = hand._twice
     else:
@@ -184,6 +226,8 @@ def discard_hints(hand8, *, decks=None, rules=None):
     if type(hand8) is Hand:
         order = None
         h = _hand_of(hand8, decks, 8, 8)
+    elif _fast_cards(hand8, decks, &h) and len(hand8) == 8:
+        order = hand8
     else:
         order = coerce_cards(hand8)
         h = _hand_of(order, decks, 8, 8)
@@ -204,8 +248,13 @@ def discard_hints(hand8, *, decks=None, rules=None):
         m &= m - 1
     if order is None:
         return hints
-    by_card = {hint.card: hint for hint in hints}
-    return [by_card[c] for c in order]
+    cdef uint64_t below
+    cdef list ordered = []
+    for c in order:  # a card's place in ascending order = cards held below it
+        i = c.index
+        below = ((<uint64_t>1) << i) - 1
+        ordered.append(hints[_popcount(h.once & below) + _popcount(h.twice & below)])
+    return ordered
 
 
 # Hints are immutable values; a server asks for eight every turn, so each distinct one

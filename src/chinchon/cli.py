@@ -1,7 +1,9 @@
 """The ``chinchon`` command line.
 
 Subcommands: ``hint`` (best melds and discard hints of a hand), ``settle`` (the
-settlement of a closed hand: melds, lay-offs, points per seat). Each subcommand is a
+settlement of a closed hand: melds, lay-offs, points per seat), ``simulate`` (bulk
+games between bots, with statistics) and ``play`` (a person against bots in the
+terminal; it reads stdin, so piped input drives it). Each subcommand is a
 ``_cmd_*`` function registered in :func:`build_parser`. Bad input prints one line on
 stderr and exits with status 2.
 """
@@ -128,6 +130,265 @@ def _cmd_settle(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- simulate
+
+
+class _Progress:
+    """A progress bar on stderr: tqdm when it is installed, else a plain one."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.enabled = total, 0, enabled
+        self._bar: Any = None
+        if enabled:
+            try:
+                from tqdm import tqdm  # optional: nicer bar and rate
+            except ImportError:
+                pass
+            else:
+                self._bar = tqdm(total=total, unit="game", file=sys.stderr)
+
+    def __call__(self, k: int) -> None:
+        self.done += k
+        if not self.enabled:
+            return
+        if self._bar is not None:
+            self._bar.update(k)
+            return
+        width = 40
+        filled = width * self.done // max(1, self.total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                         f"{self.done}/{self.total} games")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+        elif self.enabled:
+            sys.stderr.write("\n")
+
+
+def _percentile(hist: dict[int, int], q: float) -> int:
+    total = sum(hist.values())
+    seen = 0
+    for k in sorted(hist):
+        seen += hist[k]
+        if seen >= q * total:
+            return k
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from . import IMPLEMENTATION
+    from .simulate import simulate
+
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = _Progress(args.games, show and not args.json or bool(args.progress))
+    try:
+        result = simulate(args.games, args.players, bots=args.bots, seed=args.seed,
+                          jobs=args.jobs, max_turns=args.max_turns, progress=bar)
+    finally:
+        bar.close()
+    if args.json:
+        out = result.to_dict()
+        out["implementation"] = IMPLEMENTATION
+        print(json.dumps(out))
+        return 0
+    games = max(1, result.games)
+    print(f"{result.games} games, {result.players} players, seed {result.seed}, "
+          f"{result.jobs} job{'s' if result.jobs > 1 else ''}, {IMPLEMENTATION} solver: "
+          f"{result.seconds:.2f} s, {result.games_per_second:.0f} games/s")
+    print()
+    print("seat  bot        wins   win %")
+    for seat, (bot, wins) in enumerate(zip(result.bots, result.wins_per_seat)):
+        print(f"{seat:>4}  {bot:<9} {wins:>5}  {100 * wins / games:5.1f}")
+    print()
+    print("bot        wins   win %")
+    for bot, wins in result.wins_per_bot.items():
+        print(f"{bot:<9} {wins:>5}  {100 * wins / games:5.1f}")
+    print()
+    print(f"draws {result.draws}   cancelled {result.cancelled}   stalled {result.stalled}"
+          f" (a hand reached {args.max_turns} turns)")
+    print(f"hands per game   mean {result.mean_hands_per_game:.2f}   "
+          f"max {max(result.hands_per_game, default=0)}")
+    print(f"turns per hand   mean {result.mean_turns_per_hand:.1f}   "
+          f"median {_percentile(result.turns_per_hand, 0.5)}   "
+          f"p90 {_percentile(result.turns_per_hand, 0.9)}")
+    closed = max(1, sum(result.endings.values()))
+    print("hands end        " + "   ".join(
+        f"{name.replace('_', ' ')} {n} ({100 * n / closed:.1f}%)"
+        for name, n in result.endings.items()))
+    print(f"rejoins used     {result.rejoins}   per seat {result.rejoins_per_seat}")
+    pts = result.points
+    n = sum(pts.values())
+    if n:
+        mean = sum(k * v for k, v in pts.items()) / n
+        print(f"hand points      mean {mean:.1f}   median {_percentile(pts, 0.5)}   "
+              f"p90 {_percentile(pts, 0.9)}   min {min(pts)}   max {max(pts)}")
+    return 0
+
+
+# ---------------------------------------------------------------- play
+
+
+class _EndOfInput(Exception):
+    pass
+
+
+def _ask(prompt: str) -> str:
+    print(prompt, end="", flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        print()
+        raise _EndOfInput
+    return line.strip().lower()
+
+
+def _show_hand_result(game: Any, names: Sequence[str]) -> None:
+    last = game.last_hand
+    s = last.settlement
+    print(f"\n== {names[last.closer]} closes: {s.outcome.replace('_', ' ')} ==")
+    results = [s.closer, *s.opponents]
+    for pos, seat in enumerate(last.order):
+        r = results[pos]
+        melds = "  ".join(f"[{m}]" for m in r.melds) or "-"
+        lay = getattr(r, "layoffs", ())
+        extra = ("  laid off " + " ".join(str(c) for c, _ in lay)) if lay else ""
+        left = " ".join(str(c) for c in r.unmatched) or "-"
+        print(f"  {names[seat]:<10} melds {melds}{extra}  left {left}  "
+              f"points {last.points[seat]:+d}")
+    print("  totals: " + ", ".join(
+        f"{names[i]} {t}{'' if game.in_game[i] else ' (out)'}"
+        for i, t in enumerate(game.totals)))
+
+
+def _human_turn(game: Any, me: int) -> None:
+    hand = " ".join(str(c) for c in game.hand(me))
+    top = game.discard_top
+    print(f"\nYour hand: {hand}")
+    print(f"Discard pile: {top if top is not None else '(empty)'}   stock: {game.stock_size}"
+          f"   totals: {list(game.totals)}")
+    while True:
+        choice = _ask(f"Draw from [s]tock or [d]iscard ({top})? " if top is not None
+                      else "Draw from [s]tock? ")
+        if choice in ("q", "quit"):
+            raise _EndOfInput
+        source = {"s": "stock", "stock": "stock", "d": "discard", "discard": "discard"}.get(
+            choice)
+        if source is None or (source == "discard" and top is None):
+            print("  type s or d")
+            continue
+        card = game.draw(source)
+        print(f"You drew {card}.")
+        break
+    hints = game.hints()
+    options = []
+    for h in hints:
+        if options and options[-1].card is h.card:
+            continue
+        options.append(h)
+    best = min(h.points for h in options)
+    print("Your hand: " + " ".join(str(c) for c in game.hand(me)))
+    print("   #  discard  points left")
+    for k, h in enumerate(options, 1):
+        close = f"   [c] Close: {h.outcome.replace('_', ' ')}" if h.can_close else ""
+        star = " *" if h.points == best else ""
+        print(f"  {k:>2}  {str(h.card):>6}  {h.points:>6}{star}{close}")
+    can_close = any(h.can_close for h in options)
+    prompt = ("Discard which card (number or card; add c to Close)? " if can_close
+              else "Discard which card (number or card)? ")
+    while True:
+        words = _ask(prompt).replace(",", " ").split()
+        if words[:1] in (["q"], ["quit"]):
+            raise _EndOfInput
+        close = any(w in ("c", "close") for w in words)
+        rest = [w for w in words if w not in ("c", "close")]
+        if len(rest) != 1:
+            print("  give one card")
+            continue
+        pick = None
+        if rest[0].isdigit() and 1 <= int(rest[0]) <= len(options):
+            pick = options[int(rest[0]) - 1]
+        else:
+            for h in options:
+                if str(h.card) == rest[0] or str(h.card) == str(_try_card(rest[0])):
+                    pick = h
+        if pick is None:
+            print("  not a card you hold")
+            continue
+        if close and not pick.can_close:
+            print(f"  you cannot close discarding {pick.card}")
+            continue
+        game.discard(pick.card, close)
+        print(f"You {'close with' if close else 'discard'} {pick.card}.")
+        return
+
+
+def _try_card(text: str) -> Any:
+    from .cards import Card
+
+    try:
+        return Card.parse(text)
+    except ValueError:
+        return None
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .bots import make_bot
+    from .game import Game
+
+    game = Game(args.players, seed=args.seed)
+    me = 0
+    names = ["You"] + [f"Bot {i}" for i in range(1, args.players)]
+    bots = [make_bot(args.bots, None if args.seed is None else args.seed + s)
+            for s in range(args.players)]
+    print(f"Chinchón, {args.players} players, {game.decks} deck"
+          f"{'s' if game.decks > 1 else ''}. You are seat 0. Seed {game.seed}.")
+    shown = 0
+    try:
+        while game.result is None:
+            if game.hand_number != shown and game.phase == "draw":
+                shown = game.hand_number
+                print(f"\n--- hand {shown}: {names[game.lead]} lead"
+                      f"{'' if game.lead == me else 's'} ---")
+            phase = game.phase
+            if phase == "summary":
+                _show_hand_result(game, names)
+                if not game.in_game[me] and game.chips[me] > 0:
+                    high = max(t for t, i in zip(game.totals, game.in_game) if i)
+                    if _ask(f"You are out. Rejoin at {high} points "
+                            f"({game.chips[me]} chips left)? [y/n] ") in ("y", "yes"):
+                        game.rejoin(me)
+                for seat in range(1, args.players):
+                    if (not game.in_game[seat] and game.chips[seat] > 0
+                            and bots[seat].choose_rejoin(game, seat)):
+                        game.rejoin(seat)
+                        print(f"{names[seat]} rejoins at {game.totals[seat]}.")
+                game.next_hand()
+                continue
+            seat = game.turn
+            if seat == me:
+                _human_turn(game, me)
+            elif phase == "draw":
+                source = bots[seat].choose_draw(game, seat)
+                card = game.draw(source)
+                print(f"{names[seat]} draws from the {source}"
+                      + (f" ({card})" if source == "discard" else "") + ".")
+            else:
+                card, close = bots[seat].choose_discard(game, seat)
+                game.discard(card, close)
+                print(f"{names[seat]} {'closes' if close else 'discards ' + str(card)}.")
+            if game.result is not None and game.last_hand is not None:
+                _show_hand_result(game, names)
+        r = game.result
+        if r.status == "won":
+            print(f"\n{names[r.winner]} win{'' if r.winner == me else 's'} the game!")
+        else:
+            print(f"\nThe game ends: {r.status}.")
+    except _EndOfInput:
+        print("Bye.")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -164,6 +425,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--close-limit", type=int, default=5, help="close allowed up to (5)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_cmd_settle)
+
+    p = sub.add_parser(
+        "simulate",
+        help="play many games between bots and print statistics",
+        description="Whole games between bots, reproducible from --seed whatever --jobs.",
+    )
+    p.add_argument("--games", type=int, default=1000, help="number of games (1000)")
+    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3-6",
+                   help="players per table (4)")
+    p.add_argument("--bots", default="greedy",
+                   help="one bot for every seat or a comma list, one per seat "
+                        "(greedy, random); default greedy")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
+    p.add_argument("--seed", type=int, default=0, help="simulation seed (0)")
+    p.add_argument("--max-turns", type=int, default=1000,
+                   help="a hand reaching this many turns stalls its game (1000)")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument("--no-progress", dest="progress", action="store_false")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser(
+        "play",
+        help="play a game against bots in the terminal",
+        description="You are seat 0; the bots take the other seats. Reads your moves "
+                    "from stdin (q or end of input quits).",
+    )
+    p.add_argument("--players", type=int, default=3, choices=range(3, 7), metavar="3-6",
+                   help="players at the table, you included (3)")
+    p.add_argument("--bots", default="greedy", help="the bots' kind: greedy or random")
+    p.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    p.set_defaults(func=_cmd_play)
     return parser
 
 
