@@ -78,7 +78,7 @@ typedef enum cc_outcome {
 /* Fill *rules with the house rules: points = rank, close limit 5. O(1). */
 void cc_rules_default(cc_rules *rules);
 
-/* Fill *rules from a point table (12 entries, each 0..31) and a close limit.
+/* Fill *rules from a point table (12 entries, each 0..31) and a close limit (0..255).
  * O(1). CC_ERR_BAD_ARGUMENT when a value is out of range. */
 cc_status cc_rules_init(cc_rules *rules, const uint8_t points[CC_NRANKS], int close_limit);
 
@@ -95,12 +95,13 @@ cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points);
 cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out);
 
 /* Outcome of closing with the 7 cards of h (CC_CANNOT_CLOSE when over the limit).
- * h must hold exactly 7 cards. */
+ * h must hold exactly 7 cards: CC_ERR_TOO_MANY_CARDS above 8, else CC_ERR_CARD_COUNT. */
 cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome);
 
 /* Discard hints of an 8-card hand: for each card held, in ascending card order (a
  * copy held twice listed twice), the deadwood of the 7 left and the outcome of closing
- * with that discard. points[8] required; outcomes[8] may be NULL. */
+ * with that discard. points[8] required; outcomes[8] may be NULL. Not 8 cards:
+ * CC_ERR_TOO_MANY_CARDS above 8, else CC_ERR_CARD_COUNT (also per row in the batch). */
 cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
                            uint8_t *outcomes);
 

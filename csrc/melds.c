@@ -42,13 +42,11 @@ CC_INLINE uint64_t cc_set_columns(uint64_t a, uint64_t b)
     uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
     uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = a >> 48;
     uint64_t ge3 = (l0 & l1 & (l2 | l3)) | (l2 & l3 & (l0 | l1));
-    if (b != 0) {
-        /* once + twice >= 3 <=> once >= 3, or once >= 2 with a copy (twice within once) */
-        uint64_t ge2 = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3));
-        uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
-        ge3 |= ge2 & t1;
-    }
-    return ge3 * CC_LANES;
+    /* once + twice >= 3 <=> once >= 3, or once >= 2 with a copy (twice within once);
+     * branch-free: with two decks b is zero in most hands, but not predictably */
+    uint64_t ge2 = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3));
+    uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
+    return (ge3 | (ge2 & t1)) * CC_LANES;
 }
 
 /* Validate a hand for the meld search without the count pointer: lanes, subset, <= max.
@@ -111,9 +109,8 @@ static void cc_sets_dfs(cc_emit_ctx *c, const int *idx, int n, int start, uint64
 int cc_enumerate_melds(cc_hand h, cc_meld *out, int cap)
 {
     uint64_t a = h.once, b = h.twice;
-    uint64_t setcols, starts;
+    uint64_t setcols, starts, x;
     cc_emit_ctx c;
-    int s, r;
     if (((a | b) & ~CC_LANE_MASK) != 0 || (b & ~a) != 0)
         return -1;
     c.out = out;
@@ -121,32 +118,29 @@ int cc_enumerate_melds(cc_hand h, cc_meld *out, int cap)
     c.n = 0;
     setcols = cc_set_columns(a, b);
     starts = a & (a >> 1) & (a >> 2);
-    for (s = 0; s < CC_NSUITS; s++) {
-        for (r = 0; r < CC_NRANKS; r++) {
-            int f = 16 * s + r;
-            uint64_t fbit = UINT64_C(1) << f;
-            int idx[8], n_idx = 0, u;
-            if ((a & fbit) == 0)
-                continue;
-            if (setcols & fbit) {
-                for (u = s + 1; u < CC_NSUITS; u++) {
-                    uint64_t g = UINT64_C(1) << (16 * u + r);
-                    if (a & g)
-                        idx[n_idx++] = 16 * u + r;
-                    if (b & g)
-                        idx[n_idx++] = 16 * u + r;
-                }
-                if (b & fbit)
-                    cc_sets_dfs(&c, idx, n_idx, 0, fbit, fbit, 2);
+    /* only cards that can start a meld: a set card or a run start, ascending */
+    for (x = a & (setcols | starts); x != 0; x &= x - 1) {
+        int f = cc_ctz(x), r = f & 15, s = f >> 4, n_idx = 0, u;
+        uint64_t fbit = x & (~x + 1);
+        int idx[8];
+        if (setcols & fbit) {
+            for (u = s + 1; u < CC_NSUITS; u++) {
+                uint64_t g = UINT64_C(1) << (16 * u + r);
+                if (a & g)
+                    idx[n_idx++] = 16 * u + r;
+                if (b & g)
+                    idx[n_idx++] = 16 * u + r;
             }
-            if (starts & fbit) {
-                int len;
-                for (len = 3; r + len <= CC_NRANKS && ((a >> (f + len - 1)) & 1u); len++)
-                    cc_emit(&c, ((UINT64_C(1) << len) - 1) << f, 0, CC_RUN);
-            }
-            if (setcols & fbit)
-                cc_sets_dfs(&c, idx, n_idx, 0, fbit, 0, 1);
+            if (b & fbit)
+                cc_sets_dfs(&c, idx, n_idx, 0, fbit, fbit, 2);
         }
+        if (starts & fbit) {
+            int len;
+            for (len = 3; r + len <= CC_NRANKS && ((a >> (f + len - 1)) & 1u); len++)
+                cc_emit(&c, ((UINT64_C(1) << len) - 1) << f, 0, CC_RUN);
+        }
+        if (setcols & fbit)
+            cc_sets_dfs(&c, idx, n_idx, 0, fbit, 0, 1);
     }
     return c.n;
 }
@@ -237,6 +231,7 @@ static void cc_best_slow(const cc_rules *rules, uint64_t a, uint64_t b, cc_arran
     int bi, bj, melded;
     uint64_t ua = a, ub = b;
     melded = cc_search(rules, a, b, cand, &bi, &bj);
+    memset(out->melds, 0, sizeof out->melds); /* unused slots read as zero */
     out->n_melds = 0;
     if (bi >= 0) {
         out->melds[out->n_melds++] = cand[bi];
@@ -261,14 +256,10 @@ CC_INLINE int cc_deadwood_core(const cc_rules *rules, uint64_t a, uint64_t b)
     uint64_t runs = cc_run_cards(a);
     uint64_t sets = cc_set_columns(a, b);
     uint64_t keep;
-    int d;
     if ((((a & sets) | b) & runs) != 0)
         return cc_deadwood_slow(rules, a, b);
     keep = ~(runs | sets);
-    d = cc_wpop(rules, a & keep);
-    if (b != 0)
-        d += cc_wpop(rules, b & keep);
-    return d;
+    return cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
 }
 
 /* Best arrangement of a valid hand of <= 8 cards (fast path, else exhaustive).
@@ -326,44 +317,61 @@ CC_INLINE cc_outcome cc_outcome_of(const cc_rules *rules, uint64_t a, uint64_t b
     return d <= rules->close_limit ? CC_NORMAL : CC_CANNOT_CLOSE;
 }
 
-/* Hints of a valid 8-card hand: deadwood (and outcome if outcomes != NULL) after each
- * discard. A card in no candidate meld changes no meld choice, so its hint is the
- * 8-card deadwood minus its points; other cards cost one 7-card deadwood each. */
-CC_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b, uint8_t *points,
-                             uint8_t *outcomes)
+/* Hints of a valid 8-card hand: the deadwood after each discard, ascending card order,
+ * a copy held twice listed twice. A card in no candidate meld changes no meld choice, so
+ * its hint is the 8-card deadwood minus its points: one pass writes that for every card,
+ * then only candidate cards (<1 per random hand) get a 7-card deadwood of their own. */
+CC_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b, uint8_t *points)
 {
     uint64_t runs = cc_run_cards(a);
     uint64_t sets = cc_set_columns(a, b);
-    uint64_t cand = runs | (a & sets);
     uint64_t x;
+    uint8_t tmp[CC_MAX_HAND + 2];
     int dw8, k = 0;
     if ((((a & sets) | b) & runs) != 0) {
         dw8 = cc_deadwood_slow(rules, a, b);
     } else {
         uint64_t keep = ~(runs | sets);
-        dw8 = cc_wpop(rules, a & keep);
-        if (b != 0)
-            dw8 += cc_wpop(rules, b & keep);
+        dw8 = cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
     }
     for (x = a; x != 0; x &= x - 1) {
-        uint64_t bit = x & (~x + 1);
-        uint64_t a7 = a, b7 = b;
-        int d;
-        if (b & bit)
-            b7 ^= bit;
-        else
-            a7 ^= bit;
-        if (bit & cand)
-            d = cc_deadwood_core(rules, a7, b7);
-        else
-            d = dw8 - rules->points[cc_ctz(bit) & 15];
-        if (outcomes != NULL)
-            outcomes[k] = (uint8_t)cc_outcome_of(rules, a7, b7, d);
-        points[k++] = (uint8_t)d;
+        int i = cc_ctz(x);
+        uint8_t d = (uint8_t)(dw8 - rules->points[i & 15]);
+        tmp[k] = d;
+        tmp[k + 1] = d; /* overwritten next unless the card is held twice */
+        k += 1 + (int)((b >> i) & 1u);
+    }
+    for (x = a & (runs | (a & sets)); x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1), below = bit - 1;
+        int pos = cc_popcount(a & below) + cc_popcount(b & below);
+        uint8_t d;
         if (b & bit) {
-            if (outcomes != NULL)
-                outcomes[k] = outcomes[k - 1];
-            points[k++] = (uint8_t)d;
+            d = (uint8_t)cc_deadwood_core(rules, a, b ^ bit);
+            tmp[pos + 1] = d;
+        } else {
+            d = (uint8_t)cc_deadwood_core(rules, a ^ bit, b);
+        }
+        tmp[pos] = d;
+    }
+    memcpy(points, tmp, 8);
+}
+
+/* Closing outcomes matching the hints of an 8-card hand, from its hint points.
+ * O(8). */
+static void cc_hint_outcomes(const cc_rules *rules, uint64_t a, uint64_t b,
+                             const uint8_t *points, uint8_t *outcomes)
+{
+    uint64_t x;
+    int k = 0;
+    for (x = a; x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1);
+        int held_twice = (b & bit) != 0;
+        uint64_t a7 = held_twice ? a : a ^ bit, b7 = held_twice ? b ^ bit : b;
+        outcomes[k] = (uint8_t)cc_outcome_of(rules, a7, b7, points[k]);
+        k++;
+        if (held_twice) {
+            outcomes[k] = outcomes[k - 1];
+            k++;
         }
     }
 }
@@ -382,7 +390,9 @@ cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
     st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
     if (st != CC_OK)
         return st;
-    *points = cc_deadwood_core(rules, h.once, h.twice);
+    /* two inlined copies: the single-deck one drops every twice term */
+    *points = h.twice == 0 ? cc_deadwood_core(rules, h.once, 0)
+                           : cc_deadwood_core(rules, h.once, h.twice);
     return CC_OK;
 }
 
@@ -447,7 +457,9 @@ cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
         return st;
     if (n != 8)
         return CC_ERR_CARD_COUNT;
-    cc_hints_core(rules, h.once, h.twice, points, outcomes);
+    cc_hints_core(rules, h.once, h.twice, points);
+    if (outcomes != NULL)
+        cc_hint_outcomes(rules, h.once, h.twice, points, outcomes);
     return CC_OK;
 }
 
@@ -517,7 +529,7 @@ cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                 *bad_row = i;
             return st;
         }
-        cc_hints_core(rules, a, b, out + 8 * i, NULL);
+        cc_hints_core(rules, a, b, out + 8 * i);
     }
     return CC_OK;
 }

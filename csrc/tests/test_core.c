@@ -671,6 +671,64 @@ static void error_statuses(const cc_rules *rules)
     }
 }
 
+/* Every hand of <= 8 cards drawn from the cards (suits, lo..hi), each up to `decks`
+ * times: an odometer over the per-card copy counts. */
+static void exhaustive_universe(const cc_rules *rules, unsigned suits, int lo, int hi,
+                                int decks, const char *label)
+{
+    int cell[48], count[48], n_cells = 0, s, r, i;
+    for (s = 0; s < 4; s++)
+        if ((suits >> s) & 1u)
+            for (r = lo; r <= hi; r++)
+                cell[n_cells++] = card_index(s, r);
+    memset(count, 0, sizeof count);
+    for (;;) {
+        int c[16], n = 0, k;
+        for (i = 0; i < n_cells; i++)
+            n += count[i];
+        if (n <= 8) {
+            n = 0;
+            for (i = 0; i < n_cells; i++)
+                for (k = 0; k < count[i]; k++)
+                    c[n++] = cell[i];
+            check_hand(rules, to_hand(c, n), label);
+        }
+        for (i = 0; i < n_cells && count[i] == decks; i++)
+            count[i] = 0;
+        if (i == n_cells)
+            break;
+        count[i]++;
+    }
+}
+
+/* Chinchon and minus-ten among the hints of hands built around a long run. */
+static void hint_edges(const cc_rules *rules)
+{
+    static const struct {
+        const char *hand;
+        uint8_t points[8], outcomes[8];
+    } ex[] = {
+        {"3e 4e 5e 6e 7e 8e 9e 9e", {9, 12, 16, 9, 26, 18, 0, 0}, {0, 0, 0, 0, 0, 0, 3, 3}},
+        {"2e 3e 4e 5e 6e 7e 8e 9e", {0, 2, 5, 0, 0, 17, 9, 0}, {3, 1, 1, 2, 2, 0, 0, 3}},
+        /* ascending card order: 1o 2o 3o 4o 5o 1c 1e 1b */
+        {"1o 1c 1e 1b 2o 3o 4o 5o", {0, 0, 11, 5, 0, 0, 0, 0}, {2, 2, 0, 1, 2, 2, 2, 2}},
+    };
+    size_t i;
+    for (i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        uint8_t p[8], o[8];
+        char msg[256];
+        cc_status st = cc_discard_hints(rules, parse(ex[i].hand), p, o);
+        g_checks++;
+        if (st != CC_OK || memcmp(p, ex[i].points, 8) != 0 || memcmp(o, ex[i].outcomes, 8) != 0) {
+            snprintf(msg, sizeof msg, "%s: %d %d %d %d %d %d %d %d / %d %d %d %d %d %d %d %d",
+                     ex[i].hand, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], o[0], o[1],
+                     o[2], o[3], o[4], o[5], o[6], o[7]);
+            fail("hint edges", msg);
+        }
+        check_hand(rules, parse(ex[i].hand), "hint edges");
+    }
+}
+
 /* The batch calls agree with the one-hand calls. */
 static void batches(const cc_rules *rules, long iters)
 {
@@ -765,6 +823,17 @@ int main(void)
         CC_MAX_CANDIDATES)
         fail("enumerate", "eight sevens should give CC_MAX_CANDIDATES");
     check_hand(&house, parse("7o 7o 7c 7c 7e 7e 7b 7b"), "eight sevens");
+
+    hint_edges(&house);
+    exhaustive_universe(&house, 15u, 4, 7, 1, "all: 4 suits x 4-7");
+    exhaustive_universe(&house, 15u, 5, 7, 2, "all: 4 suits x 5-7 x2");
+    exhaustive_universe(&house, 3u, 1, 6, 1, "all: 2 suits x 1-6");
+    exhaustive_universe(&house, 7u, 5, 7, 2, "all: 3 suits x 5-7 x2");
+    exhaustive_universe(&house, 6u, 2, 6, 2, "all: 2 suits x 2-6 x2");
+    exhaustive_universe(&house, 15u, 11, 12, 2, "all: 4 suits x 11-12 x2");
+    exhaustive_universe(&house, 8u, 1, 9, 2, "all: 1 suit x 1-9 x2");
+    exhaustive_universe(&tables[1], 7u, 5, 7, 2, "all: table 1, 3 suits x 5-7 x2");
+    exhaustive_universe(&tables[0], 6u, 2, 6, 2, "all: zero table, 2 suits x 2-6 x2");
 
     run_random(&house, iters, 1, 0, "single");
     run_random(&house, iters, 2, 0, "double");
