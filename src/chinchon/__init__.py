@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os as _os
 import warnings as _warnings
+from types import ModuleType as _ModuleType
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from . import reference
 from ._version import __version__
@@ -35,7 +37,7 @@ from .results import Arrangement, CloserResult, Hint, Meld, OpponentResult, Sett
 from .rules import HOUSE_RULES, Rules
 
 
-def _load_implementation():  # type: ignore[no-untyped-def]
+def _load_implementation() -> _ModuleType:
     choice = _os.environ.get("CHINCHON_IMPLEMENTATION", "auto").strip().lower()
     if choice in ("python", "py", "reference", "pure"):
         return reference
@@ -58,7 +60,12 @@ def _load_implementation():  # type: ignore[no-untyped-def]
     return _core
 
 
-_impl = _load_implementation()
+if _TYPE_CHECKING:
+    # For type checkers the functions below are the reference's: _core.pyi gives the
+    # native module the same signatures, so either choice types the same.
+    _impl = reference
+else:
+    _impl = _load_implementation()
 
 #: ``'native'`` or ``'python'``: which implementation the functions below are.
 IMPLEMENTATION: str = _impl.IMPLEMENTATION

@@ -67,6 +67,7 @@ class Card:
     suit: str
     index: int
     points: int
+    _str: str
 
     def __new__(cls, rank: int | str | Card, suit: str | None = None) -> Card:
         if suit is None:
@@ -235,7 +236,7 @@ def coerce_cards(obj: HandLike) -> list[Card]:
         raise CardParseError(
             f"card text must be a str, got {type(obj).__name__} (decode it first)", repr(obj))
     try:
-        items = iter(obj)  # type: ignore[call-overload]
+        items = iter(obj)
     except TypeError:
         raise CardParseError(
             f"expected card text, an iterable of cards or a Hand, got {type(obj).__name__}",
@@ -279,7 +280,7 @@ def _check_decks(decks: object) -> int | None:
         return None
     if decks not in (1, 2) or isinstance(decks, bool):
         raise InvalidHandError(f"decks must be 1 or 2, got {decks!r}")
-    return int(decks)  # type: ignore[call-overload]
+    return int(decks)
 
 
 class Hand:

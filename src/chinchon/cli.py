@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, cast
 
 __all__ = ["main", "build_parser"]
 
@@ -281,7 +281,7 @@ def _human_turn(game: Any, me: int) -> None:
         print(f"You drew {card}.")
         break
     hints = game.hints()
-    options = []
+    options: list[Any] = []
     for h in hints:
         if options and options[-1].card is h.card:
             continue
@@ -290,9 +290,9 @@ def _human_turn(game: Any, me: int) -> None:
     print("Your hand: " + " ".join(str(c) for c in game.hand(me)))
     print("   #  discard  points left")
     for k, h in enumerate(options, 1):
-        close = f"   [c] Close: {h.outcome.replace('_', ' ')}" if h.can_close else ""
+        close_note = f"   [c] Close: {h.outcome.replace('_', ' ')}" if h.can_close else ""
         star = " *" if h.points == best else ""
-        print(f"  {k:>2}  {str(h.card):>6}  {h.points:>6}{star}{close}")
+        print(f"  {k:>2}  {str(h.card):>6}  {h.points:>6}{star}{close_note}")
     can_close = any(h.can_close for h in options)
     prompt = ("Discard which card (number or card; add c to Close)? " if can_close
               else "Discard which card (number or card)? ")
@@ -365,7 +365,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
                         print(f"{names[seat]} rejoins at {game.totals[seat]}.")
                 game.next_hand()
                 continue
-            seat = game.turn
+            seat = cast(int, game.turn)  # draw or discard phase: someone's turn
             if seat == me:
                 _human_turn(game, me)
             elif phase == "draw":
@@ -381,7 +381,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 _show_hand_result(game, names)
         r = game.result
         if r.status == "won":
-            print(f"\n{names[r.winner]} win{'' if r.winner == me else 's'} the game!")
+            winner = cast(int, r.winner)  # a won game always names its winner
+            print(f"\n{names[winner]} win{'' if winner == me else 's'} the game!")
         else:
             print(f"\nThe game ends: {r.status}.")
     except _EndOfInput:

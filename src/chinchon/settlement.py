@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 from .cards import Card, Hand, HandLike, coerce_cards, mask_to_cards
 from .errors import (
@@ -182,7 +182,7 @@ def build_settlement(outcome: str, closer: Any, opponents: Sequence[Any], table:
         tuple(
             OpponentResult(
                 tuple(_meld(k, key) for k, key in omelds),
-                tuple((_CARD_AT[c], t) for c, t in layoffs),  # type: ignore[misc]
+                tuple((_CARD_AT[c], t) for c, t in layoffs),
                 _cards(ounmatched),
                 opoints,
             )
@@ -307,10 +307,10 @@ def best_plan(hand: Sequence[int], table: Sequence[_TableMeld]) -> tuple[
         own_keys = tuple(key for _, key in own)
         for plan in _layoff_plans(rest, table):
             laid = sum(_points(c) for c, _ in plan)
-            key = (total - own_points - laid, -own_cards, len(own), own_keys,
-                   tuple(sorted(plan)))
-            if best is None or key < best[0]:
-                best = (key, own, plan, rest)
+            plan_key = (total - own_points - laid, -own_cards, len(own), own_keys,
+                        tuple(sorted(plan)))
+            if best is None or plan_key < best[0]:
+                best = (plan_key, own, plan, rest)
     _, own, plan, rest = best
     left = rest.copy()
     left.subtract(c for c, _ in plan)
@@ -338,7 +338,7 @@ def settle(closer7: HandLike, opponents: Any, *, decks: Optional[int] = None,
     code = _outcome_code(hands[0], deadwood, rules)
     if code == 0:
         raise cannot_close_error(masks[0], deadwood, rules)
-    outcome = OUTCOMES[code]
+    outcome = cast(str, OUTCOMES[code])  # code != 0: never None
     closer_points = {1: deadwood, 2: -rules.minus_ten, 3: 0}[code]
 
     table = [_TableMeld(kind, key, 0, code != 2) for kind, key in closer_melds]

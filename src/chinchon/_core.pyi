@@ -1,0 +1,41 @@
+"""Type stub of the compiled module ``chinchon._core`` (built from _core.pyx).
+
+Every function has the signature of its twin in :mod:`chinchon.reference`; see there
+and docs/design.md for what each computes. Bad input raises a ChinchonError subclass.
+"""
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import Hand, HandLike
+from .results import Arrangement, Hint, Settlement
+from .rules import Rules
+
+#: always ``'native'`` for this module
+IMPLEMENTATION: str
+
+def deadwood(hand: HandLike, *, decks: int | None = None) -> int: ...
+def best_melds(hand: HandLike, *, decks: int | None = None) -> Arrangement: ...
+def discard_hints(
+    hand8: HandLike, *, decks: int | None = None, rules: Rules | None = None
+) -> list[Hint]: ...
+def close_outcome(
+    hand: HandLike, *, decks: int | None = None, rules: Rules | None = None
+) -> str | None: ...
+# ``opponents``: the opponents' hands in play order (1 to 5), or one opponent's Hand or
+# text on its own.
+def settle(
+    closer7: HandLike,
+    opponents: Iterable[HandLike] | Hand,
+    *,
+    decks: int | None = None,
+    rules: Rules | None = None,
+) -> Settlement: ...
+
+# ``masks``: anything numpy turns into an integer array of shape (n,) (one deck) or
+# (n, 2) (two decks); see reference.normalize_batch.
+def deadwood_batch(masks: Any, *, threads: int | None = None) -> npt.NDArray[np.uint8]: ...
+def hints_batch(masks: Any, *, threads: int | None = None) -> npt.NDArray[np.uint8]: ...
