@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -57,8 +58,8 @@ def test_bad_arguments():
 
 
 def test_greedy_takes_a_useful_discard_and_closes():
-    # seat 0 holds two melds and 9e 12b; the face-up 8e does not help, the stock 1e does
-    from test_game import stack
+    # seat 0 holds two melds and 12b; the face-up 2b lets it throw the 12b and close
+    from .test_game import stack
 
     g = Game(3, deck=stack(["1o 2o 3o 4c 5c 6c 12b", "12o 12c 11e 9b 10b 8e 7o",
                             "1c 3e 5b 7e 9c 11b 6o"], "2b", ["12e"]), lead=0)
@@ -106,11 +107,16 @@ def test_cli_play_reads_stdin(monkeypatch, capsys):
 
 def test_cli_play_as_a_process():
     src = Path(chinchon.__file__).resolve().parent.parent
+    env = dict(os.environ)  # keeps what the run needs (LD_PRELOAD under the sanitizers)
+    env.update(PYTHONPATH=str(src), CHINCHON_IMPLEMENTATION=chinchon.IMPLEMENTATION)
     proc = subprocess.run(
         [sys.executable, "-m", "chinchon", "play", "--players", "3", "--seed", "4"],
-        input="s\n1\n" * 5, capture_output=True, text=True, timeout=120,
-        env={"PYTHONPATH": str(src), "CHINCHON_IMPLEMENTATION": chinchon.IMPLEMENTATION
-             if chinchon.IMPLEMENTATION == "python" else "auto", "PATH": ""},
+        input="s\n1\n" * 5, capture_output=True, text=True, timeout=120, env=env,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "Close" not in proc.stdout or "close" in proc.stdout.lower()
+    assert proc.stdout.count("points left") == 5  # the hints, every turn
+    for line in proc.stdout.splitlines():
+        parts = line.split()
+        # a hint row offering Close must leave at most the close limit
+        if len(parts) >= 3 and parts[0].isdigit() and "close" in line.lower():
+            assert int(parts[2]) <= 5, line

@@ -16,6 +16,7 @@ Every error raised for bad input is a :class:`ChinchonError`, a ``ValueError``.
 from __future__ import annotations
 
 import os as _os
+from importlib.util import find_spec as _find_spec
 import warnings as _warnings
 from types import ModuleType as _ModuleType
 from typing import TYPE_CHECKING as _TYPE_CHECKING
@@ -45,19 +46,26 @@ def _load_implementation() -> _ModuleType:
         raise ImportError(
             f"CHINCHON_IMPLEMENTATION={choice!r}: expected 'native', 'python' or 'auto'"
         )
-    try:
-        from . import _core
-    except ImportError as exc:
+    if _find_spec(f"{__name__}._core") is None:
+        why = "it is not installed (this install built no C extension)"
         if choice in ("native", "c"):
-            raise
-        _warnings.warn(
-            f"chinchon: the native extension could not be loaded ({exc}); "
-            "using the pure-Python implementation, which is much slower",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-        return reference
-    return _core
+            raise ImportError(f"CHINCHON_IMPLEMENTATION=native but the extension {why}")
+    else:
+        try:
+            from . import _core
+        except ImportError as exc:
+            if choice in ("native", "c"):
+                raise
+            why = f"it failed to load: {exc}"
+        else:
+            return _core
+    _warnings.warn(
+        f"chinchon: the native extension chinchon._core is not used because {why}; "
+        "running on the pure-Python implementation, which is much slower",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+    return reference
 
 
 if _TYPE_CHECKING:

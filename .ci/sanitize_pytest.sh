@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The Python test suite through an AddressSanitizer + UBSan build of the extension:
+# catches memory and UB errors in the C core and the binding as the tests drive them.
+# Self-contained: its own venv in a temp dir. Linux + gcc.
+# Usage: .ci/sanitize_pytest.sh   (CHINCHON_TEST_SCALE, 0.3 here by default)
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+py=${PYTHON:-python3}
+work=$(mktemp -d "${TMPDIR:-/tmp}/chinchon-asan.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export PIP_DISABLE_PIP_VERSION_CHECK=1 CHINCHON_REQUIRE_NATIVE=1
+"$py" -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet "$repo[test]" \
+  -C cmake.define.CHINCHON_SANITIZE=address,undefined -C cmake.define.CHINCHON_WERROR=ON \
+  -C cmake.build-type=RelWithDebInfo -C build-dir="$work/build"
+# the interpreter is not built with ASan: its runtime must be loaded first
+LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
+ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+CHINCHON_IMPLEMENTATION=native CHINCHON_TEST_SCALE=${CHINCHON_TEST_SCALE:-0.3} \
+  "$work/venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir "$repo" "$repo/tests"
