@@ -1,8 +1,9 @@
 /*
  * cc_bits.h -- internal bit helpers of the chinchon C core (not installed).
  *
- * popcount / count-trailing-zeros with a portable fallback, and the weighted popcount
- * that turns a card mask into points through the bit planes of a cc_rules.
+ * popcount / count-trailing-zeros / highest set bit with portable fallbacks, and the
+ * weighted popcount that turns a card mask into points through the bit planes of a
+ * cc_rules.
  */
 #ifndef CC_BITS_H
 #define CC_BITS_H
@@ -51,6 +52,29 @@ CC_INLINE int cc_ctz(uint64_t x) { return __builtin_ctzll(x); } /* x != 0 */
 #else
 CC_INLINE int cc_popcount(uint64_t x) { return cc_popcount_portable(x); }
 CC_INLINE int cc_ctz(uint64_t x) { return cc_popcount_portable((x & (~x + 1)) - 1); }
+#endif
+
+/* Index of the highest set bit of x (x != 0). */
+#if defined(_MSC_VER) && !defined(__clang__) && (defined(_M_X64) || defined(_M_AMD64))
+CC_INLINE int cc_highest_bit(uint64_t x)
+{
+    unsigned long i;
+    _BitScanReverse64(&i, x);
+    return (int)i;
+}
+#elif defined(__GNUC__) || defined(__clang__)
+CC_INLINE int cc_highest_bit(uint64_t x) { return 63 - __builtin_clzll(x); }
+#else
+CC_INLINE int cc_highest_bit(uint64_t x)
+{
+    x |= x >> 1; /* smear the highest bit down, then count */
+    x |= x >> 2;
+    x |= x >> 4;
+    x |= x >> 8;
+    x |= x >> 16;
+    x |= x >> 32;
+    return cc_popcount(x) - 1;
+}
 #endif
 
 /* Points of the cards in mask x (each counted once): sum_k popcount(x & plane[k]) << k.

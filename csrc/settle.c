@@ -7,70 +7,20 @@
  * lay-off plan (a depth-first search that assigns each card to one open table meld or
  * to none, then checks that every run stays one contiguous block), the best by
  * (points, -own melded cards, own melds, own meld keys, sorted (card, meld) pairs).
- * Fixed-size arrays only; nothing is allocated.
+ * Fixed-size arrays only; nothing is allocated. The meld enumeration, meld keys, hand
+ * points, hand validation and closing outcome are the core's (cards.c, melds.c); the
+ * bit helpers are cc_bits.h's.
  */
 #include "chinchon.h"
 
 #include <string.h>
 
+#include "cc_bits.h"
+
 #define LANE_BITS 16
 #define RANK_MASK 0x0FFFu
-#define MAX_CANDIDATES 96 /* 7 cards: at most 54 sets of one rank + 15 runs */
 
-#if defined(__GNUC__) || defined(__clang__)
-static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
-static int lowest_bit(uint64_t x) { return __builtin_ctzll(x); }
-static int highest_bit(unsigned x) { return 31 - __builtin_clz(x); }
-#else
-static int popcount64(uint64_t x)
-{
-    int n = 0;
-    while (x) {
-        x &= x - 1;
-        n++;
-    }
-    return n;
-}
-static int lowest_bit(uint64_t x)
-{
-    int i = 0;
-    while (!(x & 1u)) {
-        x >>= 1;
-        i++;
-    }
-    return i;
-}
-static int highest_bit(unsigned x)
-{
-    int i = -1;
-    while (x) {
-        x >>= 1;
-        i++;
-    }
-    return i;
-}
-#endif
-
-static int hand_count(cc_hand h) { return popcount64(h.once) + popcount64(h.twice); }
-
-/* Points of the cards of h under rules (a copy counts twice). O(cards). */
-static int hand_points(const cc_rules *rules, cc_hand h)
-{
-    int total = 0;
-    uint64_t m = h.once;
-    while (m) {
-        int i = lowest_bit(m);
-        total += rules->points[i % LANE_BITS];
-        m &= m - 1;
-    }
-    m = h.twice;
-    while (m) {
-        int i = lowest_bit(m);
-        total += rules->points[i % LANE_BITS];
-        m &= m - 1;
-    }
-    return total;
-}
+static int hand_count(cc_hand h) { return cc_popcount(h.once) + cc_popcount(h.twice); }
 
 /* Multiset inclusion and difference of two hands (a subset of b). O(1). */
 static int hand_fits(cc_hand a, cc_hand b)
@@ -107,76 +57,11 @@ static int hand_cards(cc_hand h, uint8_t *out)
     int n = 0;
     uint64_t m = h.once;
     while (m) {
-        int i = lowest_bit(m);
+        int i = cc_ctz(m);
         out[n++] = (uint8_t)i;
         if (h.twice & (UINT64_C(1) << i))
             out[n++] = (uint8_t)i;
         m &= m - 1;
-    }
-    return n;
-}
-
-/* Compare the keys of two card multisets as Python tuples (a proper prefix first).
- * O(cards). */
-static int key_compare(cc_hand a, cc_hand b)
-{
-    uint8_t ka[2 * 48], kb[2 * 48];
-    int na = hand_cards(a, ka), nb = hand_cards(b, kb), i;
-    for (i = 0; i < na && i < nb; i++)
-        if (ka[i] != kb[i])
-            return ka[i] < kb[i] ? -1 : 1;
-    return (na > nb) - (na < nb);
-}
-
-/* Every meld a hand can form: each multiset of >= 3 cards of one rank, each run
- * segment of >= 3 cards. O(melds). */
-static int candidate_melds(cc_hand h, cc_meld *out)
-{
-    int n = 0, r, s;
-    for (r = 0; r < CC_NRANKS; r++) {
-        int count[CC_NSUITS], total = 0, k[CC_NSUITS];
-        for (s = 0; s < CC_NSUITS; s++) {
-            uint64_t b = UINT64_C(1) << (LANE_BITS * s + r);
-            count[s] = ((h.once & b) != 0) + ((h.twice & b) != 0);
-            total += count[s];
-        }
-        if (total < 3)
-            continue;
-        for (k[0] = 0; k[0] <= count[0]; k[0]++)
-            for (k[1] = 0; k[1] <= count[1]; k[1]++)
-                for (k[2] = 0; k[2] <= count[2]; k[2]++)
-                    for (k[3] = 0; k[3] <= count[3]; k[3]++) {
-                        cc_meld m;
-                        if (k[0] + k[1] + k[2] + k[3] < 3 || n >= MAX_CANDIDATES)
-                            continue;
-                        m.cards.once = m.cards.twice = 0;
-                        m.kind = CC_SET;
-                        for (s = 0; s < CC_NSUITS; s++) {
-                            uint64_t b = UINT64_C(1) << (LANE_BITS * s + r);
-                            if (k[s] >= 1)
-                                m.cards.once |= b;
-                            if (k[s] == 2)
-                                m.cards.twice |= b;
-                        }
-                        out[n++] = m;
-                    }
-    }
-    for (s = 0; s < CC_NSUITS; s++) {
-        unsigned lane = (unsigned)(h.once >> (LANE_BITS * s)) & RANK_MASK;
-        int lo;
-        for (lo = 0; lo + 2 < CC_NRANKS; lo++) {
-            int hi;
-            uint64_t bits = 0;
-            for (hi = lo; hi < CC_NRANKS && (lane >> hi & 1u); hi++) {
-                bits |= UINT64_C(1) << (LANE_BITS * s + hi);
-                if (hi - lo >= 2 && n < MAX_CANDIDATES) {
-                    out[n].cards.once = bits;
-                    out[n].cards.twice = 0;
-                    out[n].kind = CC_RUN;
-                    n++;
-                }
-            }
-        }
     }
     return n;
 }
@@ -225,7 +110,7 @@ static int runs_contiguous(const search *s)
     for (t = 0; t < s->n_targets; t++) {
         if (s->targets[t].kind == CC_RUN && s->ext[t]) {
             unsigned m = s->targets[t].lane | s->ext[t];
-            m >>= lowest_bit(m);
+            m >>= cc_ctz(m);
             if (m & (m + 1u))
                 return 0;
         }
@@ -312,7 +197,7 @@ static int best_layoffs(const cc_rules *rules, cc_hand rest, const target *targe
                 if (tg->rank == rank)
                     s->opts[s->n_items][no++] = (uint8_t)t;
             } else if (tg->suit == suit) {
-                int lo = lowest_bit(tg->lane), hi = highest_bit(tg->lane);
+                int lo = cc_ctz(tg->lane), hi = cc_highest_bit(tg->lane);
                 unsigned need;
                 if (rank < lo)
                     need = ((1u << lo) - 1u) & ~((1u << rank) - 1u); /* rank..lo-1 */
@@ -362,7 +247,7 @@ static int plan_compare(const plan *a, const plan *b)
     if (a->n_own != b->n_own)
         return a->n_own < b->n_own ? -1 : 1;
     for (i = 0; i < a->n_own; i++) {
-        c = key_compare(a->own[i].cards, b->own[i].cards);
+        c = cc_meld_key_compare(a->own[i].cards, b->own[i].cards);
         if (c)
             return c;
     }
@@ -377,17 +262,13 @@ static void consider(const cc_rules *rules, cc_hand hand, const cc_meld *own, in
     int i, rest_points, laid;
     p.n_own = n_own;
     p.rest = hand;
+    /* own comes in ascending key order (candidates ascend, pairs have i <= j) */
     for (i = 0; i < n_own; i++) {
         p.own[i] = own[i];
         p.rest = hand_minus(p.rest, own[i].cards);
     }
-    if (n_own == 2 && key_compare(p.own[0].cards, p.own[1].cards) > 0) {
-        cc_meld tmp = p.own[0];
-        p.own[0] = p.own[1];
-        p.own[1] = tmp;
-    }
     p.own_cards = hand_count(hand) - hand_count(p.rest);
-    rest_points = hand_points(rules, p.rest);
+    rest_points = cc_hand_points(rules, p.rest);
     /* nothing laid off can bring it level with the best: skip the search */
     if (*have_best && rest_points - (n_targets ? rest_points : 0) > best->points)
         return;
@@ -402,13 +283,16 @@ static void consider(const cc_rules *rules, cc_hand hand, const cc_meld *own, in
 }
 
 /* The best plan of a hand of at most 7 cards onto the targets (none: the best_melds
- * arrangement). Every collection of own melds times the lay-off search. */
+ * arrangement). Every collection of own melds times the lay-off search; the candidates
+ * come from cc_enumerate_melds in ascending key order, which keeps each pair sorted. */
 static void best_plan(const cc_rules *rules, cc_hand hand, const target *targets,
                       int n_targets, plan *best)
 {
-    cc_meld cand[MAX_CANDIDATES], pair[2];
+    cc_meld cand[CC_MAX_CANDIDATES], pair[2];
     search s;
-    int n = candidate_melds(hand, cand), i, j, have_best = 0;
+    int n = cc_enumerate_melds(hand, cand, CC_MAX_CANDIDATES), i, j, have_best = 0;
+    if (n > CC_MAX_CANDIDATES)
+        n = CC_MAX_CANDIDATES; /* unreachable for 7 cards; keeps the bound explicit */
     memset(pair, 0, sizeof pair);
     consider(rules, hand, pair, 0, targets, n_targets, &s, best, &have_best);
     for (i = 0; i < n; i++) {
@@ -448,7 +332,7 @@ static int applied_order(const cc_table_meld *table, cc_layoff l)
 {
     int below = 0, card = l.card;
     if (table[l.meld].kind == CC_RUN) {
-        int lowest = lowest_bit(table[l.meld].cards.once);
+        int lowest = cc_ctz(table[l.meld].cards.once);
         below = card < lowest;
     }
     return (l.meld << 8) | (below ? 63 - card : 64 + card);
@@ -461,20 +345,20 @@ static cc_status check_deal(cc_hand closer, const cc_hand *opponents, int n_oppo
     int seat;
     for (seat = 0; seat <= n_opponents; seat++) {
         cc_hand h = seat ? opponents[seat - 1] : closer;
+        int n;
+        cc_status st = cc_check_hand(h, CC_HAND_CARDS, &n);
         out->bad_seat = seat;
-        if ((h.once | h.twice) & ~CC_LANE_MASK)
-            return CC_ERR_LANE_BITS;
-        if (h.twice & ~h.once)
-            return CC_ERR_TWICE_NOT_SUBSET;
-        if (hand_count(h) != CC_HAND_CARDS)
+        if (st == CC_ERR_TOO_MANY_CARDS || (st == CC_OK && n != CC_HAND_CARDS))
             return CC_ERR_CARD_COUNT;
+        if (st != CC_OK)
+            return st;
     }
     for (seat = 0; seat <= n_opponents; seat++) {
         cc_hand h = seat ? opponents[seat - 1] : closer;
         uint64_t three = (acc_twice & h.once) | (acc_once & h.twice);
         if (three) {
             out->bad_seat = seat;
-            out->bad_card = lowest_bit(three);
+            out->bad_card = cc_ctz(three);
             return CC_ERR_THREE_COPIES;
         }
         acc_twice |= (acc_once & h.once) | h.twice;
@@ -483,27 +367,12 @@ static cc_status check_deal(cc_hand closer, const cc_hand *opponents, int n_oppo
     if (*decks == 0)
         *decks = (acc_twice || n_opponents >= 4) ? 2 : 1;
     if (*decks == 1 && acc_twice) {
-        out->bad_card = lowest_bit(acc_twice);
+        out->bad_card = cc_ctz(acc_twice);
         out->bad_seat = -1;
         return CC_ERR_DUPLICATE;
     }
     out->bad_seat = -1;
     return CC_OK;
-}
-
-static int is_seven_run(cc_hand h)
-{
-    int s;
-    if (h.twice || hand_count(h) != 7)
-        return 0;
-    for (s = 0; s < CC_NSUITS; s++) {
-        unsigned lane = (unsigned)(h.once >> (LANE_BITS * s)) & RANK_MASK;
-        if (popcount64(lane) == 7) {
-            unsigned m = lane >> lowest_bit(lane);
-            return (m & (m + 1u)) == 0;
-        }
-    }
-    return 0;
 }
 
 cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
@@ -512,7 +381,8 @@ cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
 {
     plan p;
     cc_status st;
-    int k, i, outcome;
+    cc_outcome outcome;
+    int k, i;
 
     if (!out)
         return CC_ERR_BAD_ARGUMENT;
@@ -531,11 +401,14 @@ cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
     best_plan(rules, closer, NULL, 0, &p);
     seat_from_plan(&p, &out->closer);
     out->deadwood = p.points;
-    if (p.points > rules->close_limit) {
+    /* the core's outcome of these 7 cards (its deadwood is exact, so equals p.points) */
+    st = cc_close_outcome(rules, closer, &outcome);
+    if (st != CC_OK)
+        return st; /* unreachable: check_deal accepted 7 valid cards */
+    if (outcome == CC_CANNOT_CLOSE) {
         out->outcome = CC_CANNOT_CLOSE;
         return CC_ERR_CANNOT_CLOSE;
     }
-    outcome = p.points ? CC_NORMAL : (is_seven_run(closer) ? CC_CHINCHON : CC_MINUS_TEN);
     out->outcome = (uint8_t)outcome;
     out->closer.points = outcome == CC_NORMAL ? p.points
                          : outcome == CC_MINUS_TEN ? -minus_ten : 0;
@@ -561,8 +434,8 @@ cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
                 tg = &targets[n_targets++];
                 tg->index = (uint8_t)i;
                 tg->kind = t->kind;
-                tg->rank = (uint8_t)(lowest_bit(t->cards.once) % LANE_BITS);
-                tg->suit = (uint8_t)(lowest_bit(t->cards.once) / LANE_BITS);
+                tg->rank = (uint8_t)(cc_ctz(t->cards.once) % LANE_BITS);
+                tg->suit = (uint8_t)(cc_ctz(t->cards.once) / LANE_BITS);
                 tg->lane = (unsigned)(t->cards.once >> (LANE_BITS * tg->suit)) & RANK_MASK;
             }
         }

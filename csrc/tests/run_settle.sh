@@ -10,7 +10,7 @@ mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT INT TERM
 cc=${CC:-gcc}
 deals=${SETTLE_TEST_DEALS:-20000}
-files="$here/test_settle.c $src/settle.c"
+files="$here/test_settle.c $src/settle.c $src/cards.c $src/melds.c" # settle uses the core
 warn="-std=c99 -Wall -Wextra -Wpedantic -Werror -I$src"
 
 echo "== settle: $cc -O2 $warn"

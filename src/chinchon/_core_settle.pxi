@@ -70,19 +70,9 @@ cdef inline object _filled(object cls, dict fields):
     return obj
 
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define _cc_lowest_bit(m) __builtin_ctzll(m)
-    #else
-    static int _cc_lowest_bit(unsigned long long m) { int i = 0; while (!(m & 1u)) { m >>= 1; i++; } return i; }
-    #endif
-    """
-    int _cc_lowest_bit(uint64_t m) nogil
-
-
-cdef inline int _lowest(uint64_t m) noexcept nogil:
-    return _cc_lowest_bit(m)
+# the core's count-trailing-zeros (csrc/cc_bits.h: builtin, MSVC intrinsic or fallback)
+cdef extern from "cc_bits.h" nogil:
+    int cc_ctz(uint64_t x)  # x != 0
 
 
 cdef tuple _settle_cards(cc_hand h):
@@ -90,12 +80,12 @@ cdef tuple _settle_cards(cc_hand h):
     cdef int i, k = 0, n = 0
     cdef tuple cards = _SETTLE_CARDS
     while m:
-        n += 1 + <int>((h.twice >> _lowest(m)) & 1)
+        n += 1 + <int>((h.twice >> cc_ctz(m)) & 1)
         m &= m - 1
     out = PyTuple_New(n)
     m = h.once
     while m:
-        i = _lowest(m)
+        i = cc_ctz(m)
         c = cards[i]
         Py_INCREF(c)
         PyTuple_SET_ITEM(out, k, c)

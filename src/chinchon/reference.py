@@ -52,6 +52,15 @@ def _points(index: int) -> int:
     return _rank(index)
 
 
+def _copy_choices(cards: Sequence[int], counts: Counter[int]) -> list[list[int]]:
+    """Every choice of 0..counts[i] copies of each card i of ``cards`` (distinct,
+    ascending), each an ascending list; the empty choice first."""
+    choices: list[list[int]] = [[]]
+    for idx in cards:
+        choices = [c + [idx] * k for c in choices for k in range(counts[idx] + 1)]
+    return choices
+
+
 def candidate_melds(counts: Counter[int]) -> list[tuple[str, MeldKey]]:
     """Every meld that can be formed from a multiset of card indices.
 
@@ -63,10 +72,7 @@ def candidate_melds(counts: Counter[int]) -> list[tuple[str, MeldKey]]:
     for rank in range(1, 13):
         cards = [(16 * s + rank - 1) for s in range(4) if counts[16 * s + rank - 1]]
         # every choice of 0..count copies of each card of this rank
-        choices: list[list[int]] = [[]]
-        for idx in cards:
-            choices = [c + [idx] * k for c in choices for k in range(counts[idx] + 1)]
-        for c in choices:
+        for c in _copy_choices(cards, counts):
             if len(c) >= 3:
                 melds.append(("set", tuple(sorted(c))))
     for suit in range(4):

@@ -194,10 +194,10 @@ def build_settlement(outcome: str, closer: Any, opponents: Sequence[Any], table:
 
 
 # --------------------------------------------------------------- the reference solver
-
-
-def _points(index: int) -> int:
-    return index % 16 + 1
+#
+# The meld enumeration, the collections search, the best own melds (``arrange``) and the
+# card points are chinchon.reference's; it is imported inside the functions because it
+# imports this module at its end (for ``reference.settle``).
 
 
 class _TableMeld:
@@ -219,12 +219,11 @@ def _extensions(meld: _TableMeld, rest: Counter[int]) -> Iterator[list[int]]:
     cards of its rank (ascending); a run takes k cards chained below its lowest card
     (outward, descending) and m chained above its highest (outward, ascending)."""
     if meld.kind == "set":
+        from .reference import _copy_choices
+
         rank = meld.cards[0] % 16
         same = sorted(i for i in rest if rest[i] > 0 and i % 16 == rank)
-        choices: list[list[int]] = [[]]
-        for idx in same:
-            choices = [c + [idx] * k for c in choices for k in range(rest[idx] + 1)]
-        yield from choices
+        yield from _copy_choices(same, rest)
         return
     lo, hi = meld.cards[0], meld.cards[-1]
     below = []
@@ -262,36 +261,13 @@ def _layoff_plans(rest: Counter[int], table: Sequence[_TableMeld],
             yield head + tail
 
 
-def _collections(melds: Sequence[tuple[str, tuple[int, ...]]], start: int,
-                 counts: Counter[int]) -> Iterator[list[tuple[str, tuple[int, ...]]]]:
-    """Every collection of melds from melds[start:] that fits in ``counts``. A meld may
-    be taken twice when the cards allow it: with two decks a hand can hold the same
-    run twice (4b 5b 6b 4b 5b 6b), which no single meld covers."""
-    yield []
-    for i in range(start, len(melds)):
-        kind, key = melds[i]
-        need = Counter(key)
-        if all(counts[c] >= k for c, k in need.items()):
-            rest = counts.copy()
-            rest.subtract(need)
-            for tail in _collections(melds, i, rest):
-                yield [(kind, key), *tail]
-
-
-def arrange(hand: Sequence[int]) -> tuple[list[tuple[str, tuple[int, ...]]], list[int], int]:
-    """The best own melds of a hand with nothing to lay off onto (the best_melds key
-    of docs/design.md): ``(melds in ascending key order, unmatched ascending, points)``."""
-    own, _, unmatched, points = best_plan(hand, [])
-    return own, unmatched, points
-
-
 def best_plan(hand: Sequence[int], table: Sequence[_TableMeld]) -> tuple[
         list[tuple[str, tuple[int, ...]]], list[tuple[int, int]], list[int], int]:
     """An opponent's optimal play onto ``table``: ``(own melds in ascending key order,
     lay-offs in the order applied, unmatched cards ascending, points)``. Exhaustive:
     every collection of own melds times every lay-off plan of the cards left, chosen
-    by the key of docs/design.md."""
-    from .reference import candidate_melds
+    by the key of docs/design.md (with an empty table, the choice of reference.arrange)."""
+    from .reference import _collections, _points, candidate_melds
 
     counts = Counter(hand)
     total = sum(_points(i) for i in hand)
@@ -329,7 +305,7 @@ def settle(closer7: HandLike, opponents: Any, *, decks: Optional[int] = None,
     ``rules.close_limit``, :class:`DuplicateCardError`, :class:`InvalidHandError` and
     :class:`CardCountError` for impossible deals (all are ``ValueError``).
     """
-    from .reference import _outcome_code
+    from .reference import _outcome_code, arrange
 
     masks, decks, rules = prepare(closer7, opponents, decks, rules)
     hands = [[c.index for c in mask_to_cards(once, twice)] for once, twice in masks]
