@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .cards import Card, Hand, as_hand, coerce_cards, mask_to_cards
+from .cards import _SPELLINGS, Card, Hand, as_hand, coerce_cards, mask_to_cards
 from .errors import STATUS_ERRORS, ChinchonError
 from .reference import check_threads, normalize_batch, row_error
 from .results import OUTCOMES, Arrangement, Hint, Meld
@@ -126,6 +126,36 @@ cdef bint _fast_cards(object seq, object decks, cc_hand *h) except -1:
     return True
 
 
+cdef bint _fast_text(str text, object decks, cc_hand *h, int *count) except -1:
+    """Masks of card text split on whitespace, by table look-up. False when anything is
+    unusual (commas, an unknown token, a third copy, ...): the generic parser then
+    handles it and raises the documented error."""
+    cdef uint64_t once = 0
+    cdef uint64_t twice = 0
+    cdef uint64_t b
+    cdef int n = 0
+    if decks is not None and (type(decks) is not int or (decks != 1 and decks != 2)):
+        return False
+    for tok in text.split():
+        card = _SPELLINGS.get(tok)
+        if card is None:
+            card = _SPELLINGS.get(tok.lower())
+            if card is None:
+                return False
+        b = (<uint64_t>1) << (<int>card.index)
+        if once & b:
+            if twice & b or decks == 1:
+                return False
+            twice |= b
+        else:
+            once |= b
+        n += 1
+    h.once = once
+    h.twice = twice
+    count[0] = n
+    return True
+
+
 cdef cc_hand _hand_of(object hand, object decks, int max_cards, int exact) except *:
     """The C hand of a Hand or a list of Cards (fast paths), or anything as_hand takes."""
     cdef cc_hand h
@@ -134,6 +164,8 @@ cdef cc_hand _hand_of(object hand, object decks, int max_cards, int exact) excep
         h.once = hand._once
         h.twice = hand._twice
         n = hand._n
+    elif type(hand) is str and _fast_text(<str>hand, decks, &h, &n):
+        pass
     elif _fast_cards(hand, decks, &h):
         n = len(hand)
     else:
