@@ -12,9 +12,10 @@
  * never compete: melding every card of both is optimal, and it is the only optimal
  * arrangement (same points, most cards, fewest melds), so the tie-break has nothing to
  * choose. The deadwood is then the weighted popcount of the rest. Otherwise (about 1
- * hand in 100) an exhaustive search over the candidate melds and all their pairs
- * decides, scanning candidates in ascending key order so the first best is the one the
- * tie-break wants.
+ * uniform hand in 100, most meld-rich ones) the deadwood alone -- no tie-break -- comes
+ * from a few masks per set rank (cc_deadwood_conflict), and the arrangement from an
+ * exhaustive search over the candidate melds and all their pairs, scanning candidates
+ * in ascending key order so the first best is the one the tie-break wants.
  */
 #include "chinchon.h"
 
@@ -206,15 +207,6 @@ static int cc_search(const cc_rules *rules, uint64_t a, uint64_t b, cc_meld *can
     return best_pts;
 }
 
-/* Deadwood by the exhaustive search (the slow path). O(k^2), k candidates. */
-static int cc_deadwood_slow(const cc_rules *rules, uint64_t a, uint64_t b)
-{
-    cc_meld cand[CC_MAX_CANDIDATES];
-    int bi, bj;
-    int melded = cc_search(rules, a, b, cand, &bi, &bj);
-    return cc_wpop(rules, a) + cc_wpop(rules, b) - melded;
-}
-
 /* Remove the cards of meld m (a multiset within the hand) from hand (a, b).
  * O(1). */
 CC_INLINE void cc_remove_meld(uint64_t *a, uint64_t *b, const cc_meld *m)
@@ -247,9 +239,62 @@ static void cc_best_slow(const cc_rules *rules, uint64_t a, uint64_t b, cc_arran
 }
 
 /* ------------------------------------------------------------------------------ */
+/* Deadwood where sets and runs compete                                           */
+
+/* Exact deadwood of a valid hand of <= 8 cards whose sets and runs compete, given
+ * runs = cc_run_cards(a) and sets = cc_set_columns(a, b). No tie-break is needed for
+ * the points alone, so instead of every candidate pair it takes the most melded points
+ * of the few collection shapes that can be best (<= 2 melds; a remainder of <= 5 cards
+ * holds one run segment at most):
+ *   - every run card of a (any runs using one copy of each card: <= 2 segments);
+ *   - every set card (one or two full sets);
+ *   - a full set rank R, plus the run cards of what is left;
+ *   - R less one copy of a run card y (R of >= 4 cards), plus the runs of the rest and y;
+ *   - two decks: a run r1 through a card held twice, plus the runs of what is left.
+ * Any <= 2 disjoint melds fit one of these shapes with no more points, and each shape is
+ * a legal collection. Cost: <= 2 set ranks x <= 5 choices, a run mask and a weighted
+ * popcount each; two decks add one per run segment through a copy (<= 21). */
+static int cc_deadwood_conflict(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
+                                uint64_t sets)
+{
+    int best = cc_wpop(rules, runs), v;
+    uint64_t x;
+    v = cc_wpop(rules, a & sets) + cc_wpop(rules, b & sets);
+    best = v > best ? v : best;
+    for (x = sets & CC_RANK_MASK; x != 0; x &= x - 1) {
+        uint64_t col = (x & (~x + 1)) * CC_LANES, rest = a & ~col, y;
+        int wr = cc_wpop(rules, a & col) + cc_wpop(rules, b & col);
+        v = wr + cc_wpop(rules, cc_run_cards(rest));
+        best = v > best ? v : best;
+        if (cc_popcount(a & col) + cc_popcount(b & col) < 4)
+            continue; /* a set of 3 less a card is no set */
+        for (y = a & col & runs; y != 0; y &= y - 1) {
+            uint64_t ybit = y & (~y + 1);
+            v = wr - rules->points[cc_ctz(y) & 15] + cc_wpop(rules, cc_run_cards(rest | ybit));
+            best = v > best ? v : best;
+        }
+    }
+    if ((b & runs) != 0) {
+        /* two runs sharing cards held twice: each run segment r1 of a through a copy */
+        uint64_t starts;
+        for (starts = a & (a >> 1) & (a >> 2); starts != 0; starts &= starts - 1) {
+            int f = cc_ctz(starts), len;
+            for (len = 3; ((a >> (f + len - 1)) & 1u) != 0; len++) {
+                uint64_t r1 = ((UINT64_C(1) << len) - 1) << f;
+                if ((r1 & b) == 0)
+                    continue;
+                v = cc_wpop(rules, r1) + cc_wpop(rules, cc_run_cards((a & ~r1) | (b & r1)));
+                best = v > best ? v : best;
+            }
+        }
+    }
+    return cc_wpop(rules, a) + cc_wpop(rules, b) - best;
+}
+
+/* ------------------------------------------------------------------------------ */
 /* Fast path                                                                      */
 
-/* Exact deadwood of a valid hand of <= 8 cards: the two masks, else the exhaustive path.
+/* Exact deadwood of a valid hand of <= 8 cards: the two masks, else the conflict search.
  * ~25 operations and 5-10 popcounts on the fast path. */
 CC_INLINE int cc_deadwood_core(const cc_rules *rules, uint64_t a, uint64_t b)
 {
@@ -257,7 +302,7 @@ CC_INLINE int cc_deadwood_core(const cc_rules *rules, uint64_t a, uint64_t b)
     uint64_t sets = cc_set_columns(a, b);
     uint64_t keep;
     if ((((a & sets) | b) & runs) != 0)
-        return cc_deadwood_slow(rules, a, b);
+        return cc_deadwood_conflict(rules, a, b, runs, sets);
     keep = ~(runs | sets);
     return cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
 }
@@ -329,7 +374,7 @@ CC_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b, uint
     uint8_t tmp[CC_MAX_HAND + 2];
     int dw8, k = 0;
     if ((((a & sets) | b) & runs) != 0) {
-        dw8 = cc_deadwood_slow(rules, a, b);
+        dw8 = cc_deadwood_conflict(rules, a, b, runs, sets);
     } else {
         uint64_t keep = ~(runs | sets);
         dw8 = cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
@@ -380,7 +425,7 @@ static void cc_hint_outcomes(const cc_rules *rules, uint64_t a, uint64_t b,
 /* Public entry points                                                            */
 
 /* Optimal deadwood of a hand of 0..8 cards (validated).
- * A few ns on the fast path; a short exhaustive search on ~1% of hands. */
+ * A few ns on the fast path; a few masks per set rank where sets and runs compete. */
 cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
 {
     int n;
