@@ -13,7 +13,7 @@
  * arrangement (same points, most cards, fewest melds), so the tie-break has nothing to
  * choose. The deadwood is then the weighted popcount of the rest. Otherwise (about 1
  * uniform hand in 100, most meld-rich ones) the deadwood alone -- no tie-break -- comes
- * from a few masks per set rank (cc_deadwood_conflict), and the arrangement from an
+ * from a few masks per set rank (cc_conflict_dw), and the arrangement from an
  * exhaustive search over the candidate melds and all their pairs, scanning candidates
  * in ascending key order so the first best is the one the tie-break wants.
  */
@@ -241,37 +241,51 @@ static void cc_best_slow(const cc_rules *rules, uint64_t a, uint64_t b, cc_arran
 /* ------------------------------------------------------------------------------ */
 /* Deadwood where sets and runs compete                                           */
 
+/* Keep the least deadwood v of a shape whose unmatched cards (one copy each) are u; on
+ * a tie add u to *av, the cards some best shape leaves unmatched. O(1). */
+CC_INLINE void cc_take(int v, uint64_t u, int *best, uint64_t *av)
+{
+    if (v < *best) {
+        *best = v;
+        *av = u;
+    } else if (v == *best) {
+        *av |= u;
+    }
+}
+
 /* Exact deadwood of a valid hand of <= 8 cards whose sets and runs compete, given
- * runs = cc_run_cards(a) and sets = cc_set_columns(a, b). No tie-break is needed for
- * the points alone, so instead of every candidate pair it takes the most melded points
- * of the few collection shapes that can be best (<= 2 melds; a remainder of <= 5 cards
- * holds one run segment at most):
+ * runs = cc_run_cards(a) and sets = cc_set_columns(a, b); *av gets the cards (one copy)
+ * that some best collection found leaves unmatched. No tie-break is needed for the
+ * points alone, so instead of every candidate pair it takes the least deadwood of the
+ * few collection shapes that can be best (<= 2 melds; the <= 5 cards left beside a set
+ * or run hold one run segment at most):
  *   - every run card of a (any runs using one copy of each card: <= 2 segments);
  *   - every set card (one or two full sets);
  *   - a full set rank R, plus the run cards of what is left;
  *   - R less one copy of a run card y (R of >= 4 cards), plus the runs of the rest and y;
  *   - two decks: a run r1 through a card held twice, plus the runs of what is left.
- * Any <= 2 disjoint melds fit one of these shapes with no more points, and each shape is
- * a legal collection. Cost: <= 2 set ranks x <= 5 choices, a run mask and a weighted
- * popcount each; two decks add one per run segment through a copy (<= 21). */
-static int cc_deadwood_conflict(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
-                                uint64_t sets)
+ * Any <= 2 disjoint melds fit one of these shapes with no less deadwood, and each shape
+ * is a legal collection. With b == 0 (inlined as such) each shape costs a run mask and
+ * one weighted popcount: <= 2 set ranks x <= 5 shapes; two decks add one per run
+ * segment through a copy (<= 21). */
+CC_FORCE_INLINE int cc_conflict_dw(const cc_rules *rules, uint64_t a, uint64_t b,
+                                   uint64_t runs, uint64_t sets, uint64_t *av)
 {
-    int best = cc_wpop(rules, runs), v;
+    int best = cc_wpop(rules, a & ~runs) + cc_wpop(rules, b);
     uint64_t x;
-    v = cc_wpop(rules, a & sets) + cc_wpop(rules, b & sets);
-    best = v > best ? v : best;
+    *av = (a & ~runs) | b;
+    cc_take(cc_wpop(rules, a & ~sets) + cc_wpop(rules, b & ~sets), a & ~sets, &best, av);
     for (x = sets & CC_RANK_MASK; x != 0; x &= x - 1) {
-        uint64_t col = (x & (~x + 1)) * CC_LANES, rest = a & ~col, y;
-        int wr = cc_wpop(rules, a & col) + cc_wpop(rules, b & col);
-        v = wr + cc_wpop(rules, cc_run_cards(rest));
-        best = v > best ? v : best;
+        uint64_t col = (x & (~x + 1)) * CC_LANES, rest = a & ~col, bo = b & ~col, u, y;
+        int wb = cc_wpop(rules, bo); /* second copies outside R stay unmatched */
+        u = rest & ~cc_run_cards(rest);
+        cc_take(cc_wpop(rules, u) + wb, u | bo, &best, av);
         if (cc_popcount(a & col) + cc_popcount(b & col) < 4)
             continue; /* a set of 3 less a card is no set */
         for (y = a & col & runs; y != 0; y &= y - 1) {
-            uint64_t ybit = y & (~y + 1);
-            v = wr - rules->points[cc_ctz(y) & 15] + cc_wpop(rules, cc_run_cards(rest | ybit));
-            best = v > best ? v : best;
+            uint64_t r = rest | (y & (~y + 1));
+            u = r & ~cc_run_cards(r);
+            cc_take(cc_wpop(rules, u) + wb, u | bo, &best, av);
         }
     }
     if ((b & runs) != 0) {
@@ -280,15 +294,49 @@ static int cc_deadwood_conflict(const cc_rules *rules, uint64_t a, uint64_t b, u
         for (starts = a & (a >> 1) & (a >> 2); starts != 0; starts &= starts - 1) {
             int f = cc_ctz(starts), len;
             for (len = 3; ((a >> (f + len - 1)) & 1u) != 0; len++) {
-                uint64_t r1 = ((UINT64_C(1) << len) - 1) << f;
+                uint64_t r1 = ((UINT64_C(1) << len) - 1) << f, rem, u;
                 if ((r1 & b) == 0)
                     continue;
-                v = cc_wpop(rules, r1) + cc_wpop(rules, cc_run_cards((a & ~r1) | (b & r1)));
-                best = v > best ? v : best;
+                rem = (a & ~r1) | (b & r1);
+                u = rem & ~cc_run_cards(rem);
+                cc_take(cc_wpop(rules, u) + cc_wpop(rules, b & ~r1), u | (b & ~r1), &best, av);
             }
         }
     }
-    return cc_wpop(rules, a) + cc_wpop(rules, b) - best;
+    return best;
+}
+
+/* cc_conflict_dw of a single-deck hand (b == 0 folded away), deadwood only.
+ * <= ~10 weighted popcounts. */
+static int cc_conflict_dw1(const cc_rules *rules, uint64_t a, uint64_t runs, uint64_t sets)
+{
+    uint64_t av;
+    return cc_conflict_dw(rules, a, 0, runs, sets, &av);
+}
+
+/* cc_conflict_dw of a hand holding some card twice, deadwood only.
+ * <= ~15 weighted popcounts, plus two per run segment through a copy (<= 21). */
+static int cc_conflict_dw2(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
+                           uint64_t sets)
+{
+    uint64_t av;
+    return cc_conflict_dw(rules, a, b, runs, sets, &av);
+}
+
+/* cc_conflict_dw of a single-deck hand with the avoidable cards (for the hints).
+ * <= ~10 weighted popcounts. */
+static int cc_conflict_av1(const cc_rules *rules, uint64_t a, uint64_t runs, uint64_t sets,
+                           uint64_t *av)
+{
+    return cc_conflict_dw(rules, a, 0, runs, sets, av);
+}
+
+/* cc_conflict_dw of a two-deck hand with the avoidable cards (for the hints).
+ * <= ~15 weighted popcounts, plus two per run segment through a copy (<= 21). */
+static int cc_conflict_av2(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
+                           uint64_t sets, uint64_t *av)
+{
+    return cc_conflict_dw(rules, a, b, runs, sets, av);
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -302,7 +350,8 @@ CC_INLINE int cc_deadwood_core(const cc_rules *rules, uint64_t a, uint64_t b)
     uint64_t sets = cc_set_columns(a, b);
     uint64_t keep;
     if ((((a & sets) | b) & runs) != 0)
-        return cc_deadwood_conflict(rules, a, b, runs, sets);
+        return b == 0 ? cc_conflict_dw1(rules, a, runs, sets)
+                      : cc_conflict_dw2(rules, a, b, runs, sets);
     keep = ~(runs | sets);
     return cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
 }
@@ -363,18 +412,21 @@ CC_INLINE cc_outcome cc_outcome_of(const cc_rules *rules, uint64_t a, uint64_t b
 }
 
 /* Hints of a valid 8-card hand: the deadwood after each discard, ascending card order,
- * a copy held twice listed twice. A card in no candidate meld changes no meld choice, so
- * its hint is the 8-card deadwood minus its points: one pass writes that for every card,
- * then only candidate cards (<1 per random hand) get a 7-card deadwood of their own. */
-CC_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b, uint8_t *points)
+ * a copy held twice listed twice. A card that some best 8-card collection leaves
+ * unmatched (or that lies in no candidate meld) changes no meld choice, so its hint is
+ * the 8-card deadwood minus its points: one pass writes that for every card, then only
+ * the other candidate cards get a 7-card deadwood of their own (<= 8 deadwoods). */
+CC_FORCE_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b,
+                                   uint8_t *points)
 {
     uint64_t runs = cc_run_cards(a);
     uint64_t sets = cc_set_columns(a, b);
-    uint64_t x;
+    uint64_t x, avoid = 0;
     uint8_t tmp[CC_MAX_HAND + 2];
     int dw8, k = 0;
     if ((((a & sets) | b) & runs) != 0) {
-        dw8 = cc_deadwood_conflict(rules, a, b, runs, sets);
+        dw8 = b == 0 ? cc_conflict_av1(rules, a, runs, sets, &avoid)
+                     : cc_conflict_av2(rules, a, b, runs, sets, &avoid);
     } else {
         uint64_t keep = ~(runs | sets);
         dw8 = cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
@@ -386,7 +438,7 @@ CC_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b, uint
         tmp[k + 1] = d; /* overwritten next unless the card is held twice */
         k += 1 + (int)((b >> i) & 1u);
     }
-    for (x = a & (runs | (a & sets)); x != 0; x &= x - 1) {
+    for (x = a & (runs | (a & sets)) & ~avoid; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1), below = bit - 1;
         int pos = cc_popcount(a & below) + cc_popcount(b & below);
         uint8_t d;
@@ -399,6 +451,20 @@ CC_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b, uint
         tmp[pos] = d;
     }
     memcpy(points, tmp, 8);
+}
+
+/* cc_hints_core of a single-deck hand (every twice term folded away).
+ * One 8-card deadwood plus <= 8 seven-card ones. */
+static void cc_hints1(const cc_rules *rules, uint64_t a, uint8_t *points)
+{
+    cc_hints_core(rules, a, 0, points);
+}
+
+/* cc_hints_core of a hand that may hold cards twice.
+ * One 8-card deadwood plus <= 8 seven-card ones. */
+static void cc_hints2(const cc_rules *rules, uint64_t a, uint64_t b, uint8_t *points)
+{
+    cc_hints_core(rules, a, b, points);
 }
 
 /* Closing outcomes matching the hints of an 8-card hand, from its hint points.
@@ -502,7 +568,10 @@ cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
         return st;
     if (n != 8)
         return CC_ERR_CARD_COUNT;
-    cc_hints_core(rules, h.once, h.twice, points);
+    if (h.twice == 0)
+        cc_hints1(rules, h.once, points);
+    else
+        cc_hints2(rules, h.once, h.twice, points);
     if (outcomes != NULL)
         cc_hint_outcomes(rules, h.once, h.twice, points, outcomes);
     return CC_OK;
@@ -574,7 +643,10 @@ cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                 *bad_row = i;
             return st;
         }
-        cc_hints_core(rules, a, b, out + 8 * i);
+        if (b == 0)
+            cc_hints1(rules, a, out + 8 * i);
+        else
+            cc_hints2(rules, a, b, out + 8 * i);
     }
     return CC_OK;
 }
