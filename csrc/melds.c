@@ -263,11 +263,13 @@ CC_INLINE void cc_take(int v, uint64_t u, int *best, uint64_t *av)
  *   - every set card (one or two full sets);
  *   - a full set rank R, plus the run cards of what is left;
  *   - R less one copy of a run card y (R of >= 4 cards), plus the runs of the rest and y;
- *   - two decks: a run r1 through a card held twice, plus the runs of what is left.
+ *   - two decks: a run r1 from the start of a block of a through a card held twice,
+ *     plus the runs of what is left (the lower of two runs sharing copies can start
+ *     there: the cards below it are free).
  * Any <= 2 disjoint melds fit one of these shapes with no less deadwood, and each shape
  * is a legal collection. With b == 0 (inlined as such) each shape costs a run mask and
- * one weighted popcount: <= 2 set ranks x <= 5 shapes; two decks add one per run
- * segment through a copy (<= 21). */
+ * one weighted popcount: <= 2 set ranks x <= 5 shapes; two decks add one per such r1
+ * (<= 6). */
 CC_FORCE_INLINE int cc_conflict_dw(const cc_rules *rules, uint64_t a, uint64_t b,
                                    uint64_t runs, uint64_t sets, uint64_t *av)
 {
@@ -289,9 +291,10 @@ CC_FORCE_INLINE int cc_conflict_dw(const cc_rules *rules, uint64_t a, uint64_t b
         }
     }
     if ((b & runs) != 0) {
-        /* two runs sharing cards held twice: each run segment r1 of a through a copy */
+        /* two runs sharing cards held twice: r1 the one starting lower, stretched down
+         * to the start of its block of a (those cards are free), through a copy */
         uint64_t starts;
-        for (starts = a & (a >> 1) & (a >> 2); starts != 0; starts &= starts - 1) {
+        for (starts = runs & ~(a << 1); starts != 0; starts &= starts - 1) {
             int f = cc_ctz(starts), len;
             for (len = 3; ((a >> (f + len - 1)) & 1u) != 0; len++) {
                 uint64_t r1 = ((UINT64_C(1) << len) - 1) << f, rem, u;
@@ -315,7 +318,7 @@ static int cc_conflict_dw1(const cc_rules *rules, uint64_t a, uint64_t runs, uin
 }
 
 /* cc_conflict_dw of a hand holding some card twice, deadwood only.
- * <= ~15 weighted popcounts, plus two per run segment through a copy (<= 21). */
+ * <= ~15 weighted popcounts, plus two per run through a copy from a block start (<= 6). */
 static int cc_conflict_dw2(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
                            uint64_t sets)
 {
@@ -332,7 +335,7 @@ static int cc_conflict_av1(const cc_rules *rules, uint64_t a, uint64_t runs, uin
 }
 
 /* cc_conflict_dw of a two-deck hand with the avoidable cards (for the hints).
- * <= ~15 weighted popcounts, plus two per run segment through a copy (<= 21). */
+ * <= ~15 weighted popcounts, plus two per run through a copy from a block start (<= 6). */
 static int cc_conflict_av2(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
                            uint64_t sets, uint64_t *av)
 {
