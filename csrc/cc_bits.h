@@ -18,6 +18,16 @@
 #define CC_INLINE static inline
 #endif
 
+/* Inline even when the body is large: for the copies specialised on a constant
+ * argument (single deck: no card held twice). */
+#if defined(_MSC_VER) && !defined(__cplusplus)
+#define CC_FORCE_INLINE static __forceinline
+#elif defined(__GNUC__) || defined(__clang__)
+#define CC_FORCE_INLINE static inline __attribute__((always_inline))
+#else
+#define CC_FORCE_INLINE static inline
+#endif
+
 #define CC_LANES UINT64_C(0x0001000100010001) /* one bit per lane: rank 1 of each suit */
 
 /* Portable popcount (SWAR), used when no hardware instruction is known to exist.

@@ -12,9 +12,10 @@
  * never compete: melding every card of both is optimal, and it is the only optimal
  * arrangement (same points, most cards, fewest melds), so the tie-break has nothing to
  * choose. The deadwood is then the weighted popcount of the rest. Otherwise (about 1
- * hand in 100) an exhaustive search over the candidate melds and all their pairs
- * decides, scanning candidates in ascending key order so the first best is the one the
- * tie-break wants.
+ * uniform hand in 100, most meld-rich ones) the deadwood alone -- no tie-break -- comes
+ * from a few masks per set rank (cc_conflict_dw), and the arrangement from an
+ * exhaustive search over the candidate melds and all their pairs, scanning candidates
+ * in ascending key order so the first best is the one the tie-break wants.
  */
 #include "chinchon.h"
 
@@ -206,15 +207,6 @@ static int cc_search(const cc_rules *rules, uint64_t a, uint64_t b, cc_meld *can
     return best_pts;
 }
 
-/* Deadwood by the exhaustive search (the slow path). O(k^2), k candidates. */
-static int cc_deadwood_slow(const cc_rules *rules, uint64_t a, uint64_t b)
-{
-    cc_meld cand[CC_MAX_CANDIDATES];
-    int bi, bj;
-    int melded = cc_search(rules, a, b, cand, &bi, &bj);
-    return cc_wpop(rules, a) + cc_wpop(rules, b) - melded;
-}
-
 /* Remove the cards of meld m (a multiset within the hand) from hand (a, b).
  * O(1). */
 CC_INLINE void cc_remove_meld(uint64_t *a, uint64_t *b, const cc_meld *m)
@@ -247,19 +239,130 @@ static void cc_best_slow(const cc_rules *rules, uint64_t a, uint64_t b, cc_arran
 }
 
 /* ------------------------------------------------------------------------------ */
+/* Deadwood where sets and runs compete                                           */
+
+/* Keep the least deadwood v of a shape whose unmatched cards (one copy each) are u; on
+ * a tie add u to *av, the cards some best shape leaves unmatched. O(1). */
+CC_INLINE void cc_take(int v, uint64_t u, int *best, uint64_t *av)
+{
+    if (v < *best) {
+        *best = v;
+        *av = u;
+    } else if (v == *best) {
+        *av |= u;
+    }
+}
+
+/* Exact deadwood of a valid hand of <= 8 cards whose sets and runs compete, given
+ * runs = cc_run_cards(a) and sets = cc_set_columns(a, b); *av gets the cards (one copy)
+ * that some best collection found leaves unmatched. No tie-break is needed for the
+ * points alone, so instead of every candidate pair it takes the least deadwood of the
+ * few collection shapes that can be best (<= 2 melds; the <= 5 cards left beside a set
+ * or run hold one run segment at most):
+ *   - every run card of a (any runs using one copy of each card: <= 2 segments);
+ *   - every set card (one or two full sets);
+ *   - a full set rank R, plus the run cards of what is left;
+ *   - R less one copy of a run card y (R of >= 4 cards), plus the runs of the rest and y;
+ *   - two decks: a run r1 from the start of a block of a through a card held twice,
+ *     plus the runs of what is left (the lower of two runs sharing copies can start
+ *     there: the cards below it are free).
+ * Any <= 2 disjoint melds fit one of these shapes with no less deadwood, and each shape
+ * is a legal collection. With b == 0 (inlined as such) each shape costs a run mask and
+ * one weighted popcount: <= 2 set ranks x <= 5 shapes; two decks add one per such r1
+ * (<= 6). */
+CC_FORCE_INLINE int cc_conflict_dw(const cc_rules *rules, uint64_t a, uint64_t b,
+                                   uint64_t runs, uint64_t sets, uint64_t *av)
+{
+    int best = cc_wpop(rules, a & ~runs) + cc_wpop(rules, b);
+    uint64_t x;
+    *av = (a & ~runs) | b;
+    cc_take(cc_wpop(rules, a & ~sets) + cc_wpop(rules, b & ~sets), a & ~sets, &best, av);
+    for (x = sets & CC_RANK_MASK; x != 0; x &= x - 1) {
+        uint64_t col = (x & (~x + 1)) * CC_LANES, rest = a & ~col, bo = b & ~col, u, y;
+        int wb = cc_wpop(rules, bo); /* second copies outside R stay unmatched */
+        u = rest & ~cc_run_cards(rest);
+        cc_take(cc_wpop(rules, u) + wb, u | bo, &best, av);
+        if (cc_popcount(a & col) + cc_popcount(b & col) < 4)
+            continue; /* a set of 3 less a card is no set */
+        for (y = a & col & runs; y != 0; y &= y - 1) {
+            uint64_t r = rest | (y & (~y + 1));
+            u = r & ~cc_run_cards(r);
+            cc_take(cc_wpop(rules, u) + wb, u | bo, &best, av);
+        }
+    }
+    if ((b & runs) != 0) {
+        /* two runs sharing cards held twice: r1 the one starting lower, stretched down
+         * to the start of its block of a (those cards are free), through a copy */
+        uint64_t starts;
+        for (starts = runs & ~(a << 1); starts != 0; starts &= starts - 1) {
+            int f = cc_ctz(starts), len;
+            for (len = 3; ((a >> (f + len - 1)) & 1u) != 0; len++) {
+                uint64_t r1 = ((UINT64_C(1) << len) - 1) << f, rem, u;
+                if ((r1 & b) == 0)
+                    continue;
+                rem = (a & ~r1) | (b & r1);
+                u = rem & ~cc_run_cards(rem);
+                cc_take(cc_wpop(rules, u) + cc_wpop(rules, b & ~r1), u | (b & ~r1), &best, av);
+            }
+        }
+    }
+    return best;
+}
+
+/* cc_conflict_dw of a single-deck hand (b == 0 folded away), deadwood only.
+ * <= ~10 weighted popcounts. */
+static int cc_conflict_dw1(const cc_rules *rules, uint64_t a, uint64_t runs, uint64_t sets)
+{
+    uint64_t av;
+    return cc_conflict_dw(rules, a, 0, runs, sets, &av);
+}
+
+/* cc_conflict_dw of a hand holding some card twice, deadwood only.
+ * <= ~15 weighted popcounts, plus two per run through a copy from a block start (<= 6). */
+static int cc_conflict_dw2(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
+                           uint64_t sets)
+{
+    uint64_t av;
+    return cc_conflict_dw(rules, a, b, runs, sets, &av);
+}
+
+/* cc_conflict_dw of a single-deck hand with the avoidable cards (for the hints).
+ * <= ~10 weighted popcounts. */
+static int cc_conflict_av1(const cc_rules *rules, uint64_t a, uint64_t runs, uint64_t sets,
+                           uint64_t *av)
+{
+    return cc_conflict_dw(rules, a, 0, runs, sets, av);
+}
+
+/* cc_conflict_dw of a two-deck hand with the avoidable cards (for the hints).
+ * <= ~15 weighted popcounts, plus two per run through a copy from a block start (<= 6). */
+static int cc_conflict_av2(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
+                           uint64_t sets, uint64_t *av)
+{
+    return cc_conflict_dw(rules, a, b, runs, sets, av);
+}
+
+/* ------------------------------------------------------------------------------ */
 /* Fast path                                                                      */
 
-/* Exact deadwood of a valid hand of <= 8 cards: the two masks, else the exhaustive path.
+/* Exact deadwood of a valid hand of <= 8 cards given its two masks runs and sets:
+ * the fast path, else the conflict search. ~10 operations and 5-10 popcounts fast. */
+CC_INLINE int cc_deadwood_masks(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
+                                uint64_t sets)
+{
+    uint64_t keep;
+    if ((((a & sets) | b) & runs) != 0)
+        return b == 0 ? cc_conflict_dw1(rules, a, runs, sets)
+                      : cc_conflict_dw2(rules, a, b, runs, sets);
+    keep = ~(runs | sets);
+    return cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
+}
+
+/* Exact deadwood of a valid hand of <= 8 cards: the two masks, else the conflict search.
  * ~25 operations and 5-10 popcounts on the fast path. */
 CC_INLINE int cc_deadwood_core(const cc_rules *rules, uint64_t a, uint64_t b)
 {
-    uint64_t runs = cc_run_cards(a);
-    uint64_t sets = cc_set_columns(a, b);
-    uint64_t keep;
-    if ((((a & sets) | b) & runs) != 0)
-        return cc_deadwood_slow(rules, a, b);
-    keep = ~(runs | sets);
-    return cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
+    return cc_deadwood_masks(rules, a, b, cc_run_cards(a), cc_set_columns(a, b));
 }
 
 /* Best arrangement of a valid hand of <= 8 cards (fast path, else exhaustive).
@@ -318,18 +421,21 @@ CC_INLINE cc_outcome cc_outcome_of(const cc_rules *rules, uint64_t a, uint64_t b
 }
 
 /* Hints of a valid 8-card hand: the deadwood after each discard, ascending card order,
- * a copy held twice listed twice. A card in no candidate meld changes no meld choice, so
- * its hint is the 8-card deadwood minus its points: one pass writes that for every card,
- * then only candidate cards (<1 per random hand) get a 7-card deadwood of their own. */
-CC_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b, uint8_t *points)
+ * a copy held twice listed twice. A card that some best 8-card collection leaves
+ * unmatched (or that lies in no candidate meld) changes no meld choice, so its hint is
+ * the 8-card deadwood minus its points: one pass writes that for every card, then only
+ * the other candidate cards get a 7-card deadwood of their own (<= 8 deadwoods). */
+CC_FORCE_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b,
+                                   uint8_t *points)
 {
     uint64_t runs = cc_run_cards(a);
     uint64_t sets = cc_set_columns(a, b);
-    uint64_t x;
+    uint64_t x, avoid = 0;
     uint8_t tmp[CC_MAX_HAND + 2];
     int dw8, k = 0;
     if ((((a & sets) | b) & runs) != 0) {
-        dw8 = cc_deadwood_slow(rules, a, b);
+        dw8 = b == 0 ? cc_conflict_av1(rules, a, runs, sets, &avoid)
+                     : cc_conflict_av2(rules, a, b, runs, sets, &avoid);
     } else {
         uint64_t keep = ~(runs | sets);
         dw8 = cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
@@ -341,19 +447,36 @@ CC_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b, uint
         tmp[k + 1] = d; /* overwritten next unless the card is held twice */
         k += 1 + (int)((b >> i) & 1u);
     }
-    for (x = a & (runs | (a & sets)); x != 0; x &= x - 1) {
+    for (x = a & (runs | (a & sets)) & ~avoid; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1), below = bit - 1;
+        uint64_t col = (UINT64_C(1) << (cc_ctz(x) & 15)) * CC_LANES;
         int pos = cc_popcount(a & below) + cc_popcount(b & below);
         uint8_t d;
+        /* the 7 cards' sets: the same, less this rank when it falls to 2 copies */
+        uint64_t sets7 = cc_popcount(a & col) + cc_popcount(b & col) > 3 ? sets : sets & ~col;
         if (b & bit) {
-            d = (uint8_t)cc_deadwood_core(rules, a, b ^ bit);
+            d = (uint8_t)cc_deadwood_masks(rules, a, b ^ bit, runs, sets7);
             tmp[pos + 1] = d;
         } else {
-            d = (uint8_t)cc_deadwood_core(rules, a ^ bit, b);
+            d = (uint8_t)cc_deadwood_masks(rules, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
         }
         tmp[pos] = d;
     }
     memcpy(points, tmp, 8);
+}
+
+/* cc_hints_core of a single-deck hand (every twice term folded away).
+ * One 8-card deadwood plus <= 8 seven-card ones. */
+static void cc_hints1(const cc_rules *rules, uint64_t a, uint8_t *points)
+{
+    cc_hints_core(rules, a, 0, points);
+}
+
+/* cc_hints_core of a hand that may hold cards twice.
+ * One 8-card deadwood plus <= 8 seven-card ones. */
+static void cc_hints2(const cc_rules *rules, uint64_t a, uint64_t b, uint8_t *points)
+{
+    cc_hints_core(rules, a, b, points);
 }
 
 /* Closing outcomes matching the hints of an 8-card hand, from its hint points.
@@ -380,7 +503,7 @@ static void cc_hint_outcomes(const cc_rules *rules, uint64_t a, uint64_t b,
 /* Public entry points                                                            */
 
 /* Optimal deadwood of a hand of 0..8 cards (validated).
- * A few ns on the fast path; a short exhaustive search on ~1% of hands. */
+ * A few ns on the fast path; a few masks per set rank where sets and runs compete. */
 cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
 {
     int n;
@@ -457,7 +580,10 @@ cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
         return st;
     if (n != 8)
         return CC_ERR_CARD_COUNT;
-    cc_hints_core(rules, h.once, h.twice, points);
+    if (h.twice == 0)
+        cc_hints1(rules, h.once, points);
+    else
+        cc_hints2(rules, h.once, h.twice, points);
     if (outcomes != NULL)
         cc_hint_outcomes(rules, h.once, h.twice, points, outcomes);
     return CC_OK;
@@ -529,7 +655,10 @@ cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                 *bad_row = i;
             return st;
         }
-        cc_hints_core(rules, a, b, out + 8 * i);
+        if (b == 0)
+            cc_hints1(rules, a, out + 8 * i);
+        else
+            cc_hints2(rules, a, b, out + 8 * i);
     }
     return CC_OK;
 }

@@ -2,10 +2,15 @@
  * bench_core.c -- ns per hand of the chinchon C core (run by hand, not a test).
  *
  *   gcc -std=c99 -O3 -march=x86-64-v2 -o bench csrc/tests/bench_core.c csrc/cards.c csrc/melds.c
- *   ./bench [rounds]
+ *   ./bench [rounds [filter]]
  *
  * Random hands (7 cards for deadwood, 8 for hints), single and double deck, generated
  * up front; each line is the best of `rounds` passes over 2^16 hands, one thread.
+ * Workloads as in benchmarks/conftest.py: uniform (all ranks) and meld-rich (ranks
+ * confined to a 4-rank window -- 4..7 single deck, 5..8 double -- where sets and runs
+ * compete). `filter` runs only the lines whose label contains it ("rich", "hints
+ * double", ...); `./bench 1 <filter>` under valgrind --tool=callgrind counts the
+ * instructions of one fixed set of hands (the generator is seeded).
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
@@ -35,13 +40,13 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* k random cards dealt from `decks` decks, as (once, twice). */
-static void deal(int k, int decks, uint64_t *once, uint64_t *twice)
+/* k random cards of ranks lo..hi dealt from `decks` decks, as (once, twice). */
+static void deal(int k, int decks, int lo, int hi, uint64_t *once, uint64_t *twice)
 {
     int count[64] = {0}, n = 0;
     *once = *twice = 0;
     while (n < k) {
-        int idx = (int)(next_u64() % 4) * 16 + (int)(next_u64() % 12);
+        int idx = (int)(next_u64() % 4) * 16 + lo - 1 + (int)(next_u64() % (uint64_t)(hi - lo + 1));
         if (count[idx] >= decks)
             continue;
         if (count[idx]++)
@@ -57,18 +62,27 @@ static uint8_t out[8 * NHANDS];
 
 int main(int argc, char **argv)
 {
-    int rounds = argc > 1 ? atoi(argv[1]) : 20, r, decks, k;
+    int rounds = argc > 1 ? atoi(argv[1]) : 20, r, decks, k, rich;
+    const char *filter = argc > 2 ? argv[2] : "";
     cc_rules rules;
     volatile unsigned sink = 0;
     cc_rules_default(&rules);
 
+    for (rich = 0; rich <= 1; rich++)
     for (k = 7; k <= 8; k++) {
         for (decks = 1; decks <= 2; decks++) {
             size_t i, bad;
             double best_call = 1e30, best_batch = 1e30;
+            int lo = rich ? 3 + decks : 1, hi = rich ? lo + 3 : 12;
+            char label[64];
+            snprintf(label, sizeof label, "%-8s %d cards, %s deck, %-9s", k == 7 ? "deadwood" : "hints", k,
+                     decks == 1 ? "single" : "double", rich ? "meld-rich" : "uniform");
+            if (strstr(label, filter) == NULL)
+                continue;
+            g_rng = 12345 + (uint64_t)(16 * rich + 4 * k + decks); /* fixed hands per line */
             for (i = 0; i < NHANDS; i++) {
                 uint64_t o, t;
-                deal(k, decks, &o, &t);
+                deal(k, decks, lo, hi, &o, &t);
                 rows1[i] = o;
                 rows2[2 * i] = o;
                 rows2[2 * i + 1] = t;
@@ -102,8 +116,7 @@ int main(int argc, char **argv)
                 if (t2 - t1 < best_batch)
                     best_batch = t2 - t1;
             }
-            printf("%-9s %d cards, %s deck: %6.2f ns/hand (single calls), %6.2f ns/hand (batch)\n",
-                   k == 7 ? "deadwood" : "hints", k, decks == 1 ? "single" : "double",
+            printf("%s: %6.2f ns/hand (single calls), %6.2f ns/hand (batch)\n", label,
                    best_call / NHANDS, best_batch / NHANDS);
         }
     }

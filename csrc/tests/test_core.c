@@ -834,6 +834,9 @@ int main(void)
     exhaustive_universe(&house, 8u, 1, 9, 2, "all: 1 suit x 1-9 x2");
     exhaustive_universe(&tables[1], 7u, 5, 7, 2, "all: table 1, 3 suits x 5-7 x2");
     exhaustive_universe(&tables[0], 6u, 2, 6, 2, "all: zero table, 2 suits x 2-6 x2");
+    /* meld-rich conflicts under uneven points (ties between shapes, avoidable discards) */
+    exhaustive_universe(&tables[1], 15u, 4, 7, 1, "all: table 1, 4 suits x 4-7");
+    exhaustive_universe(&tables[2], 3u, 3, 8, 2, "all: table 2, 2 suits x 3-8 x2");
 
     run_random(&house, iters, 1, 0, "single");
     run_random(&house, iters, 2, 0, "double");
