@@ -982,3 +982,19 @@ def test_the_log_and_saved_dicts_handed_out_are_copies():
     saved["log"][0]["rules"]["close_limit"] = 0
     assert restored.to_json() == before
     assert Game.replay(restored.log).to_json() == before
+
+
+@pytest.mark.parametrize("bad", ["[]", "5", "null", "not json", b"\xff", [], 5])
+def test_from_json_refuses_what_is_not_a_saved_game_with_a_value_error(bad):
+    with pytest.raises(ValueError):
+        Game.from_json(bad)
+
+
+@pytest.mark.parametrize("field,value", [("rng", [1, 2, 3]), ("hands", 5), ("names", 5),
+                                         ("totals", None), ("log", [5]), ("log", 5),
+                                         ("disconnected", [[0]]), ("rules", {"x": 1})])
+def test_from_json_refuses_a_damaged_field_with_a_value_error(field, value):
+    saved = json.loads(Game(3, seed=1).to_json())
+    saved[field] = value
+    with pytest.raises(ValueError):
+        Game.from_json(saved)

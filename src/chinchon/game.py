@@ -795,6 +795,9 @@ class Game:
     def from_json(cls, data: Union[str, bytes, dict[str, Any]]) -> Game:
         """Restore a game saved by :meth:`to_json` (text or the parsed dict)."""
         d = json.loads(data) if isinstance(data, (str, bytes)) else data
+        if not isinstance(d, dict):
+            raise IllegalAction(f"not a saved chinchon game: a {type(d).__name__}, "
+                                f"not an object")
         try:
             if d.get("format") != _JSON_VERSION:
                 raise IllegalAction(f"unknown game format {d.get('format')!r}")
@@ -827,7 +830,7 @@ class Game:
             g._last = None if d["last_hand"] is None else HandResult.from_dict(d["last_hand"])
             g._hints = None
             g._log = [_copy_event(e) for e in d["log"]]
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, AttributeError) as exc:
             raise IllegalAction(f"not a saved chinchon game: {exc!r}") from None
         if g._phase not in PHASES:
             raise IllegalAction(f"not a saved chinchon game: phase {g._phase!r}")
