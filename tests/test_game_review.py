@@ -998,3 +998,21 @@ def test_from_json_refuses_a_damaged_field_with_a_value_error(field, value):
     saved[field] = value
     with pytest.raises(ValueError):
         Game.from_json(saved)
+
+
+def test_six_player_reshuffle_with_copies_in_the_discard_pile():
+    g = Game(6, deck=table_deck(6, 2, {2: B, 3: C, 4: D, 5: E, 0: B, 1: C}, "12e"),
+             lead=2, seed=17)
+    assert g.stock_size == 53
+    while g.stock_size:
+        g.discard(g.draw("stock"))
+    pile = [Card.parse(c) for c in json.loads(g.to_json())["discard"]]
+    assert len(pile) == 54 and len(set(pile)) < 54  # copies: two decks
+    expected = list(pile)
+    random.Random(17).shuffle(expected)
+    turn = g.turn
+    assert g.draw("stock") == expected[0]
+    assert [Card.parse(c) for c in json.loads(g.to_json())["stock"]] == expected[1:]
+    assert Counter(g.held(turn)) - Counter(cards({0: B, 1: C, 2: B, 3: C, 4: D, 5: E}[turn]))\
+        == Counter([expected[0]])
+    assert Game.replay(g.log).to_json() == g.to_json()
