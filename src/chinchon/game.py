@@ -22,7 +22,7 @@ Decisions where the spec is silent (also in the README):
   discard pile from bottom to top (a reshuffle into the stock).
 - The stock is reshuffled lazily: only when a player draws from an empty stock; the
   player may instead take the discard top. Stock and discard pile can never both be
-  empty at a draw: they always hold ``cards in play - 7 x players`` >= 27 cards together
+  empty at a draw: they always hold ``cards in play - 7 x players`` >= 20 cards together
   at the start of a turn, and the discard pile is only emptied by a reshuffle in the
   middle of the drawing player's own turn. Were it to happen (it cannot with 3-6
   players), drawing from the empty stock is illegal.
@@ -36,7 +36,7 @@ Decisions where the spec is silent (also in the README):
   the next hand. Several seats may be disconnected at once, each with its own deadline.
   ``tick``, ``disconnect`` and ``reconnect`` first apply any deadline already passed; a
   ``reconnect`` at or after the deadline cancels the game (it is not an error). Time only
-  has to be a number; a reconnect before its own disconnection time is refused.
+  has to be a finite number; a reconnect before its own disconnection time is refused.
 - Rejoin is only possible in the summary of a hand (phase ``'summary'``), which exists
   only while two or more players are in; a rejoined player is in the game for the lead
   rotation of the next hand.
@@ -53,6 +53,7 @@ Decisions where the spec is silent (also in the README):
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 from operator import attrgetter
@@ -181,8 +182,11 @@ def _check_seat_count(n: int) -> None:
 
 
 def _check_time(now: object) -> float:
-    if isinstance(now, bool) or not isinstance(now, (int, float)) or now != now:
-        raise IllegalAction(f"time must be a number of seconds, got {now!r}")
+    # finite only: NaN compares false with every deadline, and an infinite time would
+    # end up in to_json() as the non-JSON token Infinity
+    if (isinstance(now, bool) or not isinstance(now, (int, float))
+            or (isinstance(now, float) and not math.isfinite(now))):
+        raise IllegalAction(f"time must be a finite number of seconds, got {now!r}")
     return now
 
 
@@ -212,10 +216,14 @@ class Game:
             n = players
             _check_seat_count(n)
             names = tuple(f"Player {i + 1}" for i in range(n))
-        elif isinstance(players, str):
+        elif isinstance(players, (str, bytes)):
             raise IllegalAction("players must be a count or a sequence of names, not one string")
         else:
-            names = tuple(str(p) for p in players)
+            try:
+                names = tuple(str(p) for p in players)
+            except TypeError:  # None, 3.0, ...: an IllegalAction, not a bare TypeError
+                raise IllegalAction(f"players must be a count or a list of names, "
+                                    f"got {players!r}") from None
             n = len(names)
             _check_seat_count(n)
         if rules is None:
@@ -439,7 +447,7 @@ class Game:
     @property
     def log(self) -> list[dict[str, Any]]:
         """The event log (JSON-ready dicts); :meth:`replay` rebuilds the game from it."""
-        return [dict(e) for e in self._log]
+        return [_copy_event(e) for e in self._log]
 
     def observation(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` may see, as a JSON-ready dict (cards as text): its own
@@ -531,6 +539,9 @@ class Game:
 
     def apply(self, action: Sequence[Any]) -> Any:
         """Apply a move given as one of the tuples of :meth:`legal_actions`."""
+        if not isinstance(action, (tuple, list)):  # 5, None, 'draw': not a move
+            raise IllegalAction(f"an action is a tuple such as ('draw', 'stock'), "
+                                f"got {action!r}")
         if not action:
             raise IllegalAction("empty action")
         kind, *args = action
@@ -784,6 +795,9 @@ class Game:
     def from_json(cls, data: Union[str, bytes, dict[str, Any]]) -> Game:
         """Restore a game saved by :meth:`to_json` (text or the parsed dict)."""
         d = json.loads(data) if isinstance(data, (str, bytes)) else data
+        if not isinstance(d, dict):
+            raise IllegalAction(f"not a saved chinchon game: a {type(d).__name__}, "
+                                f"not an object")
         try:
             if d.get("format") != _JSON_VERSION:
                 raise IllegalAction(f"unknown game format {d.get('format')!r}")
@@ -815,8 +829,8 @@ class Game:
                                                           r.get("reason", ""))
             g._last = None if d["last_hand"] is None else HandResult.from_dict(d["last_hand"])
             g._hints = None
-            g._log = [dict(e) for e in d["log"]]
-        except (KeyError, TypeError) as exc:
+            g._log = [_copy_event(e) for e in d["log"]]
+        except (KeyError, TypeError, AttributeError) as exc:
             raise IllegalAction(f"not a saved chinchon game: {exc!r}") from None
         if g._phase not in PHASES:
             raise IllegalAction(f"not a saved chinchon game: phase {g._phase!r}")
@@ -863,6 +877,14 @@ class Game:
 
 
 _index = attrgetter("index")
+
+
+def _copy_event(event: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a log event that shares no list or dict with it (an event holds
+    numbers, strings and flat lists/dicts of them: the deck, the names, the rules), so
+    that a caller editing :attr:`Game.log` or a saved dict cannot change the game."""
+    return {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
+            for k, v in event.items()}
 
 
 def _find(hand: list[Card], card: Card) -> int:
