@@ -1016,3 +1016,29 @@ def test_six_player_reshuffle_with_copies_in_the_discard_pile():
     assert Counter(g.held(turn)) - Counter(cards({0: B, 1: C, 2: B, 3: C, 4: D, 5: E}[turn]))\
         == Counter([expected[0]])
     assert Game.replay(g.log).to_json() == g.to_json()
+
+
+def test_an_eliminated_seat_never_cancels_the_game():
+    """Only a seat still in the game has a seat and cards to keep (SPEC §5)."""
+    g = Game(3, seed=11)
+    state = json.loads(g.to_json())
+    state["in_game"] = [True, True, False]
+    g = Game.from_json(json.dumps(state))
+    g.disconnect(2, 0.0)
+    g.tick(10_000.0)
+    assert g.result is None and g.phase != "over"
+    g.disconnect(1, 20_000.0)
+    g.tick(20_060.0)
+    assert g.result is not None and g.result.status == "cancelled"
+
+
+def test_numpy_seats_and_finite_rules():
+    import numpy as np
+
+    g = Game(3, seed=1)
+    assert g.hand(np.int64(1)) == g.hand(1)
+    with pytest.raises(IllegalAction):
+        g.hand(True)
+    for bad in (float("inf"), float("nan"), -1):
+        with pytest.raises(ValueError):
+            Rules(reconnect_seconds=bad)

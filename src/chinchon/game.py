@@ -35,7 +35,8 @@ Decisions where the spec is silent (also in the README):
   draw and discard, its rejoin) are refused until it is back. The host may still open
   the next hand. Several seats may be disconnected at once, each with its own deadline.
   ``tick``, ``disconnect`` and ``reconnect`` first apply any deadline already passed; a
-  ``reconnect`` at or after the deadline cancels the game (it is not an error). Time only
+  ``reconnect`` at or after the deadline cancels the game (it is not an error). Only a
+  seat still in the game can cancel it: an eliminated seat has no seat or cards to keep. Time only
   has to be a finite number; a reconnect before its own disconnection time is refused.
 - Rejoin is only possible in the summary of a hand (phase ``'summary'``), which exists
   only while two or more players are in; a rejoined player is in the game for the lead
@@ -56,7 +57,7 @@ import json
 import math
 import random
 import sys
-from operator import attrgetter
+from operator import attrgetter, index as _as_index
 from dataclasses import asdict, dataclass
 from typing import Any, Optional, Sequence, Union
 
@@ -386,9 +387,13 @@ class Game:
         return self._turns
 
     def _seat(self, seat: object) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
+        try:  # any integer type (numpy's too), never a bool
+            index = _as_index(seat)  # type: ignore[arg-type]
+        except TypeError:
+            index = -1
+        if isinstance(seat, bool) or not 0 <= index < self._n:
             raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self._n - 1})")
-        return seat
+        return index
 
     def hand(self, seat: int) -> list[Card]:
         """The cards of ``seat`` in the order the table shows them: melds first (each
@@ -710,9 +715,12 @@ class Game:
     # ------------------------------------------------------------ connection and time
 
     def _expire(self, now: float) -> bool:
-        """Cancel the game if a disconnected seat's wait is over at ``now``."""
+        """Cancel the game if a disconnected seat still in the game has waited its
+        ``reconnect_seconds`` at ``now``. A seat already out of the game has no seat or
+        cards to keep: its absence never cancels the table (it only cannot rejoin)."""
         wait = self._rules.reconnect_seconds
-        late = [s for s, t in sorted(self._disconnected.items()) if now >= t + wait]
+        late = [s for s, t in sorted(self._disconnected.items())
+                if now >= t + wait and self._in[s]]
         if not late:
             return False
         self._log.append({"event": "timeout", "now": now})

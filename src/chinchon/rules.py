@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .errors import ChinchonError
@@ -36,7 +37,9 @@ class Rules:
             raise ChinchonError(f"Rules.close_limit must be 0..255, got {self.close_limit}")
         if self.rejoin_chips < 0:
             raise ChinchonError(f"Rules.rejoin_chips must be >= 0, got {self.rejoin_chips}")
-        if not isinstance(self.reconnect_seconds, (int, float)) or self.reconnect_seconds < 0:
+        seconds = self.reconnect_seconds
+        if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                or not math.isfinite(seconds) or seconds < 0):
             raise ChinchonError(
                 f"Rules.reconnect_seconds must be a number >= 0, got {self.reconnect_seconds!r}"
             )
