@@ -533,8 +533,12 @@ def test_layoffs_onto_earlier_opponents_melds(settle):
 
 
 def test_own_meld_could_be_laid_off_entirely(settle):
+    # 6o-9o could all go on 3o 4o 5o, or 9o on the nines: same points; the own run of
+    # four wins (more own-melded cards)
     r = verify("3o 4o 5o 9c 9e 9b 1c", ["6o 7o 8o 9o 12c 11e 10b"], impls=[settle])
     assert r.opponents[0].points == 33
+    assert [str(m) for m in r.opponents[0].melds] == ["6o 7o 8o 9o"]
+    assert r.opponents[0].layoffs == ()
 
 
 def test_chains_at_both_ends(settle):
@@ -622,6 +626,39 @@ def test_errors_name_the_card_and_hand(settle, closer, opps, kwargs, exc, words)
             settle(*args, **kwargs)
         for w in words:
             assert w in str(info.value), (w, str(info.value))
+
+
+def test_checker_catches_bad_settlements():
+    """The checks are not vacuous: doctored reference results are refused."""
+    closer, opps = "7o 7c 7b 9e 10e 11e 4o", ["7e 12e 8e 1c 3o 5b 2o"]
+
+    def doctored(change):
+        return lambda *a, **k: change(reference.settle(*a, **k))
+
+    def with_opp(r, **fields):
+        return dataclasses.replace(r, opponents=(dataclasses.replace(r.opponents[0], **fields),))
+
+    def keep_a_card(r):  # a lay-off undone: legal, but no longer optimal
+        o = r.opponents[0]
+        c, t = o.layoffs[-1]
+        tab = list(r.table)
+        tab[t] = dataclasses.replace(tab[t], cards=tuple(x for x in tab[t].cards if x != c))
+        r = with_opp(r, layoffs=o.layoffs[:-1], unmatched=tuple(sorted((*o.unmatched, c))),
+                     points=o.points + c.points)
+        return dataclasses.replace(r, table=tuple(tab), points=(r.points[0], o.points + c.points))
+
+    changes = [
+        lambda r: with_opp(r, layoffs=tuple(reversed(r.opponents[0].layoffs))),  # order
+        lambda r: with_opp(r, layoffs=tuple((c, t + 1) for c, t in r.opponents[0].layoffs)),
+        lambda r: with_opp(r, layoffs=tuple(reversed(r.opponents[0].layoffs[1:]))),  # 12e 8e
+        lambda r: dataclasses.replace(r, points=(r.points[0], r.points[1] + 1)),
+        lambda r: dataclasses.replace(r, table=r.table[1:]),
+        keep_a_card,
+    ]
+    assert verify(closer, opps, impls=[reference.settle])
+    for change in changes:
+        with pytest.raises(AssertionError):
+            verify(closer, opps, impls=[doctored(change)])
 
 
 def test_deal_count_report():
