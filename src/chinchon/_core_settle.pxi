@@ -104,13 +104,16 @@ cdef tuple _settle_melds(const cc_seat_result *r):
                   for i in range(r.n_melds)])
 
 
-cdef object _settlement_of(const cc_settlement *s):
+cdef object _settlement_of(const cc_settlement *s, object minus_ten):
+    # minus_ten: the Python int of Rules.minus_ten. Rules does not bound it, so the
+    # closer's points on minus ten are computed here (a C int would overflow).
     cdef int k, i
     cdef const cc_seat_result *r
+    closer_points = -minus_ten if s.outcome == CC_MINUS_TEN else s.closer.points
     closer = _filled(CloserResult, {
         "melds": _settle_melds(&s.closer),
         "unmatched": _settle_cards(s.closer.unmatched),
-        "points": s.closer.points,
+        "points": closer_points,
     })
     opponents = []
     for k in range(s.n_opponents):
@@ -133,7 +136,7 @@ cdef object _settlement_of(const cc_settlement *s):
         "closer": closer,
         "opponents": tuple(opponents),
         "table": table,
-        "points": tuple([s.points[i] for i in range(s.n_opponents + 1)]),
+        "points": (closer_points, *[s.points[i] for i in range(1, s.n_opponents + 1)]),
     })
 
 
@@ -174,7 +177,9 @@ def settle(closer7, opponents, *, decks=None, rules=None):
             hands[k].once = masks[k][0]
             hands[k].twice = masks[k][1]
     r = _rules_for(rules)
-    minus_ten = 10 if rules is None else rules.minus_ten
+    py_minus_ten = 10 if rules is None else rules.minus_ten
+    # the C core's copy only matters when it fits; _settlement_of uses the Python int
+    minus_ten = py_minus_ten if -2147483647 <= py_minus_ten <= 2147483647 else 0
     with nogil:
         st = cc_settle(&r, minus_ten, hands[0], &hands[1], n, c_decks, &out)
     if st != CC_OK:
@@ -184,4 +189,4 @@ def settle(closer7, opponents, *, decks=None, rules=None):
         if fast:
             _settle_prepare(closer7, opponents, decks, rules)  # raises the documented error
         _raise_status(st)
-    return _settlement_of(&out)
+    return _settlement_of(&out, py_minus_ten)
