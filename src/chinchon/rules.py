@@ -35,6 +35,8 @@ class Rules:
                 raise ChinchonError(f"Rules.{name} must be an int, got {value!r}")
         if not 0 <= self.close_limit <= 255:
             raise ChinchonError(f"Rules.close_limit must be 0..255, got {self.close_limit}")
+        if self.minus_ten < 0:
+            raise ChinchonError(f"Rules.minus_ten must be >= 0, got {self.minus_ten}")
         if self.rejoin_chips < 0:
             raise ChinchonError(f"Rules.rejoin_chips must be >= 0, got {self.rejoin_chips}")
         seconds = self.reconnect_seconds
