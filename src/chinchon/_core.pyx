@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .cards import _SPELLINGS, Card, Hand, as_hand, coerce_cards, mask_to_cards
+from .cards import _SPELLINGS, Card, Hand, as_hand, coerce_cards
 from .errors import STATUS_ERRORS, ChinchonError
 from .reference import check_threads, normalize_batch, row_error
 from .results import OUTCOMES, Arrangement, Hint, Meld
