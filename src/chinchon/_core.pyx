@@ -98,29 +98,34 @@ cdef inline cc_rules _rules_for(object rules):
     return r
 
 
+cdef inline bint _add_card(uint64_t *once, uint64_t *twice, int index,
+                          bint single_deck) noexcept:
+    """Add one copy of card ``index`` to the masks; False for a copy the rules forbid (a
+    third one, or a second with one deck)."""
+    cdef uint64_t b = (<uint64_t>1) << index
+    if once[0] & b:
+        if twice[0] & b or single_deck:
+            return False
+        twice[0] |= b
+    else:
+        once[0] |= b
+    return True
+
+
 cdef bint _fast_cards(object seq, object decks, cc_hand *h) except -1:
     """Masks of a list or tuple of Card objects (the game loop's form) without building a
     Hand. False when anything is unusual (other types, a third copy, a copy with
     decks=1): the generic path then handles it and raises the documented error."""
     cdef uint64_t once = 0
     cdef uint64_t twice = 0
-    cdef uint64_t b
-    cdef int index
     if type(seq) is not list and type(seq) is not tuple:
         return False
     if decks is not None and (type(decks) is not int or (decks != 1 and decks != 2)):
         return False
+    cdef bint single = decks is not None and decks == 1
     for c in seq:
-        if type(c) is not Card:
+        if type(c) is not Card or not _add_card(&once, &twice, c.index, single):
             return False
-        index = c.index
-        b = (<uint64_t>1) << index
-        if once & b:
-            if twice & b or decks == 1:
-                return False
-            twice |= b
-        else:
-            once |= b
     h.once = once
     h.twice = twice
     return True
@@ -132,23 +137,18 @@ cdef bint _fast_text(str text, object decks, cc_hand *h, int *count) except -1:
     handles it and raises the documented error."""
     cdef uint64_t once = 0
     cdef uint64_t twice = 0
-    cdef uint64_t b
     cdef int n = 0
     if decks is not None and (type(decks) is not int or (decks != 1 and decks != 2)):
         return False
+    cdef bint single = decks is not None and decks == 1
     for tok in text.split():
         card = _SPELLINGS.get(tok)
         if card is None:
             card = _SPELLINGS.get(tok.lower())
             if card is None:
                 return False
-        b = (<uint64_t>1) << (<int>card.index)
-        if once & b:
-            if twice & b or decks == 1:
-                return False
-            twice |= b
-        else:
-            once |= b
+        if not _add_card(&once, &twice, card.index, single):
+            return False
         n += 1
     h.once = once
     h.twice = twice
