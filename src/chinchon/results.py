@@ -110,20 +110,9 @@ class TableMeld:
 
 
 @dataclass(frozen=True)
-class CloserResult:
-    """The closer's side of a settlement: melds, unmatched cards and hand points
-    (the deadwood, ``-minus_ten`` on minus ten, 0 on chinchón)."""
-
-    melds: tuple[Meld, ...]
-    unmatched: tuple[Card, ...]
-    points: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "melds": [m.to_dict() for m in self.melds],
-            "unmatched": [str(c) for c in self.unmatched],
-            "points": self.points,
-        }
+class CloserResult(Arrangement):
+    """The closer's side of a settlement: their arrangement, with ``points`` the hand
+    points (the deadwood, ``-minus_ten`` on minus ten, 0 on chinchón)."""
 
 
 @dataclass(frozen=True)
