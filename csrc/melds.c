@@ -502,15 +502,21 @@ static void cc_hint_outcomes(const cc_rules *rules, uint64_t a, uint64_t b,
 /* ------------------------------------------------------------------------------ */
 /* Public entry points                                                            */
 
+/* The checks every single-hand entry point shares: rules and result present, a valid
+ * hand of at most 8 cards (its count in *n). O(1). */
+static cc_status cc_entry(const cc_rules *rules, const void *out, cc_hand h, int *n)
+{
+    if (rules == NULL || out == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    return cc_validate(h.once, h.twice, CC_MAX_HAND, n);
+}
+
 /* Optimal deadwood of a hand of 0..8 cards (validated).
  * A few ns on the fast path; a few masks per set rank where sets and runs compete. */
 cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
 {
     int n;
-    cc_status st;
-    if (rules == NULL || points == NULL)
-        return CC_ERR_BAD_ARGUMENT;
-    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    cc_status st = cc_entry(rules, points, h, &n);
     if (st != CC_OK)
         return st;
     /* two inlined copies: the single-deck one drops every twice term */
@@ -524,10 +530,7 @@ cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
 cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
 {
     int n;
-    cc_status st;
-    if (rules == NULL || out == NULL)
-        return CC_ERR_BAD_ARGUMENT;
-    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    cc_status st = cc_entry(rules, out, h, &n);
     if (st != CC_OK)
         return st;
     cc_best_core(rules, h.once, h.twice, out);
@@ -539,10 +542,7 @@ cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
 cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangement *out)
 {
     int n;
-    cc_status st;
-    if (rules == NULL || out == NULL)
-        return CC_ERR_BAD_ARGUMENT;
-    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    cc_status st = cc_entry(rules, out, h, &n);
     if (st != CC_OK)
         return st;
     cc_best_slow(rules, h.once, h.twice, out);
@@ -554,10 +554,7 @@ cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangem
 cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
 {
     int n;
-    cc_status st;
-    if (rules == NULL || outcome == NULL)
-        return CC_ERR_BAD_ARGUMENT;
-    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    cc_status st = cc_entry(rules, outcome, h, &n);
     if (st != CC_OK)
         return st;
     if (n != 7)
@@ -572,10 +569,7 @@ cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
                            uint8_t *outcomes)
 {
     int n;
-    cc_status st;
-    if (rules == NULL || points == NULL)
-        return CC_ERR_BAD_ARGUMENT;
-    st = cc_validate(h.once, h.twice, CC_MAX_HAND, &n);
+    cc_status st = cc_entry(rules, points, h, &n);
     if (st != CC_OK)
         return st;
     if (n != 8)

@@ -390,6 +390,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _card_options(p: argparse.ArgumentParser, decks_default: str) -> None:
+    """The options shared by the commands that take cards: decks, close limit, JSON."""
+    p.add_argument("--decks", type=int, choices=(1, 2), default=None,
+                   help=f"1 or 2 decks (default: {decks_default})")
+    p.add_argument("--close-limit", type=int, default=5, help="close allowed up to (5)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -405,10 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
         "after each discard and whether it allows closing (* marks the best).",
     )
     p.add_argument("hand", help='the cards, e.g. "7o 7c 7b 9e 10e 11e 4o 5b"')
-    p.add_argument("--decks", type=int, choices=(1, 2), default=None,
-                   help="1 or 2 decks (default: 2 if a card appears twice)")
-    p.add_argument("--close-limit", type=int, default=5, help="close allowed up to (5)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    _card_options(p, "2 if a card appears twice")
     p.set_defaults(func=_cmd_hint)
 
     p = sub.add_parser(
@@ -421,10 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--closer", required=True, help='the closer\'s 7 kept cards, e.g. "7o 7c 7b 9e 10e 11e 4o"')
     p.add_argument("--opponent", action="append", metavar="CARDS",
                    help="an opponent's 7 cards; repeat in play order (1 to 5)")
-    p.add_argument("--decks", type=int, choices=(1, 2), default=None,
-                   help="1 or 2 decks (default: 2 if a card appears twice or 5+ players)")
-    p.add_argument("--close-limit", type=int, default=5, help="close allowed up to (5)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    _card_options(p, "2 if a card appears twice or 5+ players")
     p.set_defaults(func=_cmd_settle)
 
     p = sub.add_parser(
