@@ -48,13 +48,14 @@ step "2. the sdist holds what a build needs, and nothing else"
 tar tzf "$sdist" | sed 's|^[^/]*/||; /\/$/d; /^$/d' | sort >"$work/sdist.txt"
 echo "$(wc -l <"$work/sdist.txt") files"
 for need in PKG-INFO pyproject.toml CMakeLists.txt README.md LICENSE csrc/chinchon.h \
-  src/chinchon/__init__.py src/chinchon/_version.py src/chinchon/_core.pyx \
-  src/chinchon/_core.pyi src/chinchon/py.typed src/chinchon/reference.py tests/conftest.py; do
+  src/chinchon/__init__.py src/chinchon/_version.py src/chinchon/_core/_binding.pyx \
+  src/chinchon/_core/_binding.pxd src/chinchon/_core/_binding.pyi src/chinchon/py.typed \
+  src/chinchon/reference/__init__.py tests/conftest.py; do
   grep -qxF "$need" "$work/sdist.txt" || fail "the sdist lacks $need"
 done
 grep -q '^csrc/.*\.c$' "$work/sdist.txt" || fail "the sdist holds no C source"
 # build outputs, caches, generated C, CI files: none of them belong in the sdist
-junk='(^|/)(build|dist|wheelhouse|_skbuild|__pycache__|\.git|\.github|\.ci|\.pytest_cache|\.mypy_cache|\.hypothesis|\.benchmarks|\.venv[^/]*|[^/]*\.egg-info)(/|$)|\.(so|pyd|dll|dylib|o|obj|a|lib|pyc|whl)$|^src/chinchon/_core\.c$'
+junk='(^|/)(build|dist|wheelhouse|_skbuild|__pycache__|\.git|\.github|\.ci|\.pytest_cache|\.mypy_cache|\.hypothesis|\.benchmarks|\.venv[^/]*|[^/]*\.egg-info)(/|$)|\.(so|pyd|dll|dylib|o|obj|a|lib|pyc|whl)$|^src/chinchon/_core/_binding\.c$'
 if grep -E "$junk" "$work/sdist.txt"; then fail "the sdist holds the files above"; fi
 # and nothing that git does not track (a scratch file beside the sources, say)
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
@@ -80,10 +81,11 @@ check_wheel() {
   "$tools/python" - "$repaired" <<'EOF'
 import re, sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-need = [r"chinchon/_core\..*(so|pyd)$", r"chinchon/_core\.pyi$", r"chinchon/py\.typed$",
-        r"chinchon/__init__\.py$", r"chinchon/reference\.py$", r"\.dist-info/licenses/LICENSE$"]
+need = [r"chinchon/_core/_binding\..*(so|pyd)$", r"chinchon/_core/_binding\.pyi$",
+        r"chinchon/py\.typed$", r"chinchon/__init__\.py$", r"chinchon/reference/__init__\.py$",
+        r"\.dist-info/licenses/LICENSE$"]
 missing = [p for p in need if not any(re.search(p, n) for n in names)]
-junk = [n for n in names if re.search(r"\.(c|h|o|pyc)$|__pycache__|/tests?/", n)]
+junk = [n for n in names if re.search(r"\.(c|h|o|pyc|pyx|pxd|pxi)$|__pycache__|/tests?/", n)]
 assert not missing, f"the wheel lacks {missing}"
 assert not junk, f"the wheel holds {junk}"
 print(f"wheel contents fine: {len(names)} files")
@@ -105,15 +107,15 @@ test_wheel() {
 import os, shutil, sys
 compilers = [c for c in ("cc", "gcc", "clang", "c99", "tcc") if shutil.which(c)]
 assert not compilers, f"compilers on PATH: {compilers}"
-import chinchon, chinchon._core
+import chinchon, chinchon._core._binding
 venv = os.path.realpath(sys.prefix)
-for mod in (chinchon, chinchon._core):
+for mod in (chinchon, chinchon._core._binding):
     assert os.path.realpath(mod.__file__).startswith(venv + os.sep), mod.__file__
 assert chinchon.IMPLEMENTATION == "native", chinchon.IMPLEMENTATION
 from importlib.metadata import version
 assert version("chinchon") == chinchon.__version__, (version("chinchon"), chinchon.__version__)
 print(f"chinchon {chinchon.__version__}: IMPLEMENTATION={chinchon.IMPLEMENTATION!r}, "
-      f"_core from {chinchon._core.__file__}")
+      f"_core from {chinchon._core._binding.__file__}")
 EOF
   # CHINCHON_IMPLEMENTATION=native: a wheel whose extension does not load fails loudly
   (

@@ -143,13 +143,13 @@ def test_close_normal_adds_hand_points():
 
 def test_settle_gets_the_opponents_in_play_order(monkeypatch):
     seen = []
-    real = chinchon.game._settle
+    real = chinchon._backend.settle
 
-    def spy(closer7, opponents, decks, rules):
+    def spy(closer7, opponents, *, decks, rules):
         seen.append([sorted(str(c) for c in o) for o in opponents])
-        return real(closer7, opponents, decks, rules)
+        return real(closer7, opponents, decks=decks, rules=rules)
 
-    monkeypatch.setattr(chinchon.game, "_settle", spy)
+    monkeypatch.setattr(chinchon._backend, "settle", spy)
     g = Game(4, deck=stack([CLOSER, HIGH, LOW, OTHER], "12e", ["12b"]), lead=2)
     hand = close_first_turn(g)
     assert hand.order == (2, 3, 0, 1)

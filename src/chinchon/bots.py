@@ -1,15 +1,16 @@
 """Bots that play a seat of a :class:`~chinchon.Game`.
 
-A bot answers three questions, each asked with the game and the seat it plays:
+A bot answers three questions, each asked with the seat's
+:class:`~chinchon.game.Observation` (what that seat may see, and nothing else) and the
+seat it plays:
 
 - :meth:`Bot.choose_draw` -> ``'stock'`` or ``'discard'``;
 - :meth:`Bot.choose_discard` -> ``(card, close)``;
 - :meth:`Bot.choose_rejoin` -> ``True`` to spend a chip and come back.
 
-A bot may only use what its seat may see: its own cards (``game.held(seat)`` /
-``game.hand(seat)``), ``game.hints()`` on its own turn, and the public table
-(``discard_top``, ``stock_size``, ``totals``, ``in_game``, ``chips``...) - the same as
-``game.observation(seat)``, read directly for speed.
+The observation has the game's own names for what a seat may read: its own cards
+(``obs.held(seat)`` / ``obs.hand(seat)``), ``obs.hints()`` on its own turn, and the
+public table (``discard_top``, ``stock_size``, ``totals``, ``in_game``, ``chips``...).
 
 :class:`RandomBot` plays uniformly at random among legal moves, except that it closes
 when the discard it picked allows it (so random tables still end their hands).
@@ -20,13 +21,17 @@ minimise deadwood, closes as soon as it can, and prefers chinchón, then minus t
 from __future__ import annotations
 
 import random
-import sys
 from operator import attrgetter
-from typing import Any, Callable, Optional, Union
+from collections.abc import Iterable, Sequence
+from typing import Any, Callable, Optional, Union, cast
 
+from . import _backend as solver
 from .cards import Card
+from .errors import ChinchonError
+from .game.observation import Observation
+from .game.state import GameState
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot", "play_turn", "bots_rejoin"]
 
 class Bot:
     """The bot interface; subclasses override the three ``choose_*`` methods."""
@@ -36,13 +41,13 @@ class Bot:
     def __init__(self, seed: Optional[int] = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose_draw(self, game: Any, seat: int) -> str:
+    def choose_draw(self, obs: Observation, seat: int) -> str:
         raise NotImplementedError
 
-    def choose_discard(self, game: Any, seat: int) -> tuple[Card, bool]:
+    def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
         raise NotImplementedError
 
-    def choose_rejoin(self, game: Any, seat: int) -> bool:
+    def choose_rejoin(self, obs: Observation, seat: int) -> bool:
         return True
 
     def __repr__(self) -> str:
@@ -55,17 +60,17 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose_draw(self, game: Any, seat: int) -> str:
-        if game.discard_size and self.rng.random() < 0.5:
+    def choose_draw(self, obs: Observation, seat: int) -> str:
+        if obs.discard_size and self.rng.random() < 0.5:
             return "discard"
         return "stock"
 
-    def choose_discard(self, game: Any, seat: int) -> tuple[Card, bool]:
-        hints = game.hints()
+    def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
+        hints = obs.hints()
         h = hints[self.rng.randrange(len(hints))]
         return h.card, h.can_close
 
-    def choose_rejoin(self, game: Any, seat: int) -> bool:
+    def choose_rejoin(self, obs: Observation, seat: int) -> bool:
         return self.rng.random() < 0.5
 
 
@@ -91,7 +96,7 @@ class GreedyBot(Bot):
     deadwood, closes whenever it can (chinchón and minus ten first), always rejoins.
 
     Cost: one ``discard_hints`` call when it looks at the discard top, and at most one
-    more (``game.hints()``) after drawing from the stock."""
+    more (``obs.hints()``) after drawing from the stock."""
 
     name = "greedy"
 
@@ -100,39 +105,39 @@ class GreedyBot(Bot):
         self._deadwood: dict[int, tuple[int, int]] = {}  # seat -> (hand number, deadwood)
         self._took: Optional[list[Any]] = None
 
-    def _current(self, game: Any, seat: int) -> int:
+    def _current(self, obs: Observation, seat: int) -> int:
         known = self._deadwood.get(seat)
-        if known is not None and known[0] == game.hand_number:
+        if known is not None and known[0] == obs.hand_number:
             return known[1]
-        d: int = sys.modules["chinchon"].deadwood(game.held(seat), decks=game.decks)
-        self._deadwood[seat] = (game.hand_number, d)
+        d: int = solver.deadwood(obs.held(seat), decks=obs.decks)
+        self._deadwood[seat] = (obs.hand_number, d)
         return d
 
-    def choose_draw(self, game: Any, seat: int) -> str:
+    def choose_draw(self, obs: Observation, seat: int) -> str:
         self._took = None
-        top = game.discard_top
+        top = obs.discard_top
         if top is None:
             return "stock"
-        cards = game.held(seat)
+        cards = obs.held(seat)
         cards.append(top)
         cards.sort(key=_index)
-        hints = sys.modules["chinchon"].discard_hints(cards, decks=game.decks, rules=game.rules)
+        hints = solver.discard_hints(cards, decks=obs.decks, rules=obs.rules)
         best = _best_hint(hints)
-        if best.points < self._current(game, seat) or best.can_close:
+        if best.points < self._current(obs, seat) or best.can_close:
             self._took = hints  # the same 8 cards as after the draw: reuse the hints
             return "discard"
-        if game.stock_size == 0 and game.discard_size == 0:  # pragma: no cover
+        if obs.stock_size == 0 and obs.discard_size == 0:  # pragma: no cover
             return "discard"
         return "stock"
 
-    def choose_discard(self, game: Any, seat: int) -> tuple[Card, bool]:
-        hints = self._took if self._took is not None else game.hints()
+    def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
+        hints = self._took if self._took is not None else obs.hints()
         self._took = None
         best = _best_hint(hints)
-        self._deadwood[seat] = (game.hand_number, best.points)
+        self._deadwood[seat] = (obs.hand_number, best.points)
         return best.card, best.can_close
 
-    def choose_rejoin(self, game: Any, seat: int) -> bool:
+    def choose_rejoin(self, obs: Observation, seat: int) -> bool:
         return True
 
 
@@ -153,26 +158,32 @@ def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None) -> Bo
         return spec(seed)
     if isinstance(spec, str) and spec.strip().lower() in BOTS:
         return BOTS[spec.strip().lower()](seed)
-    from .errors import ChinchonError
-
     raise ChinchonError(f"unknown bot {spec!r}; choose from {', '.join(BOTS)}")
 
 
-def play_turn(game: Any, bots: list[Bot]) -> None:
+def play_turn(game: GameState, bots: list[Bot]) -> None:
     """Let the bots make the next move of ``game`` (draw, discard or, in the summary,
     their rejoins and then the next hand)."""
     phase = game.phase
     if phase == "draw":
-        seat = game.turn
-        game.draw(bots[seat].choose_draw(game, seat))
+        seat = cast(int, game.turn)  # draw or discard phase: someone's turn
+        game.draw(bots[seat].choose_draw(game.observe(seat), seat))
     elif phase == "discard":
-        seat = game.turn
-        card, close = bots[seat].choose_discard(game, seat)
+        seat = cast(int, game.turn)
+        card, close = bots[seat].choose_discard(game.observe(seat), seat)
         game.discard(card, close)
     elif phase == "summary":
-        chips = game.chips
-        in_game = game.in_game
-        for seat in range(game.players):
-            if not in_game[seat] and chips[seat] > 0 and bots[seat].choose_rejoin(game, seat):
-                game.rejoin(seat)
+        bots_rejoin(game, bots, range(game.players))
         game.next_hand()
+
+
+def bots_rejoin(game: GameState, bots: Sequence[Bot], seats: Iterable[int]) -> list[int]:
+    """In the summary of a hand, each eliminated seat of ``seats`` with a chip whose bot
+    wants to rejoins; returns the seats that did."""
+    back = []
+    for seat in seats:
+        if (not game.in_game[seat] and game.chips[seat] > 0
+                and bots[seat].choose_rejoin(game.observe(seat), seat)):
+            game.rejoin(seat)
+            back.append(seat)
+    return back

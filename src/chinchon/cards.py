@@ -40,6 +40,9 @@ __all__ = [
     "full_deck",
     "mask_to_cards",
     "cards_to_mask",
+    "add_card",
+    "CARD_AT",
+    "SPELLINGS",
 ]
 
 SUITS = "oceb"
@@ -118,7 +121,7 @@ class Card:
         if not isinstance(text, str):
             raise CardParseError(f"not card text: {text!r}", repr(text))
         token = text.strip()
-        card = _SPELLINGS.get(token.lower())
+        card = SPELLINGS.get(token.lower())
         if card is not None:
             return card
         m = _TOKEN.match(token)
@@ -178,7 +181,12 @@ class Card:
 
 
 _ALL_CARDS = tuple(Card(r, s) for s in SUITS for r in RANKS)
-_BY_INDEX: dict[int, Card] = {c.index: c for c in _ALL_CARDS}
+
+#: the one bit index -> Card table: ``CARD_AT[i]`` is the card of bit ``i`` (``None``
+#: for the unused bits 12-15 of each lane)
+CARD_AT: tuple[Card | None, ...] = tuple(
+    Card(i % 16 + 1, SUITS[i // 16]) if i % 16 < 12 else None for i in range(64)
+)
 
 
 def _spellings() -> dict[str, Card]:
@@ -191,7 +199,7 @@ def _spellings() -> dict[str, Card]:
 
 
 #: every accepted spelling, lower case -> Card (parsing is a dict look-up)
-_SPELLINGS = _spellings()
+SPELLINGS = _spellings()
 
 
 def parse_cards(text: str) -> list[Card]:
@@ -202,7 +210,7 @@ def parse_cards(text: str) -> list[Card]:
     """
     if not isinstance(text, str):
         raise CardParseError(f"card text must be a str, got {type(text).__name__}", repr(text))
-    table = _SPELLINGS
+    table = SPELLINGS
     out = []
     for tok in _SPLIT.split(text.strip()) if "," in text else text.split():
         card = table.get(tok) or table.get(tok.lower())
@@ -252,7 +260,8 @@ def mask_to_cards(once: int, twice: int = 0) -> list[Card]:
     while m:
         low = m & -m
         i = low.bit_length() - 1
-        c = _BY_INDEX[i]
+        c = CARD_AT[i]
+        assert c is not None
         out.append(c)
         if twice & low:
             out.append(c)
@@ -260,17 +269,25 @@ def mask_to_cards(once: int, twice: int = 0) -> list[Card]:
     return out
 
 
+def add_card(once: int, twice: int, index: int) -> tuple[int, int] | None:
+    """The masks ``(once, twice)`` with one more copy of card ``index``; ``None`` when
+    that would be a third copy."""
+    b = 1 << index
+    if twice & b:
+        return None
+    if once & b:
+        return once, twice | b
+    return once | b, twice
+
+
 def cards_to_mask(cards: Iterable[Card]) -> tuple[int, int, int]:
     """``(once, twice, n)`` of a list of cards; raises on a third copy."""
     once = twice = n = 0
     for c in cards:
-        b = 1 << c.index
-        if twice & b:
+        added = add_card(once, twice, c.index)
+        if added is None:
             raise InvalidHandError(f"card {c} appears three times; at most two decks are in play")
-        if once & b:
-            twice |= b
-        else:
-            once |= b
+        once, twice = added
         n += 1
     return once, twice, n
 

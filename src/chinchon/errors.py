@@ -30,6 +30,9 @@ class CardParseError(ChinchonError):
         super().__init__(message)
         self.token = token
 
+    def __reduce__(self) -> tuple[object, ...]:  # pickles with its token (worker -> caller)
+        return (type(self), (str(self), self.token))
+
 
 class InvalidHandError(ChinchonError):
     """A hand that cannot exist: bits outside the lanes, a card three times, ..."""
@@ -50,6 +53,9 @@ class BatchRowError(InvalidHandError):
         super().__init__(message)
         self.row = row
 
+    def __reduce__(self) -> tuple[object, ...]:  # pickles with its row (worker -> caller)
+        return (type(self), (str(self), self.row))
+
 
 class CannotCloseError(ChinchonError):
     """A close with deadwood over the close limit."""
@@ -59,17 +65,30 @@ class IllegalAction(ChinchonError):
     """A game action that the rules do not allow now; the game is left unchanged."""
 
 
-#: Status codes of the C core (``cc_status`` in csrc/chinchon.h), in order, with the
-#: exception class and message each maps to. The reference implementation reports the
-#: same problems with the same classes and messages.
-STATUS_ERRORS: tuple[tuple[type[ChinchonError], str], ...] = (
-    (ChinchonError, "ok"),
-    (InvalidHandError, "bits set outside the card lanes (bits 12-15 of a 16-bit lane)"),
-    (InvalidHandError, "the twice mask holds a card that the once mask does not"),
-    (CardCountError, "too many cards (at most 8)"),
-    (CardCountError, "wrong number of cards"),
-    (DuplicateCardError, "a card held twice in single-deck play"),
-    (InvalidHandError, "a card in play more than twice"),
-    (CannotCloseError, "the closer's deadwood is over the close limit"),
-    (ChinchonError, "an argument out of range"),
-)
+#: Each named status of the C core (``cc_status`` in csrc/chinchon.h) with the exception
+#: class and message it maps to, keyed by the status's C name (never by position). Both
+#: implementations raise these for the same problems; the binding declares the enum in
+#: full and looks each code up here by name.
+STATUS_ERRORS: dict[str, tuple[type[ChinchonError], str]] = {
+    "CC_ERR_LANE_BITS": (InvalidHandError,
+                         "bits set outside the card lanes (bits 12-15 of a 16-bit lane)"),
+    "CC_ERR_TWICE_NOT_SUBSET": (InvalidHandError,
+                                "the twice mask holds a card that the once mask does not"),
+    "CC_ERR_TOO_MANY_CARDS": (CardCountError, "too many cards (at most 8)"),
+    "CC_ERR_CARD_COUNT": (CardCountError, "wrong number of cards"),
+    "CC_ERR_DUPLICATE": (DuplicateCardError, "a card held twice in single-deck play"),
+    "CC_ERR_THREE_COPIES": (InvalidHandError, "a card in play more than twice"),
+    "CC_ERR_CANNOT_CLOSE": (CannotCloseError, "the closer's deadwood is over the close limit"),
+    "CC_ERR_BAD_ARGUMENT": (ChinchonError, "an argument out of range"),
+}
+
+
+def status_error(name: str) -> str:
+    """The message of the C status ``name``."""
+    return STATUS_ERRORS[name][1]
+
+
+def raise_status(name: str) -> None:
+    """Raise the exception of the C status ``name`` (any unknown name: ChinchonError)."""
+    cls, message = STATUS_ERRORS.get(name, (ChinchonError, f"native status {name}"))
+    raise cls(message)

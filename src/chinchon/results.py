@@ -5,10 +5,11 @@ They are frozen dataclasses; ``to_dict()`` gives data that ``json.dumps`` takes 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Optional
 
-from .cards import Card
+from .cards import CARD_AT, Card
 
 __all__ = [
     "Meld",
@@ -19,10 +20,18 @@ __all__ = [
     "CloserResult",
     "OpponentResult",
     "Settlement",
+    "build_settlement",
+    "seat_label",
+    "one_per_card",
 ]
 
 #: outcome names by the C core's cc_outcome code (0 = cannot close)
 OUTCOMES: tuple[Optional[str], ...] = (None, "normal", "minus_ten", "chinchon")
+
+
+def seat_label(position: int) -> str:
+    """How a settlement position is named: 0 the closer, k the k-th opponent."""
+    return "closer" if position == 0 else f"opponent {position}"
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,11 @@ class Arrangement:
     unmatched: tuple[Card, ...]
     points: int
 
+    def table_order(self) -> list[Card]:
+        """The cards in the order a table shows a hand: the melds first (each sorted),
+        then the unmatched cards in ascending order."""
+        return [c for m in self.melds for c in m.cards] + list(self.unmatched)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "melds": [m.to_dict() for m in self.melds],
@@ -86,6 +100,16 @@ class Hint(NamedTuple):
             "can_close": self.can_close,
             "outcome": self.outcome,
         }
+
+
+def one_per_card(hints: Sequence[Hint]) -> list[Hint]:
+    """The hints with a double-deck copy's second hint dropped (the two copies of a card
+    are next to each other and leave the same 7 cards: one move, one line)."""
+    out: list[Hint] = []
+    for h in hints:
+        if not out or out[-1].card is not h.card:
+            out.append(h)
+    return out
 
 
 @dataclass(frozen=True)
@@ -155,3 +179,67 @@ class Settlement:
             "table": [t.to_dict() for t in self.table],
             "points": list(self.points),
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Settlement:
+        """The settlement that :meth:`to_dict` wrote."""
+        c = d["closer"]
+        return cls(
+            d["outcome"],
+            CloserResult(_melds_of(c["melds"]), _cards_of(c["unmatched"]), c["points"]),
+            tuple(
+                OpponentResult(_melds_of(o["melds"]),
+                               tuple((Card.parse(x), int(i)) for x, i in o["layoffs"]),
+                               _cards_of(o["unmatched"]), o["points"])
+                for o in d["opponents"]
+            ),
+            tuple(TableMeld(t["kind"], _cards_of(t["cards"]), t["owner"], t["open"])
+                  for t in d["table"]),
+            tuple(d["points"]),
+        )
+
+
+def _cards_of(texts: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in texts)
+
+
+def _melds_of(ds: Sequence[dict[str, Any]]) -> tuple[Meld, ...]:
+    return tuple(Meld(d["kind"], _cards_of(d["cards"])) for d in ds)
+
+
+# --------------------------------------------------------------- from plain data
+#
+# What the reference solver hands to build_settlement:
+#   meld    = (kind, key)                 kind 'set'/'run', key = ascending bit indices
+#   closer  = (melds, unmatched, points)
+#   opp     = (melds, layoffs, unmatched, points), layoffs = [(bit index, table index)]
+#   table   = [(kind, key, owner, open)]
+
+
+def _cards(key: Iterable[int]) -> tuple[Card, ...]:
+    return tuple(CARD_AT[i] for i in key)  # type: ignore[misc]
+
+
+def _meld(kind: str, key: Iterable[int]) -> Meld:
+    return Meld(kind, _cards(key))
+
+
+def build_settlement(outcome: str, closer: Any, opponents: Sequence[Any], table: Sequence[Any],
+                     points: Sequence[int]) -> Settlement:
+    """The :class:`Settlement` of plain data (see the comment above)."""
+    melds, unmatched, cpoints = closer
+    return Settlement(
+        outcome,
+        CloserResult(tuple(_meld(k, key) for k, key in melds), _cards(unmatched), cpoints),
+        tuple(
+            OpponentResult(
+                tuple(_meld(k, key) for k, key in omelds),
+                tuple((CARD_AT[c], t) for c, t in layoffs),
+                _cards(ounmatched),
+                opoints,
+            )
+            for omelds, layoffs, ounmatched, opoints in opponents
+        ),
+        tuple(TableMeld(kind, _cards(key), owner, is_open) for kind, key, owner, is_open in table),
+        tuple(points),
+    )

@@ -1,4 +1,4 @@
-"""Type stub of the compiled module ``chinchon._core`` (built from _core.pyx).
+"""Type stub of the compiled module ``chinchon._core._binding`` (built from _binding.pyx).
 
 Every function has the signature of its twin in :mod:`chinchon.reference`; see there
 and docs/design.md for what each computes. Bad input raises a ChinchonError subclass.
@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .cards import Hand, HandLike
-from .results import Arrangement, Hint, Settlement
-from .rules import Rules
+from ..cards import Hand, HandLike
+from ..results import Arrangement, Hint, Settlement
+from ..rules import Rules
 
 #: always ``'native'`` for this module
 IMPLEMENTATION: str
@@ -36,6 +36,6 @@ def settle(
 ) -> Settlement: ...
 
 # ``masks``: anything numpy turns into an integer array of shape (n,) (one deck) or
-# (n, 2) (two decks); see reference.normalize_batch.
+# (n, 2) (two decks); see chinchon._args.normalize_batch.
 def deadwood_batch(masks: Any, *, threads: int | None = None) -> npt.NDArray[np.uint8]: ...
 def hints_batch(masks: Any, *, threads: int | None = None) -> npt.NDArray[np.uint8]: ...

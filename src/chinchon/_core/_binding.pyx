@@ -2,11 +2,12 @@
 # cython: freethreading_compatible = True
 """The native implementation of chinchon: a thin binding over the C core (csrc/).
 
-Arguments are converted and validated here (the same checks and exception classes as
-:mod:`chinchon.reference`), batch calls run the C core inside ``with nogil:`` (one
-hand is a few ns of C, less than releasing the GIL would cost), and each C
-status code maps to one exception class of :mod:`chinchon.errors`
-(``errors.STATUS_ERRORS``, indexed by ``cc_status``); all derive from ``ValueError``.
+Arguments are converted here and validated by the checks both implementations share
+(:mod:`chinchon._args`); batch calls run the C core inside ``with nogil:`` (one hand
+is a few ns of C, less than releasing the GIL would cost), and each C status maps to
+its exception class of :mod:`chinchon.errors` by the status's name. The C declarations
+are in ``_binding.pxd``; the docstrings are the reference's, copied on by
+:mod:`chinchon._backend`.
 """
 
 from libc.stdint cimport uint8_t, uint64_t
@@ -16,68 +17,39 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .cards import _SPELLINGS, Card, Hand, as_hand, coerce_cards
-from .errors import STATUS_ERRORS, ChinchonError
-from .reference import check_threads, normalize_batch, row_error
-from .results import OUTCOMES, Arrangement, Hint, Meld
-from .rules import HOUSE_RULES
+from .._args import check_rules, check_threads, normalize_batch, row_error
+from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, coerce_cards
+from ..errors import raise_status
+from ..results import OUTCOMES, Arrangement, Hint, Meld
+from ..rules import HOUSE_RULES
 
 IMPLEMENTATION = "native"
 
-cdef extern from "chinchon.h" nogil:
-    ctypedef enum cc_status:
-        CC_OK
-        CC_STATUS_END
+# every status by its C name (errors.STATUS_ERRORS is keyed by these names)
+_STATUS_NAMES = {
+    CC_OK: "CC_OK",
+    CC_ERR_LANE_BITS: "CC_ERR_LANE_BITS",
+    CC_ERR_TWICE_NOT_SUBSET: "CC_ERR_TWICE_NOT_SUBSET",
+    CC_ERR_TOO_MANY_CARDS: "CC_ERR_TOO_MANY_CARDS",
+    CC_ERR_CARD_COUNT: "CC_ERR_CARD_COUNT",
+    CC_ERR_DUPLICATE: "CC_ERR_DUPLICATE",
+    CC_ERR_THREE_COPIES: "CC_ERR_THREE_COPIES",
+    CC_ERR_CANNOT_CLOSE: "CC_ERR_CANNOT_CLOSE",
+    CC_ERR_BAD_ARGUMENT: "CC_ERR_BAD_ARGUMENT",
+}
+assert len(_STATUS_NAMES) == <int>CC_STATUS_END, "_binding.pxd lags csrc/chinchon.h"
 
-    ctypedef struct cc_hand:
-        uint64_t once
-        uint64_t twice
 
-    ctypedef struct cc_rules:
-        uint8_t points[12]
-        uint8_t close_limit
-
-    ctypedef struct cc_meld:
-        cc_hand cards
-        uint8_t kind
-
-    ctypedef struct cc_arrangement:
-        cc_meld melds[2]
-        int n_melds
-        cc_hand unmatched
-        int points
-
-    ctypedef enum cc_outcome:
-        CC_CANNOT_CLOSE
-        CC_NORMAL
-        CC_MINUS_TEN
-        CC_CHINCHON
-
-    void cc_rules_default(cc_rules *rules)
-    cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
-    cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
-    cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
-    cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
-                               uint8_t *outcomes)
-    cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
-                                int decks, uint8_t *out, size_t *bad_row)
-    cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
-                             int decks, uint8_t *out, size_t *bad_row)
+def status_messages():
+    """The C core's own message of every status, by name (for the tests)."""
+    return {name: cc_status_message(<cc_status>code).decode() for code, name in _STATUS_NAMES.items()}
 
 
 cdef cc_rules _house
 cc_rules_default(&_house)
 
 # card of each bit index (None outside the lanes), for building results fast
-_BY_INDEX = tuple(Card.from_index(i) if i % 16 < 12 else None for i in range(64))
-
-
-cdef inline int _ctz(uint64_t m) noexcept nogil:
-    cdef int i = 0
-    while not (m & 1):
-        m >>= 1
-        i += 1
-    return i
+cdef tuple _BY_INDEX = CARD_AT
 
 _KINDS = ("set", "run")
 # rows per thread below which a batch is not worth splitting
@@ -86,14 +58,13 @@ _pool = None
 
 
 cdef inline object _raise_status(cc_status st):
-    cls, message = STATUS_ERRORS[<int>st] if <int>st < len(STATUS_ERRORS) else (
-        ChinchonError, f"native status {<int>st}")
-    raise cls(message)
+    raise_status(_STATUS_NAMES.get(st, f"status {<int>st}"))
 
 
-cdef inline cc_rules _rules_for(object rules):
+cdef inline cc_rules _rules_for(object rules) except *:
     cdef cc_rules r = _house
     if rules is not None and rules is not HOUSE_RULES:
+        rules = check_rules(rules)
         r.close_limit = <uint8_t>rules.close_limit
     return r
 
@@ -142,9 +113,9 @@ cdef bint _fast_text(str text, object decks, cc_hand *h, int *count) except -1:
         return False
     cdef bint single = decks is not None and decks == 1
     for tok in text.split():
-        card = _SPELLINGS.get(tok)
+        card = SPELLINGS.get(tok)
         if card is None:
-            card = _SPELLINGS.get(tok.lower())
+            card = SPELLINGS.get(tok.lower())
             if card is None:
                 return False
         if not _add_card(&once, &twice, card.index, single):
@@ -190,7 +161,6 @@ cdef inline int _popcount(uint64_t m) noexcept nogil:
 # Single-hand calls keep the GIL: the C work is a few ns, less than releasing it costs.
 
 def deadwood(hand, *, decks=None):
-    """Optimal deadwood (points left in no meld) of a hand of at most 8 cards."""
     cdef cc_hand h
     cdef int points = 0
     cdef cc_status st
@@ -214,7 +184,7 @@ cdef tuple _cards(cc_hand h):
     cdef int i
     while m:
         low = m & (~m + 1)
-        i = _ctz(m)
+        i = cc_ctz(m)
         card = _BY_INDEX[i]
         out.append(card)
         if h.twice & low:
@@ -224,7 +194,6 @@ cdef tuple _cards(cc_hand h):
 
 
 def best_melds(hand, *, decks=None):
-    """An optimal arrangement of a hand of at most 8 cards (docs/design.md tie-break)."""
     cdef cc_hand h = _hand_of(hand, decks, 8, -1)
     cdef cc_arrangement a
     cdef cc_status st = cc_best_melds(&_house, h, &a)
@@ -236,8 +205,6 @@ def best_melds(hand, *, decks=None):
 
 
 def close_outcome(hand, *, decks=None, rules=None):
-    """What closing with these 7 cards would be: None (not allowed), 'normal',
-    'minus_ten' or 'chinchon'."""
     cdef cc_hand h = _hand_of(hand, decks, 7, 7)
     cdef cc_rules r = _rules_for(rules)
     cdef cc_outcome outcome = CC_CANNOT_CLOSE
@@ -248,8 +215,6 @@ def close_outcome(hand, *, decks=None, rules=None):
 
 
 def discard_hints(hand8, *, decks=None, rules=None):
-    """One Hint per card held: the deadwood of the 7 cards left if it is discarded and
-    whether (and how) those 7 could close. Cards in the order given (a Hand: ascending)."""
     cdef cc_hand h
     cdef cc_rules r = _rules_for(rules)
     cdef uint8_t points[8]
@@ -271,7 +236,7 @@ def discard_hints(hand8, *, decks=None, rules=None):
     cdef int i
     cdef int k = 0
     while m:  # ascending card order, a copy held twice listed twice
-        i = _ctz(m)
+        i = cc_ctz(m)
         hints.append(_hint(i, points[k], outcomes[k]))
         k += 1
         if h.twice >> i & 1:
@@ -348,19 +313,14 @@ def _run_batch(int which, masks, threads, int width):
     failures = [(row, st) for st, row in results if st != 0]
     if failures:
         row, st = min(failures)
-        raise row_error(st, row)
+        raise row_error(_STATUS_NAMES.get(st, f"status {st}"), row)
     return out
 
 
 def deadwood_batch(masks, *, threads=None):
-    """Deadwood of each row (0-8 cards) of a batch in the public encoding: shape (n,)
-    single deck, (n, 2) double deck. Returns uint8 of shape (n,). ``threads``: how many
-    cores to spread a large batch over (None: all)."""
     return _run_batch(0, masks, threads, 1)
 
 
 def hints_batch(masks, *, threads=None):
-    """For each 8-card row: the deadwood after discarding each held card, in ascending
-    card order (a double-deck copy listed twice). Returns uint8 of shape (n, 8)."""
     return _run_batch(1, masks, threads, 8)
-include "_core_settle.pxi"
+include "_settle.pxi"

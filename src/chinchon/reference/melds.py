@@ -1,28 +1,24 @@
-"""The pure-Python reference implementation of chinchon.
+"""The pure-Python meld search: deadwood, arrangements, hints and the batch calls.
 
 Written for clarity, independent of the C core's bit tricks: it enumerates every meld
 and every way of combining them, and picks the best by the explicit keys of
-docs/design.md. The tests use it as the oracle, the benchmarks as the baseline, and the
-package falls back to it where the native extension cannot load
-(``CHINCHON_IMPLEMENTATION=python`` forces it).
+docs/design.md.
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, Optional
 
 import numpy as np
 
-from .cards import Card, Hand, HandLike, as_hand, coerce_cards, mask_to_cards
-from .errors import STATUS_ERRORS, BatchRowError, ChinchonError
-from .results import OUTCOMES, Arrangement, Hint, Meld
-from .rules import HOUSE_RULES, Rules
+from .._args import check_rules, check_threads, normalize_batch, row_error, row_status
+from ..cards import CARD_AT, Hand, HandLike, as_hand, coerce_cards, mask_to_cards
+from ..results import OUTCOMES, Arrangement, Hint, Meld
+from ..rules import Rules
 
 __all__ = [
-    "IMPLEMENTATION",
     "deadwood",
     "best_melds",
     "discard_hints",
@@ -31,10 +27,7 @@ __all__ = [
     "hints_batch",
     "candidate_melds",
     "arrange",
-    "settle",
 ]
-
-IMPLEMENTATION = "python"
 
 # A meld is held here as a sorted tuple of card indices (copies repeated): its key.
 MeldKey = tuple[int, ...]
@@ -130,8 +123,12 @@ def _indices(hand: Hand) -> list[int]:
     return [c.index for c in hand]
 
 
+def _cards(key: Iterable[int]) -> tuple[Any, ...]:
+    return tuple(CARD_AT[i] for i in key)
+
+
 def _to_meld(kind: str, key: MeldKey) -> Meld:
-    return Meld(kind, tuple(Card.from_index(i) for i in key))
+    return Meld(kind, _cards(key))
 
 
 def deadwood(hand: HandLike, *, decks: Optional[int] = None) -> int:
@@ -146,7 +143,7 @@ def best_melds(hand: HandLike, *, decks: Optional[int] = None) -> Arrangement:
     melds, unmatched, points = arrange(_indices(h))
     return Arrangement(
         tuple(_to_meld(k, key) for k, key in melds),
-        tuple(Card.from_index(i) for i in unmatched),
+        _cards(unmatched),
         points,
     )
 
@@ -168,7 +165,7 @@ def close_outcome(hand: HandLike, *, decks: Optional[int] = None,
                   rules: Optional[Rules] = None) -> Optional[str]:
     """What closing with these 7 cards would be: None (not allowed), 'normal',
     'minus_ten' or 'chinchon'."""
-    rules = HOUSE_RULES if rules is None else rules
+    rules = check_rules(rules)
     h = as_hand(hand, decks, exact=7)
     idx = _indices(h)
     return OUTCOMES[_outcome_code(idx, arrange(idx)[2], rules)]
@@ -178,7 +175,7 @@ def discard_hints(hand8: HandLike, *, decks: Optional[int] = None,
                   rules: Optional[Rules] = None) -> list[Hint]:
     """One Hint per card held: the deadwood of the 7 cards left if it is discarded and
     whether (and how) those 7 could close. Cards in the order given (a Hand: ascending)."""
-    rules = HOUSE_RULES if rules is None else rules
+    rules = check_rules(rules)
     order = coerce_cards(hand8)
     as_hand(hand8 if isinstance(hand8, Hand) else order, decks, exact=8)  # validates
     hints = []
@@ -191,52 +188,6 @@ def discard_hints(hand8: HandLike, *, decks: Optional[int] = None,
 
 
 # ---------------------------------------------------------------- batch API
-
-
-def normalize_batch(masks: Any) -> tuple[np.ndarray, int]:
-    """Validate the array shape and dtype of a batch: ``(uint64 C-contiguous array,
-    decks)``. Shape (n,) is single deck, (n, 2) double deck."""
-    try:
-        arr = np.asarray(masks)
-    except (ValueError, TypeError) as exc:
-        raise BatchRowError(f"masks must be an integer array of shape (n,) or (n, 2): {exc}",
-                            -1) from None
-    if arr.dtype.kind not in "ui":
-        if arr.size == 0 and arr.dtype.kind == "f":
-            arr = arr.astype(np.uint64)
-        else:
-            raise BatchRowError(f"masks must be an integer array, got dtype {arr.dtype}", -1)
-    if arr.ndim == 1:
-        decks = 1
-    elif arr.ndim == 2 and arr.shape[1] == 2:
-        decks = 2
-    else:
-        raise BatchRowError(
-            f"masks must have shape (n,) for one deck or (n, 2) for two, got {arr.shape}", -1
-        )
-    if arr.dtype.kind == "i" and arr.size and int(arr.min()) < 0:
-        bad = int(np.argwhere(arr < 0)[0][0])
-        raise BatchRowError(f"row {bad}: negative mask", bad)
-    return np.ascontiguousarray(arr, dtype=np.uint64), decks
-
-
-def row_status(once: int, twice: int, decks: int, exact: Optional[int]) -> int:
-    """The cc_status of one batch row (0 = fine), checked in the C core's order."""
-    lane = 0x0FFF0FFF0FFF0FFF
-    if (once | twice) & ~lane:
-        return 1
-    if twice & ~once:
-        return 2
-    n = bin(once).count("1") + bin(twice).count("1")
-    if exact is not None:
-        return 0 if n == exact else 4
-    return 0 if n <= 8 else 3
-
-
-def row_error(status: int, row: int) -> BatchRowError:
-    """The exception for a bad batch row, the same for both implementations."""
-    _, message = STATUS_ERRORS[status]
-    return BatchRowError(f"row {row}: {message}", row)
 
 
 def _rows(arr: np.ndarray, decks: int) -> Iterable[tuple[int, int]]:
@@ -255,8 +206,8 @@ def deadwood_batch(masks: Any, *, threads: Optional[int] = None) -> np.ndarray:
     arr, decks = normalize_batch(masks)
     out = np.empty(arr.shape[0], dtype=np.uint8)
     for row, (once, twice) in enumerate(_rows(arr, decks)):
-        status = row_status(once, twice, decks, None)
-        if status:
+        status = row_status(once, twice, None)
+        if status != "CC_OK":
             raise row_error(status, row)
         out[row] = arrange([c.index for c in mask_to_cards(once, twice)])[2]
     return out
@@ -269,22 +220,10 @@ def hints_batch(masks: Any, *, threads: Optional[int] = None) -> np.ndarray:
     arr, decks = normalize_batch(masks)
     out = np.empty((arr.shape[0], 8), dtype=np.uint8)
     for row, (once, twice) in enumerate(_rows(arr, decks)):
-        status = row_status(once, twice, decks, 8)
-        if status:
+        status = row_status(once, twice, 8)
+        if status != "CC_OK":
             raise row_error(status, row)
         idx = [c.index for c in mask_to_cards(once, twice)]
         for pos in range(8):
             out[row, pos] = arrange(idx[:pos] + idx[pos + 1 :])[2]
     return out
-
-
-def check_threads(threads: Optional[int]) -> int:
-    """The number of threads a batch call may use (``None``: all cores)."""
-    if threads is None:
-        return os.cpu_count() or 1
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ChinchonError(f"threads must be a positive int or None, got {threads!r}")
-    return threads
-
-
-from .settlement import settle  # noqa: E402  (settlement imports this module lazily)

@@ -1,8 +1,8 @@
-# The settle() part of the native binding (SPEC section 4), over cc_settle in
-# csrc/settle.c. Included from _core.pyx after its `cdef extern from "chinchon.h"`
-# block (it uses cc_status, cc_hand, cc_rules, cc_meld, _rules_for and _KINDS from there).
+# The settle() part of the native binding (SPEC section 4), over cc_settle in the C
+# core. Included from _binding.pyx (it uses _rules_for and _KINDS from there; the C
+# declarations are in _binding.pxd).
 #
-# Validation is shared with the reference (chinchon.settlement.prepare) so both raise
+# Validation is shared with the reference (chinchon._args.prepare_settle) so both raise
 # the same classes with the same messages. Fast path: when every hand is a Hand, the C
 # core validates; on any bad-deal status the shared validation is run to raise the
 # documented error. The result dataclasses are filled directly (no __init__ call):
@@ -12,53 +12,12 @@ from cpython.object cimport PyObject_GenericSetAttr
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
-from .results import CloserResult, OpponentResult, Settlement, TableMeld
-from .rules import Rules as _Rules
-from .settlement import (
-    MAX_OPPONENTS as _MAX_OPPONENTS,
-    _CARD_AT as _SETTLE_CARDS,
-    cannot_close_error as _cannot_close_error,
-    prepare as _settle_prepare,
-)
-
-cdef extern from "chinchon.h" nogil:
-    ctypedef struct cc_layoff:
-        uint8_t card
-        uint8_t meld
-
-    ctypedef struct cc_table_meld:
-        cc_hand cards
-        uint8_t kind
-        uint8_t owner
-        uint8_t open
-
-    ctypedef struct cc_seat_result:
-        cc_meld melds[2]
-        int n_melds
-        cc_layoff layoffs[7]
-        int n_layoffs
-        cc_hand unmatched
-        int points
-
-    ctypedef struct cc_settlement:
-        uint8_t outcome
-        int decks
-        int deadwood
-        cc_seat_result closer
-        int n_opponents
-        cc_seat_result opponents[5]
-        int n_table
-        cc_table_meld table[12]
-        int points[6]
-        int bad_seat
-        int bad_card
-
-    cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
-                        const cc_hand *opponents, int n_opponents, int decks,
-                        cc_settlement *out)
-
-    enum:
-        CC_ERR_CANNOT_CLOSE
+from ..results import CloserResult, OpponentResult, Settlement, TableMeld
+from .._args import MAX_OPPONENTS as _MAX_OPPONENTS
+from .._args import cannot_close_error as _cannot_close_error
+from .._args import deal_error as _deal_error
+from .._args import prepare_settle as _settle_prepare
+from ..rules import Rules as _Rules
 
 cdef object _object_new = object.__new__
 
@@ -70,15 +29,10 @@ cdef inline object _filled(object cls, dict fields):
     return obj
 
 
-# the core's count-trailing-zeros (csrc/cc_bits.h: builtin, MSVC intrinsic or fallback)
-cdef extern from "cc_bits.h" nogil:
-    int cc_ctz(uint64_t x)  # x != 0
-
-
 cdef tuple _settle_cards(cc_hand h):
     cdef uint64_t m = h.once
     cdef int i, k = 0, n = 0
-    cdef tuple cards = _SETTLE_CARDS
+    cdef tuple cards = _BY_INDEX
     while m:
         n += 1 + <int>((h.twice >> cc_ctz(m)) & 1)
         m &= m - 1
@@ -120,7 +74,7 @@ cdef object _settlement_of(const cc_settlement *s, object minus_ten):
         r = &s.opponents[k]
         opponents.append(_filled(OpponentResult, {
             "melds": _settle_melds(r),
-            "layoffs": tuple([(_SETTLE_CARDS[r.layoffs[i].card], <int>r.layoffs[i].meld)
+            "layoffs": tuple([(_BY_INDEX[r.layoffs[i].card], <int>r.layoffs[i].meld)
                               for i in range(r.n_layoffs)]),
             "unmatched": _settle_cards(r.unmatched),
             "points": r.points,
@@ -141,12 +95,6 @@ cdef object _settlement_of(const cc_settlement *s, object minus_ten):
 
 
 def settle(closer7, opponents, *, decks=None, rules=None):
-    """Settle a closed hand (SPEC section 4): the closer's 7 kept cards and the
-    opponents' 7-card hands in play order (1 to 5). Each opponent melds and lays off
-    optimally for themselves given the table the earlier players left; ties by
-    docs/design.md. ``decks=None``: 2 if a card appears twice across the hands or there
-    are 5+ players, else 1. Raises CannotCloseError, DuplicateCardError,
-    InvalidHandError, CardCountError (all ValueError) for impossible deals."""
     cdef cc_hand hands[6]
     cdef cc_settlement out
     cdef cc_rules r
@@ -186,7 +134,7 @@ def settle(closer7, opponents, *, decks=None, rules=None):
         if <int>st == <int>CC_ERR_CANNOT_CLOSE:
             raise _cannot_close_error((hands[0].once, hands[0].twice), out.deadwood,
                                       HOUSE_RULES if rules is None else rules)
-        if fast:
-            _settle_prepare(closer7, opponents, decks, rules)  # raises the documented error
-        _raise_status(st)
+        raise _deal_error(_STATUS_NAMES.get(st, f"status {<int>st}"),
+                          [(hands[k].once, hands[k].twice) for k in range(n + 1)],
+                          out.bad_seat, out.bad_card)
     return _settlement_of(&out, py_minus_ten)

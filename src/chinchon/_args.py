@@ -1,0 +1,250 @@
+"""Coercion and validation of arguments, shared by both implementations.
+
+The native binding (``chinchon._core``) and the pure-Python reference
+(:mod:`chinchon.reference`) check their arguments here, so that the same bad value
+raises the same exception class with the same message whichever implementation runs.
+This module imports neither implementation.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, Optional
+
+import numpy as np
+
+from .cards import CARD_AT, LANE_MASK, Hand, HandLike, add_card, coerce_cards, mask_to_cards
+from .errors import (
+    BatchRowError,
+    CannotCloseError,
+    CardCountError,
+    ChinchonError,
+    STATUS_ERRORS,
+    DuplicateCardError,
+    InvalidHandError,
+    status_error,
+)
+from .results import seat_label
+from .rules import HOUSE_RULES, Rules
+
+__all__ = [
+    "MAX_OPPONENTS",
+    "HAND_CARDS",
+    "check_rules",
+    "check_threads",
+    "normalize_batch",
+    "row_status",
+    "row_error",
+    "seat_name",
+    "prepare_settle",
+    "deal_error",
+    "cannot_close_error",
+]
+
+MAX_OPPONENTS = 5
+HAND_CARDS = 7
+
+
+def check_rules(rules: object) -> Rules:
+    """The :class:`Rules` a call runs under (``None``: the house rules)."""
+    if rules is None:
+        return HOUSE_RULES
+    if isinstance(rules, Rules):
+        return rules
+    raise ChinchonError(f"rules must be a chinchon.Rules or None, got {type(rules).__name__}")
+
+
+def check_threads(threads: object) -> int:
+    """The number of threads a batch call may use (``None``: all cores)."""
+    if threads is None:
+        return os.cpu_count() or 1
+    if (isinstance(threads, bool) or not isinstance(threads, int)
+            or not 1 <= threads <= 1024):
+        raise ChinchonError(f"threads must be an int 1..1024 or None, got {threads!r}")
+    return threads
+
+
+def check_decks(decks: object) -> Optional[int]:
+    """``decks`` as 1, 2 or None."""
+    if decks is None:
+        return None
+    if isinstance(decks, bool) or decks not in (1, 2):
+        raise ChinchonError(f"decks must be 1, 2 or None, got {decks!r}")
+    return int(decks)  # type: ignore[call-overload, unused-ignore]
+
+
+# ---------------------------------------------------------------- batch calls
+
+
+def normalize_batch(masks: Any) -> tuple[np.ndarray, int]:
+    """Validate the array shape and dtype of a batch: ``(uint64 C-contiguous array,
+    decks)``. Shape (n,) is single deck, (n, 2) double deck."""
+    try:
+        arr = np.asarray(masks)
+    except (ValueError, TypeError) as exc:
+        raise BatchRowError(f"masks must be an integer array of shape (n,) or (n, 2): {exc}",
+                            -1) from None
+    if arr.dtype.kind not in "ui":
+        if arr.size == 0 and arr.dtype.kind == "f":
+            arr = arr.astype(np.uint64)
+        else:
+            raise BatchRowError(f"masks must be an integer array, got dtype {arr.dtype}", -1)
+    if arr.ndim == 1:
+        decks = 1
+    elif arr.ndim == 2 and arr.shape[1] == 2:
+        decks = 2
+    else:
+        raise BatchRowError(
+            f"masks must have shape (n,) for one deck or (n, 2) for two, got {arr.shape}", -1
+        )
+    if arr.dtype.kind == "i" and arr.size and int(arr.min()) < 0:
+        bad = int(np.argwhere(arr < 0)[0][0])
+        raise BatchRowError(f"row {bad}: negative mask", bad)
+    return np.ascontiguousarray(arr, dtype=np.uint64), decks
+
+
+def row_status(once: int, twice: int, exact: Optional[int]) -> str:
+    """The C status name of one batch row (``'CC_OK'`` = fine), checked in the C
+    core's order (``cc_check_hand``)."""
+    if (once | twice) & ~LANE_MASK:
+        return "CC_ERR_LANE_BITS"
+    if twice & ~once:
+        return "CC_ERR_TWICE_NOT_SUBSET"
+    n = bin(once).count("1") + bin(twice).count("1")
+    if exact is not None:
+        return "CC_OK" if n == exact else "CC_ERR_CARD_COUNT"
+    return "CC_OK" if n <= 8 else "CC_ERR_TOO_MANY_CARDS"
+
+
+def row_error(status: str, row: int) -> BatchRowError:
+    """The exception for a bad batch row, the same for both implementations."""
+    return BatchRowError(f"row {row}: {status_error(status)}", row)
+
+
+# ---------------------------------------------------------------- settle
+
+
+def _who(seat: int) -> str:
+    return ("the " if seat == 0 else "") + seat_label(seat)
+
+
+def seat_name(seat: int) -> str:
+    """How messages name a hand: seat 0 is the closer, k the k-th opponent."""
+    return f"{_who(seat)}'s hand"
+
+
+def _holders(card_bit: int, masks: Sequence[tuple[int, int]]) -> str:
+    names = []
+    for seat, (once, twice) in enumerate(masks):
+        if once & card_bit:
+            names.append(_who(seat) + (" (twice)" if twice & card_bit else ""))
+    return ", ".join(names)
+
+
+def _hand_masks(obj: HandLike, seat: int) -> tuple[int, int, bool]:
+    """``(once, twice, says_two_decks)`` of one seat's 7 cards; raises naming the hand."""
+    if isinstance(obj, Hand):
+        once, twice, n = obj.once, obj.twice, len(obj)
+        two = obj.decks == 2
+    else:
+        try:
+            cards = coerce_cards(obj)
+        except ChinchonError as exc:
+            raise type(exc)(f"{seat_name(seat)}: {exc}") from None
+        once = twice = n = 0
+        for c in cards:
+            added = add_card(once, twice, c.index)
+            if added is None:
+                raise InvalidHandError(
+                    f"card {c} appears three times in {seat_name(seat)}; at most two decks "
+                    "are in play"
+                )
+            once, twice = added
+            n += 1
+        two = False
+    if n != HAND_CARDS:
+        raise deal_error("CC_ERR_CARD_COUNT", [(once, twice)], 0, -1, seat)
+    return once, twice, two
+
+
+def deal_error(status: str, masks: Sequence[tuple[int, int]], seat: int, card: int,
+               name_seat: Optional[int] = None) -> ChinchonError:
+    """The error of a bad deal, as the C core reports it: ``status`` (its C name), the
+    bad ``seat`` (an index into ``masks``) for a hand of the wrong size, the bad
+    ``card`` (bit index) for a card three times or a duplicate in single-deck play.
+    ``name_seat`` overrides how the seat is named (default: ``seat``)."""
+    if status == "CC_ERR_CARD_COUNT":
+        once, twice = masks[seat]
+        n = bin(once).count("1") + bin(twice).count("1")
+        text = " ".join(str(c) for c in mask_to_cards(once, twice)) or "(no cards)"
+        who = seat_name(seat if name_seat is None else name_seat)
+        return CardCountError(f"{who} must hold 7 cards, got {n}: {text}")
+    bit = 1 << card
+    if status == "CC_ERR_THREE_COPIES":
+        return InvalidHandError(
+            f"card {CARD_AT[card]} is in play three times ({_holders(bit, masks)}); "
+            "at most two decks are in play"
+        )
+    if status == "CC_ERR_DUPLICATE":
+        return DuplicateCardError(
+            f"card {CARD_AT[card]} is held twice in single-deck play ({_holders(bit, masks)})"
+        )
+    cls, message = STATUS_ERRORS.get(status, (ChinchonError, f"native status {status}"))
+    return cls(message)
+
+
+def prepare_settle(closer7: HandLike, opponents: Any, decks: object,
+                   rules: object) -> tuple[list[tuple[int, int]], int, Rules]:
+    """Validate and coerce the arguments of ``settle``.
+
+    Returns ``(masks, decks, rules)``: ``masks[0]`` is the closer's ``(once, twice)``,
+    then one per opponent in play order. Raises, in this order: a bad ``rules`` or
+    ``decks`` or number of opponents (:class:`ChinchonError`); card text that does not
+    parse, or a hand that is not 7 cards (:class:`CardCountError`), hand by hand from the
+    closer on; a card in play three times (:class:`InvalidHandError`); a card held twice
+    in single-deck play (:class:`DuplicateCardError`). Whether the closer may close is
+    checked by the solver (:func:`cannot_close_error`).
+    """
+    rules = check_rules(rules)
+    decks = check_decks(decks)
+    if isinstance(opponents, (str, Hand)):
+        opponents = [opponents]  # one opponent's hand passed on its own
+    try:
+        opponents = list(opponents)
+    except TypeError:
+        raise ChinchonError(
+            f"opponents must be a list of hands, got {type(opponents).__name__}"
+        ) from None
+    if not 1 <= len(opponents) <= MAX_OPPONENTS:
+        raise ChinchonError(
+            f"settle takes 1 to {MAX_OPPONENTS} opponents, got {len(opponents)}"
+        )
+    masks = []
+    says_two = False
+    for seat, obj in enumerate([closer7, *opponents]):
+        once, twice, two = _hand_masks(obj, seat)
+        masks.append((once, twice))
+        says_two = says_two or two
+    # a card in play three times, across all hands
+    acc_once = acc_twice = 0
+    for once, twice in masks:
+        three = (acc_twice & once) | (acc_once & twice)
+        if three:
+            raise deal_error("CC_ERR_THREE_COPIES", masks, -1, (three & -three).bit_length() - 1)
+        acc_twice |= (acc_once & once) | twice
+        acc_once |= once
+    if decks is None:
+        decks = 2 if (acc_twice or says_two or len(opponents) >= 4) else 1
+    if decks == 1 and acc_twice:
+        raise deal_error("CC_ERR_DUPLICATE", masks, -1, (acc_twice & -acc_twice).bit_length() - 1)
+    return masks, decks, rules
+
+
+def cannot_close_error(closer: tuple[int, int], deadwood: int, rules: Rules) -> CannotCloseError:
+    """The error for a closer over the close limit (same text in both implementations)."""
+    text = " ".join(str(c) for c in mask_to_cards(*closer))
+    return CannotCloseError(
+        f"the closer cannot close: {text} has deadwood {deadwood}, over the close limit "
+        f"{rules.close_limit}"
+    )

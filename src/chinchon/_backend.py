@@ -1,0 +1,93 @@
+"""Which implementation the package's solver functions are: native or reference.
+
+The native C core (:mod:`chinchon._core`) is used when it loads; otherwise the package
+falls back to the pure-Python reference (:mod:`chinchon.reference`) with a
+``RuntimeWarning``. The environment variable ``CHINCHON_IMPLEMENTATION`` forces one:
+``native`` (fail if it cannot load) or ``python``.
+
+Every layer above the solver (the game, the bots, the CLI, the server) calls the
+solver through this module, never through the package's ``__init__``. The docstrings
+live once, on the reference's functions, and are copied onto the compiled ones.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from . import reference
+
+__all__ = [
+    "IMPLEMENTATION",
+    "FUNCTIONS",
+    "deadwood",
+    "best_melds",
+    "discard_hints",
+    "close_outcome",
+    "deadwood_batch",
+    "hints_batch",
+    "settle",
+]
+
+#: the solver functions both implementations provide, with the same signatures
+FUNCTIONS = ("deadwood", "best_melds", "discard_hints", "close_outcome", "deadwood_batch",
+             "hints_batch", "settle")
+
+
+def _load_native(required: bool) -> ModuleType | None:
+    """The native module, or None (with a warning) where it cannot be used."""
+    try:
+        from . import _core
+    except ModuleNotFoundError as exc:
+        if exc.name != "chinchon._core._binding":
+            raise
+        why = "it is not installed (this install built no C extension)"
+        if required:
+            raise ImportError(f"CHINCHON_IMPLEMENTATION=native but the extension {why}") from None
+    except ImportError as exc:
+        if required:
+            raise
+        why = f"it failed to load: {exc}"
+    else:
+        for name in FUNCTIONS:  # one docstring per function: the reference's
+            getattr(_core, name).__doc__ = getattr(reference, name).__doc__
+        return _core
+    warnings.warn(
+        f"chinchon: the native extension chinchon._core is not used because {why}; "
+        "running on the pure-Python implementation, which is much slower",
+        RuntimeWarning,
+        stacklevel=4,
+    )
+    return None
+
+
+def _load_implementation() -> ModuleType:
+    choice = os.environ.get("CHINCHON_IMPLEMENTATION", "auto").strip().lower()
+    if choice in ("python", "py", "reference", "pure"):
+        return reference
+    if choice not in ("auto", "", "native", "c"):
+        raise ImportError(
+            f"CHINCHON_IMPLEMENTATION={choice!r}: expected 'native', 'python' or 'auto'"
+        )
+    return _load_native(required=choice in ("native", "c")) or reference
+
+
+if TYPE_CHECKING:
+    # For type checkers the functions below are the reference's: the native module's
+    # stub gives them the same signatures, so either choice types the same.
+    _impl = reference
+else:
+    _impl = _load_implementation()
+
+#: ``'native'`` or ``'python'``: which implementation the functions below are.
+IMPLEMENTATION: str = _impl.IMPLEMENTATION
+
+deadwood = _impl.deadwood
+best_melds = _impl.best_melds
+discard_hints = _impl.discard_hints
+close_outcome = _impl.close_outcome
+deadwood_batch = _impl.deadwood_batch
+hints_batch = _impl.hints_batch
+settle = _impl.settle

@@ -1,0 +1,29 @@
+"""The native implementation of chinchon: the compiled binding over the C core.
+
+The functions are those of :mod:`chinchon._core._binding` (built from ``_binding.pyx``
+over ``csrc/``), with the same arguments, results and errors as
+:mod:`chinchon.reference`. Importing this package fails with ``ImportError`` where the
+extension was not built; ``chinchon`` then falls back to the reference.
+"""
+
+from ._binding import (
+    IMPLEMENTATION,
+    best_melds,
+    close_outcome,
+    deadwood,
+    deadwood_batch,
+    discard_hints,
+    hints_batch,
+    settle,
+)
+
+__all__ = [
+    "IMPLEMENTATION",
+    "deadwood",
+    "best_melds",
+    "discard_hints",
+    "close_outcome",
+    "deadwood_batch",
+    "hints_batch",
+    "settle",
+]

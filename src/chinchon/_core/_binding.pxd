@@ -1,0 +1,95 @@
+# The C core's public header, csrc/chinchon.h, mirrored for Cython: every type, status
+# and function the binding calls. The status enum is declared in full, down to its
+# sentinel, so that the binding maps each status to its exception by name.
+
+from libc.stdint cimport uint8_t, uint64_t
+
+
+cdef extern from "chinchon.h" nogil:
+    ctypedef enum cc_status:
+        CC_OK
+        CC_ERR_LANE_BITS
+        CC_ERR_TWICE_NOT_SUBSET
+        CC_ERR_TOO_MANY_CARDS
+        CC_ERR_CARD_COUNT
+        CC_ERR_DUPLICATE
+        CC_ERR_THREE_COPIES
+        CC_ERR_CANNOT_CLOSE
+        CC_ERR_BAD_ARGUMENT
+        CC_STATUS_END
+
+    ctypedef struct cc_hand:
+        uint64_t once
+        uint64_t twice
+
+    ctypedef struct cc_rules:
+        uint8_t points[12]
+        uint8_t close_limit
+
+    ctypedef struct cc_meld:
+        cc_hand cards
+        uint8_t kind
+
+    ctypedef struct cc_arrangement:
+        cc_meld melds[2]
+        int n_melds
+        cc_hand unmatched
+        int points
+
+    ctypedef enum cc_outcome:
+        CC_CANNOT_CLOSE
+        CC_NORMAL
+        CC_MINUS_TEN
+        CC_CHINCHON
+
+    void cc_rules_default(cc_rules *rules)
+    cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
+    cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+    cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
+    cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
+                               uint8_t *outcomes)
+    cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                                int decks, uint8_t *out, size_t *bad_row)
+    cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                             int decks, uint8_t *out, size_t *bad_row)
+    const char *cc_status_message(cc_status status)
+
+    ctypedef struct cc_layoff:
+        uint8_t card
+        uint8_t meld
+
+    ctypedef struct cc_table_meld:
+        cc_hand cards
+        uint8_t kind
+        uint8_t owner
+        uint8_t open
+
+    ctypedef struct cc_seat_result:
+        cc_meld melds[2]
+        int n_melds
+        cc_layoff layoffs[7]
+        int n_layoffs
+        cc_hand unmatched
+        int points
+
+    ctypedef struct cc_settlement:
+        uint8_t outcome
+        int decks
+        int deadwood
+        cc_seat_result closer
+        int n_opponents
+        cc_seat_result opponents[5]
+        int n_table
+        cc_table_meld table[12]
+        int points[6]
+        int bad_seat
+        int bad_card
+
+    cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
+                        const cc_hand *opponents, int n_opponents, int decks,
+                        cc_settlement *out)
+
+
+# the core's count-trailing-zeros (csrc/cc_bits.h: builtin, MSVC intrinsic or fallback)
+cdef extern from "cc_bits.h" nogil:
+    int cc_ctz(uint64_t x)  # x != 0

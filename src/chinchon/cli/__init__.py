@@ -1,0 +1,55 @@
+"""The ``chinchon`` command line.
+
+Subcommands, one module each: ``hint`` (best melds and discard hints of a hand),
+``settle`` (the settlement of a closed hand: melds, lay-offs, points per seat),
+``simulate`` (bulk games between bots, with statistics) and ``play`` (a person against
+bots in the terminal; it reads stdin, so piped input drives it). Each module has
+``add_parser(sub)`` and ``run(args)``. Bad input prints one line on stderr and exits
+with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Callable, Optional
+
+from .._version import __version__
+from ..errors import ChinchonError
+from . import hint, play, settle, simulate
+from ._common import Parser
+
+__all__ = ["main", "build_parser"]
+
+SUBCOMMANDS = (hint, settle, simulate, play)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="chinchon", description="Chinchón engine: hints, settlement, games.")
+    parser.add_argument("--version", action="version", version=f"chinchon {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+    for command in SUBCOMMANDS:
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except ChinchonError as exc:
+        print(f"chinchon {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""``chinchon hint``: the best melds of a 7- or 8-card hand and what each discard leaves."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .._backend import IMPLEMENTATION, best_melds, close_outcome, discard_hints
+from ..cards import Hand
+from ..errors import CardCountError
+from ..results import one_per_card
+from ..rules import Rules
+from ._common import card_options
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "hint",
+        help="best melds of a hand and, for 8 cards, what each discard leaves",
+        description="Best melds of a 7- or 8-card hand; with 8 cards, the points left "
+        "after each discard and whether it allows closing (* marks the best).",
+    )
+    p.add_argument("hand", help='the cards, e.g. "7o 7c 7b 9e 10e 11e 4o 5b"')
+    card_options(p, "2 if a card appears twice")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    hand = Hand(args.hand, decks=args.decks)
+    rules = Rules(close_limit=args.close_limit)
+    if len(hand) == 8:
+        hints = discard_hints(hand, rules=rules)
+    elif len(hand) == 7:
+        hints = None
+    else:
+        raise CardCountError(f"a hint needs 7 or 8 cards, got {len(hand)}: {hand}")
+    arrangement = best_melds(hand)
+    shown = arrangement.table_order()
+    if args.json:
+        out: dict[str, Any] = {
+            "hand": [str(c) for c in shown],
+            "decks": hand.decks,
+            "arrangement": arrangement.to_dict(),
+            "deadwood": arrangement.points,
+            "hints": None if hints is None else [h.to_dict() for h in hints],
+            "implementation": IMPLEMENTATION,
+        }
+        print(json.dumps(out))
+        return 0
+    print("hand:     " + " ".join(str(c) for c in shown))
+    melds = "  ".join(f"[{m}] ({m.kind})" for m in arrangement.melds) or "(none)"
+    print("melds:    " + melds)
+    print("unmatched: " + (" ".join(str(c) for c in arrangement.unmatched) or "(none)")
+          + f"  = {arrangement.points} points")
+    if hints is None:
+        outcome = close_outcome(hand, rules=rules)
+        print("close:    " + (outcome if outcome else f"no (over {rules.close_limit})"))
+        return 0
+    print("discard   points left   close")
+    best = min(h.points for h in hints)
+    for h in sorted(one_per_card(hints), key=lambda h: (h.points, h.card.index)):
+        mark = h.outcome.replace("_", " ") if h.outcome else ""
+        star = " *" if h.points == best else ""
+        print(f"{str(h.card):>7}   {h.points:>11}   {mark}{star}")
+    return 0

@@ -1,0 +1,174 @@
+"""``chinchon play``: a person against bots in the terminal (reads stdin)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any, cast
+
+from ..bots import bots_rejoin, make_bot
+from ..cards import Card
+from ..game import Game
+from ..results import one_per_card
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a game against bots in the terminal",
+        description="You are seat 0; the bots take the other seats. Reads your moves "
+                    "from stdin (q or end of input quits).",
+    )
+    p.add_argument("--players", type=int, default=3, choices=range(3, 7), metavar="3-6",
+                   help="players at the table, you included (3)")
+    p.add_argument("--bots", default="greedy", help="the bots' kind: greedy or random")
+    p.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    p.set_defaults(func=run)
+
+
+class _EndOfInput(Exception):
+    pass
+
+
+def _ask(prompt: str) -> str:
+    print(prompt, end="", flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        print()
+        raise _EndOfInput
+    return line.strip().lower()
+
+
+def _show_hand_result(game: Any, names: Sequence[str]) -> None:
+    last = game.last_hand
+    s = last.settlement
+    print(f"\n== {names[last.closer]} closes: {s.outcome.replace('_', ' ')} ==")
+    results = [s.closer, *s.opponents]
+    for pos, seat in enumerate(last.order):
+        r = results[pos]
+        melds = "  ".join(f"[{m}]" for m in r.melds) or "-"
+        lay = getattr(r, "layoffs", ())
+        extra = ("  laid off " + " ".join(str(c) for c, _ in lay)) if lay else ""
+        left = " ".join(str(c) for c in r.unmatched) or "-"
+        print(f"  {names[seat]:<10} melds {melds}{extra}  left {left}  "
+              f"points {last.points[seat]:+d}")
+    print("  totals: " + ", ".join(
+        f"{names[i]} {t}{'' if game.in_game[i] else ' (out)'}"
+        for i, t in enumerate(game.totals)))
+
+
+def _human_turn(game: Any, me: int) -> None:
+    hand = " ".join(str(c) for c in game.hand(me))
+    top = game.discard_top
+    print(f"\nYour hand: {hand}")
+    print(f"Discard pile: {top if top is not None else '(empty)'}   stock: {game.stock_size}"
+          f"   totals: {list(game.totals)}")
+    while True:
+        choice = _ask(f"Draw from [s]tock or [d]iscard ({top})? " if top is not None
+                      else "Draw from [s]tock? ")
+        if choice in ("q", "quit"):
+            raise _EndOfInput
+        source = {"s": "stock", "stock": "stock", "d": "discard", "discard": "discard"}.get(
+            choice)
+        if source is None or (source == "discard" and top is None):
+            print("  type s or d")
+            continue
+        card = game.draw(source)
+        print(f"You drew {card}.")
+        break
+    options: list[Any] = one_per_card(game.hints())
+    best = min(h.points for h in options)
+    print("Your hand: " + " ".join(str(c) for c in game.hand(me)))
+    print("   #  discard  points left")
+    for k, h in enumerate(options, 1):
+        close_note = f"   [c] Close: {h.outcome.replace('_', ' ')}" if h.can_close else ""
+        star = " *" if h.points == best else ""
+        print(f"  {k:>2}  {str(h.card):>6}  {h.points:>6}{star}{close_note}")
+    can_close = any(h.can_close for h in options)
+    prompt = ("Discard which card (number or card; add c to Close)? " if can_close
+              else "Discard which card (number or card)? ")
+    while True:
+        words = _ask(prompt).replace(",", " ").split()
+        if words[:1] in (["q"], ["quit"]):
+            raise _EndOfInput
+        close = any(w in ("c", "close") for w in words)
+        rest = [w for w in words if w not in ("c", "close")]
+        if len(rest) != 1:
+            print("  give one card")
+            continue
+        pick = None
+        if rest[0].isdigit() and 1 <= int(rest[0]) <= len(options):
+            pick = options[int(rest[0]) - 1]
+        else:
+            for h in options:
+                if str(h.card) == rest[0] or str(h.card) == str(_try_card(rest[0])):
+                    pick = h
+        if pick is None:
+            print("  not a card you hold")
+            continue
+        if close and not pick.can_close:
+            print(f"  you cannot close discarding {pick.card}")
+            continue
+        game.discard(pick.card, close)
+        print(f"You {'close with' if close else 'discard'} {pick.card}.")
+        return
+
+
+def _try_card(text: str) -> Any:
+    try:
+        return Card.parse(text)
+    except ValueError:
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    game = Game(args.players, seed=args.seed)
+    me = 0
+    names = ["You"] + [f"Bot {i}" for i in range(1, args.players)]
+    bots = [make_bot(args.bots, None if args.seed is None else args.seed + s)
+            for s in range(args.players)]
+    print(f"Chinchón, {args.players} players, {game.decks} deck"
+          f"{'s' if game.decks > 1 else ''}. You are seat 0. Seed {game.seed}.")
+    shown = 0
+    try:
+        while game.result is None:
+            if game.hand_number != shown and game.phase == "draw":
+                shown = game.hand_number
+                print(f"\n--- hand {shown}: {names[game.lead]} lead"
+                      f"{'' if game.lead == me else 's'} ---")
+            phase = game.phase
+            if phase == "summary":
+                _show_hand_result(game, names)
+                if not game.in_game[me] and game.chips[me] > 0:
+                    high = max(t for t, i in zip(game.totals, game.in_game) if i)
+                    if _ask(f"You are out. Rejoin at {high} points "
+                            f"({game.chips[me]} chips left)? [y/n] ") in ("y", "yes"):
+                        game.rejoin(me)
+                for seat in bots_rejoin(game, bots, range(1, args.players)):
+                    print(f"{names[seat]} rejoins at {game.totals[seat]}.")
+                game.next_hand()
+                continue
+            seat = cast(int, game.turn)  # draw or discard phase: someone's turn
+            if seat == me:
+                _human_turn(game, me)
+            elif phase == "draw":
+                source = bots[seat].choose_draw(game.observe(seat), seat)
+                card = game.draw(source)
+                print(f"{names[seat]} draws from the {source}"
+                      + (f" ({card})" if source == "discard" else "") + ".")
+            else:
+                card, close = bots[seat].choose_discard(game.observe(seat), seat)
+                game.discard(card, close)
+                print(f"{names[seat]} {'closes' if close else 'discards ' + str(card)}.")
+            if game.result is not None and game.last_hand is not None:
+                _show_hand_result(game, names)
+        r = game.result
+        if r.status == "won":
+            winner = cast(int, r.winner)  # a won game always names its winner
+            print(f"\n{names[winner]} win{'' if winner == me else 's'} the game!")
+        else:
+            print(f"\nThe game ends: {r.status}.")
+    except _EndOfInput:
+        print("Bye.")
+    return 0

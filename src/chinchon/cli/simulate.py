@@ -1,0 +1,125 @@
+"""``chinchon simulate``: many games between bots, with statistics and a progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .._backend import IMPLEMENTATION
+from ..simulate import simulate
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="play many games between bots and print statistics",
+        description="Whole games between bots, reproducible from --seed whatever --jobs.",
+    )
+    p.add_argument("--games", type=int, default=1000, help="number of games (1000)")
+    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3-6",
+                   help="players per table (4)")
+    p.add_argument("--bots", default="greedy",
+                   help="one bot for every seat or a comma list, one per seat "
+                        "(greedy, random); default greedy")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
+    p.add_argument("--seed", type=int, default=0, help="simulation seed (0)")
+    p.add_argument("--max-turns", type=int, default=1000,
+                   help="a hand reaching this many turns stalls its game (1000)")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument("--no-progress", dest="progress", action="store_false")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run)
+
+
+class _Progress:
+    """A progress bar on stderr: tqdm when it is installed, else a plain one."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.enabled = total, 0, enabled
+        self._bar: Any = None
+        if enabled:
+            try:
+                from tqdm import tqdm  # optional: nicer bar and rate
+            except ImportError:
+                pass
+            else:
+                self._bar = tqdm(total=total, unit="game", file=sys.stderr)
+
+    def __call__(self, k: int) -> None:
+        self.done += k
+        if not self.enabled:
+            return
+        if self._bar is not None:
+            self._bar.update(k)
+            return
+        width = 40
+        filled = width * self.done // max(1, self.total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                         f"{self.done}/{self.total} games")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+        elif self.enabled:
+            sys.stderr.write("\n")
+
+
+def _percentile(hist: dict[int, int], q: float) -> int:
+    total = sum(hist.values())
+    seen = 0
+    for k in sorted(hist):
+        seen += hist[k]
+        if seen >= q * total:
+            return k
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = _Progress(args.games, show and not args.json or bool(args.progress))
+    try:
+        result = simulate(args.games, args.players, bots=args.bots, seed=args.seed,
+                          jobs=args.jobs, max_turns=args.max_turns, progress=bar)
+    finally:
+        bar.close()
+    if args.json:
+        out = result.to_dict()
+        out["implementation"] = IMPLEMENTATION
+        print(json.dumps(out))
+        return 0
+    games = max(1, result.games)
+    print(f"{result.games} games, {result.players} players, seed {result.seed}, "
+          f"{result.jobs} job{'s' if result.jobs > 1 else ''}, {IMPLEMENTATION} solver: "
+          f"{result.seconds:.2f} s, {result.games_per_second:.0f} games/s")
+    print()
+    print("seat  bot        wins   win %")
+    for seat, (bot, wins) in enumerate(zip(result.bots, result.wins_per_seat)):
+        print(f"{seat:>4}  {bot:<9} {wins:>5}  {100 * wins / games:5.1f}")
+    print()
+    print("bot        wins   win %")
+    for bot, wins in result.wins_per_bot.items():
+        print(f"{bot:<9} {wins:>5}  {100 * wins / games:5.1f}")
+    print()
+    print(f"draws {result.draws}   cancelled {result.cancelled}   stalled {result.stalled}"
+          f" (a hand reached {args.max_turns} turns)")
+    print(f"hands per game   mean {result.mean_hands_per_game:.2f}   "
+          f"max {max(result.hands_per_game, default=0)}")
+    print(f"turns per hand   mean {result.mean_turns_per_hand:.1f}   "
+          f"median {_percentile(result.turns_per_hand, 0.5)}   "
+          f"p90 {_percentile(result.turns_per_hand, 0.9)}")
+    closed = max(1, sum(result.endings.values()))
+    print("hands end        " + "   ".join(
+        f"{name.replace('_', ' ')} {n} ({100 * n / closed:.1f}%)"
+        for name, n in result.endings.items()))
+    print(f"rejoins used     {result.rejoins}   per seat {result.rejoins_per_seat}")
+    pts = result.points
+    n = sum(pts.values())
+    if n:
+        mean = sum(k * v for k, v in pts.items()) / n
+        print(f"hand points      mean {mean:.1f}   median {_percentile(pts, 0.5)}   "
+              f"p90 {_percentile(pts, 0.9)}   min {min(pts)}   max {max(pts)}")
+    return 0

@@ -1,0 +1,148 @@
+"""What one seat may see: :class:`Observation`, the only thing bots are given.
+
+An observation is a read-only window onto a game for one seat: its own cards, the
+discard pile's top card and size, the stock's size, every seat's total, who is in, the
+chips, whose turn it is, the last closed hand's public record and the result -- never
+another seat's cards, the cards under the discard top or the stock's order. It reads
+the game on demand, so making one per decision costs next to nothing; it is meant to be
+used while the decision is being made. :meth:`Observation.to_dict` gives the JSON-ready
+form that :meth:`Game.observation` returns and a server sends to that seat.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from ..cards import Card
+from ..errors import IllegalAction
+from ..results import Hint
+from ..rules import Rules
+
+if TYPE_CHECKING:
+    from .state import GameResult, GameState, HandResult
+
+__all__ = ["Observation", "OBSERVATION_KEYS"]
+
+#: the keys of :meth:`Observation.to_dict` (and of :meth:`Game.observation`)
+OBSERVATION_KEYS = (
+    "seat", "names", "phase", "turn", "lead", "hand_number", "hand", "discard_top",
+    "discard_size", "stock_size", "totals", "in_game", "chips", "disconnected",
+    "last_hand", "result",
+)
+
+
+class Observation:
+    """The view of ``seat`` onto a game (see the module docstring)."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: GameState, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    # the public table
+    @property
+    def players(self) -> int:
+        return self._game.players
+
+    @property
+    def decks(self) -> int:
+        return self._game.decks
+
+    @property
+    def rules(self) -> Rules:
+        return self._game.rules
+
+    @property
+    def phase(self) -> str:
+        return self._game.phase
+
+    @property
+    def turn(self) -> Optional[int]:
+        return self._game.turn
+
+    @property
+    def lead(self) -> int:
+        return self._game.lead
+
+    @property
+    def hand_number(self) -> int:
+        return self._game.hand_number
+
+    @property
+    def discard_top(self) -> Optional[Card]:
+        return self._game.discard_top
+
+    @property
+    def discard_size(self) -> int:
+        return self._game.discard_size
+
+    @property
+    def stock_size(self) -> int:
+        return self._game.stock_size
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self._game.totals
+
+    @property
+    def in_game(self) -> tuple[bool, ...]:
+        return self._game.in_game
+
+    @property
+    def chips(self) -> tuple[int, ...]:
+        return self._game.chips
+
+    @property
+    def last_hand(self) -> Optional[HandResult]:
+        return self._game.last_hand
+
+    @property
+    def result(self) -> Optional[GameResult]:
+        return self._game.result
+
+    # this seat's own cards (``seat``, where given, must be this seat: the names and
+    # arguments are the game's, so a bot written against a Game reads the same)
+    def _own(self, seat: Optional[int]) -> int:
+        if seat is not None and seat != self.seat:
+            raise IllegalAction(f"seat {self.seat} cannot see the cards of seat {seat}")
+        return self.seat
+
+    def held(self, seat: Optional[int] = None) -> list[Card]:
+        """This seat's cards in ascending card order."""
+        return self._game.held(self._own(seat))
+
+    def hand(self, seat: Optional[int] = None) -> list[Card]:
+        """This seat's cards in the order the table shows them (melds first)."""
+        return self._game.hand(self._own(seat))
+
+    def hints(self) -> list[Hint]:
+        """The discard hints of this seat's 8 cards, on its own turn after the draw."""
+        if self._game.turn != self.seat:
+            raise IllegalAction(f"seat {self.seat} asks for hints out of its turn")
+        return self._game.hints()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything this seat may see, as a JSON-ready dict (cards as text)."""
+        g = self._game
+        top = g.discard_top
+        last = g.last_hand
+        result = g.result
+        return {
+            "seat": self.seat,
+            "names": list(g.names),
+            "phase": g.phase,
+            "turn": g.turn,
+            "lead": g.lead,
+            "hand_number": g.hand_number,
+            "hand": [str(c) for c in g.hand(self.seat)],
+            "discard_top": None if top is None else str(top),
+            "discard_size": g.discard_size,
+            "stock_size": g.stock_size,
+            "totals": list(g.totals),
+            "in_game": list(g.in_game),
+            "chips": list(g.chips),
+            "disconnected": sorted(g.disconnected),
+            "last_hand": None if last is None else last.to_dict(),
+            "result": None if result is None else result.to_dict(),
+        }

@@ -1,0 +1,89 @@
+"""One simulated game: :func:`play_game` plays game ``index`` of a simulation with
+``seed`` between bots and returns its :class:`GameRecord`. Game ``i`` depends on
+``(seed, i)`` alone (its table and its bots), which is what makes a simulation's
+result independent of how its games are spread over processes or machines."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from ..bots import Bot, make_bot, play_turn
+from ..game import Game
+from ..rules import Rules
+
+__all__ = ["GameRecord", "play_game", "game_seed", "BotSpec", "DEFAULT_MAX_TURNS"]
+
+BotSpec = Union[str, type]
+
+DEFAULT_MAX_TURNS = 1000
+
+
+def game_seed(seed: int, index: int, salt: str = "game") -> int:
+    """A 63-bit seed derived from ``(seed, index)`` (and a salt for the bots)."""
+    digest = hashlib.blake2b(f"chinchon:{salt}:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass
+class GameRecord:
+    """What one simulated game did."""
+
+    index: int
+    status: str  # 'won', 'draw', 'cancelled' or 'stalled'
+    winner: Optional[int]
+    hands: int
+    turns: list[int]  # turns of each closed hand
+    outcomes: list[str]  # outcome of each closed hand
+    points: list[int]  # hand points of every player in every closed hand
+    rejoins: list[int]  # per seat
+    totals: list[int]  # final totals per seat
+
+
+def play_game(players: int, bots: Sequence[BotSpec], seed: int, index: int = 0, *,
+              rules: Optional[Rules] = None, max_turns: int = DEFAULT_MAX_TURNS) -> GameRecord:
+    """Play one whole game between bots; game ``index`` of a simulation with ``seed``."""
+    game = Game(players, seed=game_seed(seed, index), rules=rules)
+    seats = [make_bot(b, game_seed(seed, index, f"bot{s}")) for s, b in enumerate(bots)]
+    return _drive(game, seats, index, max_turns)
+
+
+def _drive(game: Game, seats: list[Bot], index: int, max_turns: int) -> GameRecord:
+    turns: list[int] = []
+    outcomes: list[str] = []
+    points: list[int] = []
+    rejoins = [0] * game.players
+    stalled = False
+    hand_seen = 0
+    while game.result is None:
+        phase = game.phase
+        if phase == "summary":
+            chips_before = game.chips
+            play_turn(game, seats)
+            for s, (a, b) in enumerate(zip(chips_before, game.chips)):
+                rejoins[s] += a - b
+            continue
+        if game.turns_this_hand >= max_turns:
+            stalled = True
+            break
+        play_turn(game, seats)
+        last = game.last_hand
+        if last is not None and last.number != hand_seen:
+            hand_seen = last.number
+            turns.append(game.turns_this_hand)
+            outcomes.append(last.outcome)
+            points.extend(last.points[s] for s in last.order)
+    result = game.result
+    return GameRecord(
+        index=index,
+        status="stalled" if stalled or result is None else result.status,
+        winner=None if result is None else result.winner,
+        hands=game.hand_number,
+        turns=turns,
+        outcomes=outcomes,
+        points=points,
+        rejoins=rejoins,
+        totals=list(game.totals),
+    )

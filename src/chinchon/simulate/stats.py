@@ -1,0 +1,127 @@
+"""The statistics of a simulation: :class:`SimulationResult`, merged from per-game
+records in game order (so equal seeds give equal statistics however the games ran)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .play import GameRecord
+
+__all__ = ["SimulationResult", "aggregate"]
+
+
+@dataclass
+class SimulationResult:
+    """Statistics of a simulation (see :meth:`to_dict` for the JSON form)."""
+
+    games: int
+    players: int
+    bots: list[str]
+    seed: int
+    wins_per_seat: list[int]
+    wins_per_bot: dict[str, int]
+    draws: int
+    cancelled: int
+    stalled: int
+    hands: int
+    hands_per_game: dict[int, int]
+    turns: int
+    turns_per_hand: dict[int, int]
+    endings: dict[str, int]
+    rejoins: int
+    rejoins_per_seat: list[int]
+    points: dict[int, int]
+    seconds: float = 0.0
+    jobs: int = 1
+    records: list[GameRecord] = field(default_factory=list, repr=False)
+
+    @property
+    def mean_hands_per_game(self) -> float:
+        return self.hands / self.games if self.games else 0.0
+
+    @property
+    def mean_turns_per_hand(self) -> float:
+        closed = sum(self.endings.values())
+        return self.turns / closed if closed else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready statistics; ``seconds`` and ``jobs`` are the only values that
+        depend on the machine and on ``jobs``."""
+        return {
+            "games": self.games,
+            "players": self.players,
+            "bots": self.bots,
+            "seed": self.seed,
+            "wins_per_seat": self.wins_per_seat,
+            "wins_per_bot": self.wins_per_bot,
+            "draws": self.draws,
+            "cancelled": self.cancelled,
+            "stalled": self.stalled,
+            "hands": self.hands,
+            "mean_hands_per_game": self.mean_hands_per_game,
+            "hands_per_game": {str(k): v for k, v in sorted(self.hands_per_game.items())},
+            "turns": self.turns,
+            "mean_turns_per_hand": self.mean_turns_per_hand,
+            "turns_per_hand": {str(k): v for k, v in sorted(self.turns_per_hand.items())},
+            "endings": self.endings,
+            "rejoins": self.rejoins,
+            "rejoins_per_seat": self.rejoins_per_seat,
+            "points": {str(k): v for k, v in sorted(self.points.items())},
+            "seconds": self.seconds,
+            "jobs": self.jobs,
+        }
+
+    def stats(self) -> dict[str, Any]:
+        """:meth:`to_dict` without the timing: equal for equal seeds, whatever ``jobs``."""
+        d = self.to_dict()
+        del d["seconds"], d["jobs"]
+        return d
+
+
+def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
+               seed: int) -> SimulationResult:
+    wins_per_seat = [0] * players
+    wins_per_bot: Counter[str] = Counter({b: 0 for b in bot_names})
+    status: Counter[str] = Counter()
+    hands_per_game: Counter[int] = Counter()
+    turns_per_hand: Counter[int] = Counter()
+    endings: Counter[str] = Counter({"normal": 0, "minus_ten": 0, "chinchon": 0})
+    points: Counter[int] = Counter()
+    rejoins_per_seat = [0] * players
+    for r in records:
+        status[r.status] += 1
+        if r.status == "won" and r.winner is not None:
+            wins_per_seat[r.winner] += 1
+            wins_per_bot[bot_names[r.winner]] += 1
+        hands_per_game[r.hands] += 1
+        turns_per_hand.update(r.turns)
+        endings.update(r.outcomes)
+        points.update(r.points)
+        for s, k in enumerate(r.rejoins):
+            rejoins_per_seat[s] += k
+    return SimulationResult(
+        games=len(records),
+        players=players,
+        bots=bot_names,
+        seed=seed,
+        wins_per_seat=wins_per_seat,
+        wins_per_bot=dict(wins_per_bot),
+        draws=status["draw"],
+        cancelled=status["cancelled"],
+        stalled=status["stalled"],
+        hands=sum(r.hands for r in records),
+        hands_per_game=dict(hands_per_game),
+        turns=sum(sum(r.turns) for r in records),
+        turns_per_hand=dict(turns_per_hand),
+        endings=dict(endings),
+        rejoins=sum(rejoins_per_seat),
+        rejoins_per_seat=rejoins_per_seat,
+        points=dict(points),
+        records=records,
+    )
