@@ -29,6 +29,7 @@ from .results import seat_label
 from .rules import HOUSE_RULES, Rules
 
 __all__ = [
+    "SOLVER_FUNCTIONS",
     "MAX_OPPONENTS",
     "HAND_CARDS",
     "check_rules",
@@ -44,6 +45,10 @@ __all__ = [
 
 MAX_OPPONENTS = 5
 HAND_CARDS = 7
+
+#: the solver functions both implementations provide, with the same signatures
+SOLVER_FUNCTIONS = ("deadwood", "best_melds", "discard_hints", "close_outcome",
+                    "deadwood_batch", "hints_batch", "settle")
 
 
 def check_rules(rules: object) -> Rules:

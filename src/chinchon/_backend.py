@@ -18,22 +18,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from . import reference
-
-__all__ = [
-    "IMPLEMENTATION",
-    "FUNCTIONS",
-    "deadwood",
-    "best_melds",
-    "discard_hints",
-    "close_outcome",
-    "deadwood_batch",
-    "hints_batch",
-    "settle",
-]
+from ._args import SOLVER_FUNCTIONS
 
 #: the solver functions both implementations provide, with the same signatures
-FUNCTIONS = ("deadwood", "best_melds", "discard_hints", "close_outcome", "deadwood_batch",
-             "hints_batch", "settle")
+FUNCTIONS = SOLVER_FUNCTIONS
+
+__all__ = ["IMPLEMENTATION", "FUNCTIONS", *FUNCTIONS]
 
 
 def _load_native(required: bool) -> ModuleType | None:

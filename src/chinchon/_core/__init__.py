@@ -6,24 +6,5 @@ over ``csrc/``), with the same arguments, results and errors as
 extension was not built; ``chinchon`` then falls back to the reference.
 """
 
-from ._binding import (
-    IMPLEMENTATION,
-    best_melds,
-    close_outcome,
-    deadwood,
-    deadwood_batch,
-    discard_hints,
-    hints_batch,
-    settle,
-)
-
-__all__ = [
-    "IMPLEMENTATION",
-    "deadwood",
-    "best_melds",
-    "discard_hints",
-    "close_outcome",
-    "deadwood_batch",
-    "hints_batch",
-    "settle",
-]
+from ._binding import *  # noqa: F403  (IMPLEMENTATION and the solver functions)
+from ._binding import __all__

@@ -14,6 +14,8 @@ from ..cards import Hand, HandLike
 from ..results import Arrangement, Hint, Settlement
 from ..rules import Rules
 
+__all__: list[str]
+
 #: always ``'native'`` for this module
 IMPLEMENTATION: str
 

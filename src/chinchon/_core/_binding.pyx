@@ -17,13 +17,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._args import check_rules, check_threads, normalize_batch, row_error
+from .._args import SOLVER_FUNCTIONS, check_rules, check_threads, normalize_batch, row_error
 from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, coerce_cards
 from ..errors import raise_status
 from ..results import OUTCOMES, Arrangement, Hint, Meld
 from ..rules import HOUSE_RULES
 
 IMPLEMENTATION = "native"
+
+__all__ = ["IMPLEMENTATION", *SOLVER_FUNCTIONS]
 
 # every status by its C name (errors.STATUS_ERRORS is keyed by these names)
 _STATUS_NAMES = {

@@ -10,29 +10,17 @@ results and errors as the native module ``chinchon._core``.
 
 from __future__ import annotations
 
-from .melds import (
-    arrange,
-    best_melds,
-    candidate_melds,
-    close_outcome,
-    deadwood,
-    deadwood_batch,
-    discard_hints,
-    hints_batch,
-)
-from .settle import settle
+from .._args import SOLVER_FUNCTIONS
+from .melds import arrange as arrange
+from .melds import best_melds as best_melds
+from .melds import candidate_melds as candidate_melds
+from .melds import close_outcome as close_outcome
+from .melds import deadwood as deadwood
+from .melds import deadwood_batch as deadwood_batch
+from .melds import discard_hints as discard_hints
+from .melds import hints_batch as hints_batch
+from .settle import settle as settle
 
 IMPLEMENTATION = "python"
 
-__all__ = [
-    "IMPLEMENTATION",
-    "deadwood",
-    "best_melds",
-    "discard_hints",
-    "close_outcome",
-    "deadwood_batch",
-    "hints_batch",
-    "settle",
-    "candidate_melds",
-    "arrange",
-]
+__all__ = ["IMPLEMENTATION", *SOLVER_FUNCTIONS, "candidate_melds", "arrange"]
