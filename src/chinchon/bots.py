@@ -167,10 +167,10 @@ def play_turn(game: GameState, bots: list[Bot]) -> None:
     phase = game.phase
     if phase == "draw":
         seat = cast(int, game.turn)  # draw or discard phase: someone's turn
-        game.draw(bots[seat].choose_draw(game.observe(seat), seat))
+        game.draw(bots[seat].choose_draw(Observation(game, seat), seat))
     elif phase == "discard":
         seat = cast(int, game.turn)
-        card, close = bots[seat].choose_discard(game.observe(seat), seat)
+        card, close = bots[seat].choose_discard(Observation(game, seat), seat)
         game.discard(card, close)
     elif phase == "summary":
         bots_rejoin(game, bots, range(game.players))
@@ -183,7 +183,7 @@ def bots_rejoin(game: GameState, bots: Sequence[Bot], seats: Iterable[int]) -> l
     back = []
     for seat in seats:
         if (not game.in_game[seat] and game.chips[seat] > 0
-                and bots[seat].choose_rejoin(game.observe(seat), seat)):
+                and bots[seat].choose_rejoin(Observation(game, seat), seat)):
             game.rejoin(seat)
             back.append(seat)
     return back

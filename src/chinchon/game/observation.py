@@ -32,7 +32,8 @@ OBSERVATION_KEYS = (
 
 
 class Observation:
-    """The view of ``seat`` onto a game (see the module docstring)."""
+    """The view of ``seat`` onto a game (see the module docstring). It reads the
+    state's fields directly (same package) on the bots' hot path."""
 
     __slots__ = ("_game", "seat")
 
@@ -47,11 +48,11 @@ class Observation:
 
     @property
     def decks(self) -> int:
-        return self._game.decks
+        return self._game._decks
 
     @property
     def rules(self) -> Rules:
-        return self._game.rules
+        return self._game._rules
 
     @property
     def phase(self) -> str:
@@ -67,7 +68,7 @@ class Observation:
 
     @property
     def hand_number(self) -> int:
-        return self._game.hand_number
+        return self._game._hand_number
 
     @property
     def discard_top(self) -> Optional[Card]:
@@ -75,11 +76,11 @@ class Observation:
 
     @property
     def discard_size(self) -> int:
-        return self._game.discard_size
+        return len(self._game._discard)
 
     @property
     def stock_size(self) -> int:
-        return self._game.stock_size
+        return len(self._game._stock)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -110,7 +111,7 @@ class Observation:
 
     def held(self, seat: Optional[int] = None) -> list[Card]:
         """This seat's cards in ascending card order."""
-        return self._game.held(self._own(seat))
+        return list(self._game._hands[self._own(seat)])
 
     def hand(self, seat: Optional[int] = None) -> list[Card]:
         """This seat's cards in the order the table shows them (melds first)."""
@@ -118,7 +119,7 @@ class Observation:
 
     def hints(self) -> list[Hint]:
         """The discard hints of this seat's 8 cards, on its own turn after the draw."""
-        if self._game.turn != self.seat:
+        if self._game._turn != self.seat:
             raise IllegalAction(f"seat {self.seat} asks for hints out of its turn")
         return self._game.hints()
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from ..bots import Bot, make_bot, play_turn
-from ..game import Game
+from ..game.state import GameState
 from ..rules import Rules
 
 __all__ = ["GameRecord", "play_game", "game_seed", "BotSpec", "DEFAULT_MAX_TURNS"]
@@ -45,12 +45,13 @@ class GameRecord:
 def play_game(players: int, bots: Sequence[BotSpec], seed: int, index: int = 0, *,
               rules: Optional[Rules] = None, max_turns: int = DEFAULT_MAX_TURNS) -> GameRecord:
     """Play one whole game between bots; game ``index`` of a simulation with ``seed``."""
-    game = Game(players, seed=game_seed(seed, index), rules=rules)
+    # the rules' state machine alone: a simulated game needs no clock and no event log
+    game = GameState(players, seed=game_seed(seed, index), rules=rules)
     seats = [make_bot(b, game_seed(seed, index, f"bot{s}")) for s, b in enumerate(bots)]
     return _drive(game, seats, index, max_turns)
 
 
-def _drive(game: Game, seats: list[Bot], index: int, max_turns: int) -> GameRecord:
+def _drive(game: GameState, seats: list[Bot], index: int, max_turns: int) -> GameRecord:
     turns: list[int] = []
     outcomes: list[str] = []
     points: list[int] = []
