@@ -11,7 +11,6 @@ import pytest
 import chinchon
 
 from tests.oracles.impls import IMPLEMENTATIONS, NATIVE, SCALE
-from tests.oracles.impls import scaled  # noqa: F401 (test_settle_review.py imports it)
 
 
 def pytest_report_header(config):
