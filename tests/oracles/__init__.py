@@ -5,6 +5,6 @@
   a replay of any reported settlement, and ``verify`` that does both for a deal;
 - ``deals``: the one generator of random closable deals for the settlement tests;
 - ``strategies``: random hands, as hypothesis strategies and as numpy mask batches;
-- ``examples``: the worked examples of the rules page, from tests/data;
+- ``tables``: stacked decks and ready-made tables for the game tests;
 - ``impls``: the implementations under test and the scale of the random tests.
 """
