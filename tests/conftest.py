@@ -1,33 +1,16 @@
-"""Shared fixtures: both implementations, random hand generators, test scale."""
+"""Shared fixtures: each implementation in turn, the native module, the report header.
+
+Helpers the tests import (oracles, generators, stacked decks) live in tests/oracles."""
 
 from __future__ import annotations
 
 import os
 
-import numpy as np
 import pytest
 
 import chinchon
-from chinchon import reference
 
-#: multiplies the number of random hands in the differential tests (CI may shrink it)
-SCALE = float(os.environ.get("CHINCHON_TEST_SCALE", "1"))
-
-
-def scaled(n: int) -> int:
-    return max(1, int(n * SCALE))
-
-
-def _native():
-    try:
-        from chinchon import _core
-    except ImportError:
-        return None
-    return _core
-
-
-NATIVE = _native()
-IMPLEMENTATIONS = [reference] + ([NATIVE] if NATIVE is not None else [])
+from tests.oracles.impls import IMPLEMENTATIONS, NATIVE, SCALE
 
 
 def pytest_report_header(config):
@@ -50,26 +33,3 @@ def native():  # session scope: hypothesis tests take it too
         pytest.fail("the native extension is not built; build it or set "
                     "CHINCHON_IMPLEMENTATION=python")
     return NATIVE
-
-
-def random_masks(rng: np.random.Generator, n: int, cards: int, decks: int = 1,
-                 ranks: tuple[int, int] | None = None) -> np.ndarray:
-    """n random hands of `cards` cards dealt from `decks` decks, in the public encoding.
-
-    `ranks=(lo, hi)` confines the ranks to lo..hi (meld-rich hands)."""
-    lo, hi = ranks or (1, 12)
-    deck = np.array([16 * s + r - 1 for s in range(4) for r in range(lo, hi + 1)] * decks,
-                    dtype=np.int64)
-    # argsort of random keys gives a uniform random permutation of the deck per row
-    keys = rng.random((n, len(deck)))
-    picks = deck[np.argsort(keys, axis=1)[:, :cards]]
-    bits = np.uint64(1) << picks.astype(np.uint64)
-    if decks == 1:
-        return np.bitwise_or.reduce(bits, axis=1) if cards else np.zeros(n, np.uint64)
-    once = np.zeros(n, np.uint64)
-    twice = np.zeros(n, np.uint64)
-    for j in range(cards):
-        b = bits[:, j]
-        twice |= once & b
-        once |= b
-    return np.stack([once, twice], axis=1)

@@ -11,18 +11,32 @@ from functools import lru_cache
 from itertools import combinations
 
 
+def rank(i: int) -> int:
+    """1..12 of a card index (16*suit + rank-1)."""
+    return i % 16 + 1
+
+
+def suit(i: int) -> int:
+    """0..3 of a card index."""
+    return i // 16
+
+
+def meld_kind(cards) -> str | None:
+    """'set', 'run' or None for card indices in any order, copies repeated (SPEC §2)."""
+    if len(cards) < 3:
+        return None
+    ranks = [rank(c) for c in cards]
+    if len(set(ranks)) == 1:
+        return "set"  # a set; copies allowed
+    if len({suit(c) for c in cards}) == 1 and len(set(ranks)) == len(ranks):
+        if max(ranks) - min(ranks) == len(ranks) - 1:
+            return "run"
+    return None
+
+
 def is_meld(cards: tuple[int, ...]) -> bool:
     """cards: card indices (16*suit + rank-1), copies repeated."""
-    if len(cards) < 3:
-        return False
-    ranks = [c % 16 for c in cards]
-    suits = [c // 16 for c in cards]
-    if len(set(ranks)) == 1:
-        return True  # a set; copies allowed
-    if len(set(suits)) == 1 and len(set(ranks)) == len(ranks):
-        rs = sorted(ranks)
-        return rs[-1] - rs[0] == len(rs) - 1
-    return False
+    return meld_kind(cards) is not None
 
 
 @lru_cache(maxsize=None)
@@ -44,11 +58,11 @@ def splits_into_melds(cards: tuple[int, ...]) -> bool:
 
 
 def naive_deadwood(cards: list[int]) -> int:
-    best = sum(c % 16 + 1 for c in cards)
+    best = sum(rank(c) for c in cards)
     n = len(cards)
     for mask in range(1, 1 << n):
         melded = tuple(sorted(cards[i] for i in range(n) if mask >> i & 1))
-        left = sum(cards[i] % 16 + 1 for i in range(n) if not mask >> i & 1)
+        left = sum(rank(cards[i]) for i in range(n) if not mask >> i & 1)
         if left < best and splits_into_melds(melded):
             best = left
     return best

@@ -7,7 +7,8 @@ import pytest
 
 from chinchon import Hand
 
-from .conftest import random_masks, scaled
+from tests.oracles.impls import scaled
+from tests.oracles.strategies import random_masks
 
 
 def _hand(row, decks):

@@ -22,7 +22,8 @@ from chinchon import (
     full_deck,
     parse_cards,
 )
-from chinchon.cards import as_hand
+from chinchon.cards import as_hand, mask_to_cards
+from tests.oracles.strategies import HAND_CARDS
 
 ALL = full_deck(1)
 
@@ -165,9 +166,14 @@ TestHandMachine = HandMachine.TestCase
 TestHandMachine.settings = settings(max_examples=50, stateful_step_count=30, deadline=None)
 
 
-@given(st.lists(st.sampled_from(ALL), max_size=8, unique=True))
+@settings(deadline=None)
+@given(HAND_CARDS)
 def test_mask_round_trip(cards):
     h = Hand(cards)
     assert sorted(cards) == list(h)
     assert Hand.from_mask(h.mask) == h
     assert Hand(str(h)) == h
+
+
+def test_mask_to_cards_order():
+    assert [str(c) for c in mask_to_cards((1 << 4) | (1 << 20), 1 << 4)] == ["5o", "5o", "5c"]

@@ -1,4 +1,5 @@
-"""The command line: output, --json, and bad input (one line on stderr, exit 2)."""
+"""chinchon hint, and the command line at large: output, --json, and bad input (one line
+on stderr, exit 2); `python -m chinchon`."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from .conftest import NATIVE
+from tests.oracles.impls import NATIVE
 
 PROBE = ("import warnings; warnings.simplefilter('error'); import chinchon; "
          "print(chinchon.IMPLEMENTATION, chinchon.deadwood is chinchon.reference.deadwood)")

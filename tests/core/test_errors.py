@@ -114,3 +114,8 @@ def test_odd_inputs(impl):
     assert impl.deadwood(("7o", "7c", "7b", "1b")) == 1
     from chinchon import Card
     assert impl.deadwood([Card(7, "o"), "7c", "7b"]) == 0
+
+
+def test_negative_minus_ten_is_refused():
+    with pytest.raises(ValueError, match="minus_ten"):
+        Rules(minus_ten=-3)

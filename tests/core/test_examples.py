@@ -1,16 +1,11 @@
-"""The worked examples of the rules page (shared/examples, SPEC §7), on both implementations."""
+"""The worked examples of the rules page (tests/data, SPEC §7), on both implementations."""
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import pytest
 
 import chinchon
-
-HERE = Path(__file__).parent
-EXAMPLES = json.loads((HERE / "data" / "rules_examples.json").read_text())
+from tests.oracles.examples import RULES_EXAMPLES as EXAMPLES
 
 
 @pytest.mark.parametrize("ex", EXAMPLES["hands"], ids=lambda e: e["hand"])

@@ -1,0 +1,38 @@
+"""chinchon play: a game against bots at the terminal, from stdin and as a process."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import chinchon
+from chinchon.cli import main
+
+
+def test_cli_play_reads_stdin(monkeypatch, capsys):
+    # always draw from the stock and throw away the first card offered; stop at EOF
+    lines = "\n".join(["s", "1"] * 60) + "\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    assert main(["play", "--players", "3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "your hand" in out.lower()
+
+
+def test_cli_play_as_a_process():
+    src = Path(chinchon.__file__).resolve().parent.parent
+    env = dict(os.environ)  # keeps what the run needs (LD_PRELOAD under the sanitizers)
+    env.update(PYTHONPATH=str(src), CHINCHON_IMPLEMENTATION=chinchon.IMPLEMENTATION)
+    proc = subprocess.run(
+        [sys.executable, "-m", "chinchon", "play", "--players", "3", "--seed", "4"],
+        input="s\n1\n" * 5, capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("points left") == 5  # the hints, every turn
+    for line in proc.stdout.splitlines():
+        parts = line.split()
+        # a hint row offering Close must leave at most the close limit
+        if len(parts) >= 3 and parts[0].isdigit() and "close" in line.lower():
+            assert int(parts[2]) <= 5, line

@@ -1,0 +1,33 @@
+"""The bots: the greedy bot takes a useful discard and closes, the random bot plays
+only legal moves; bots by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from chinchon.bots import GreedyBot, RandomBot, make_bot, play_turn
+from chinchon.errors import ChinchonError
+from chinchon.game import Game
+from tests.oracles.tables import DEAD42, DEAD69, stack
+
+
+def test_greedy_takes_a_useful_discard_and_closes():
+    # seat 0 holds two melds and 12b; the face-up 2b lets it throw the 12b and close
+    g = Game(3, deck=stack(["1o 2o 3o 4c 5c 6c 12b", DEAD69, DEAD42], "2b", ["12e"]), lead=0)
+    bot = GreedyBot()
+    assert bot.choose_draw(g, 0) == "discard"  # 2b for 12b: deadwood 12 -> 2
+    g.draw("discard")
+    card, close = bot.choose_discard(g, 0)
+    assert (str(card), close) == ("12b", True)
+
+
+def test_random_bot_plays_legal_moves():
+    g = Game(4, seed=3)
+    bots = [RandomBot(s) for s in range(4)]
+    for _ in range(200):
+        if g.result is not None:
+            break
+        play_turn(g, bots)
+    assert make_bot("Greedy").name == "greedy"
+    with pytest.raises(ChinchonError):
+        make_bot("nobody")
