@@ -1,7 +1,7 @@
 /*
  * bench_core.c -- ns per hand of the chinchon C core (run by hand, not a test).
  *
- *   gcc -std=c99 -O3 -march=x86-64-v2 -o bench csrc/tests/bench_core.c csrc/cards.c csrc/melds.c csrc/settle.c
+ *   gcc -std=c99 -O3 -march=x86-64-v2 -o bench -Icsrc/include csrc/tests/bench_core.c csrc/src/*.c
  *   ./bench [rounds [filter]]
  *
  * Random hands (7 cards for deadwood, 8 for hints), single and double deck, generated
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../chinchon.h"
+#include "chinchon.h"
 
 #define NHANDS (1 << 16)
 

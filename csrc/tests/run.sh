@@ -13,8 +13,8 @@ cc=${CC:-gcc}
 : "${CC_TEST_ITERS:=200000}"
 export CC_TEST_ITERS
 
-files="$here/test_core.c $src/cards.c $src/melds.c"
-warn="-std=c99 -Wall -Wextra -Wpedantic -Werror"
+files="$here/test_core.c $src/src/hand.c $src/src/melds.c"
+warn="-std=c99 -Wall -Wextra -Wpedantic -Werror -I$src/include -I$src/src"
 
 echo "== $cc -O2 $warn"
 $cc $warn -O2 -o "$out/test_core" $files
@@ -27,6 +27,6 @@ $cc $warn -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 CC_TEST_ITERS=$((CC_TEST_ITERS / 4 + 1)) "$out/test_core_san"
 
 echo "== bench builds"
-$cc $warn -O2 -o "$out/bench_core" "$here/bench_core.c" "$src/cards.c" "$src/melds.c"
+$cc $warn -O2 -o "$out/bench_core" "$here/bench_core.c" "$src/src/hand.c" "$src/src/melds.c"
 sh "$here/run_settle.sh"
 echo "ok"

@@ -10,8 +10,8 @@ mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT INT TERM
 cc=${CC:-gcc}
 deals=${SETTLE_TEST_DEALS:-20000}
-files="$here/test_settle.c $src/settle.c $src/cards.c $src/melds.c" # settle uses the core
-warn="-std=c99 -Wall -Wextra -Wpedantic -Werror -I$src"
+files="$here/test_settle.c $src/src/settle.c $src/src/hand.c $src/src/melds.c" # settle uses the core
+warn="-std=c99 -Wall -Wextra -Wpedantic -Werror -I$src/include -I$src/src"
 
 echo "== settle: $cc -O2 $warn"
 $cc $warn -O2 -o "$out/test_settle" $files

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../chinchon.h"
+#include "chinchon.h"
 
 static long g_failures = 0;
 static long g_checks = 0;

@@ -1,5 +1,5 @@
 /*
- * test_settle.c -- tests of cc_settle (csrc/settle.c): hand-built cases for each rule,
+ * test_settle.c -- tests of cc_settle (csrc/src/settle.c): hand-built cases for each rule,
  * bad deals, and invariants on random deals (every card accounted for, lay-offs legal
  * when applied, the table consistent). Run by run_settle.sh, plain and under
  * -fsanitize=address,undefined. The exhaustive optimality checks live in the Python

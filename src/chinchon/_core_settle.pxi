@@ -1,5 +1,5 @@
 # The settle() part of the native binding (SPEC section 4), over cc_settle in
-# csrc/settle.c. Included from _core.pyx after its `cdef extern from "chinchon.h"`
+# csrc/src/settle.c. Included from _core.pyx after its `cdef extern from "chinchon.h"`
 # block (it uses cc_status, cc_hand, cc_rules, cc_meld, _rules_for and _KINDS from there).
 #
 # Validation is shared with the reference (chinchon.settlement.prepare) so both raise
@@ -70,8 +70,8 @@ cdef inline object _filled(object cls, dict fields):
     return obj
 
 
-# the core's count-trailing-zeros (csrc/cc_bits.h: builtin, MSVC intrinsic or fallback)
-cdef extern from "cc_bits.h" nogil:
+# the core's count-trailing-zeros (csrc/src/bits.h: builtin, MSVC intrinsic or fallback)
+cdef extern from "bits.h" nogil:
     int cc_ctz(uint64_t x)  # x != 0
 
 

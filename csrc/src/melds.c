@@ -21,7 +21,7 @@
 
 #include <string.h>
 
-#include "cc_bits.h"
+#include "bits.h"
 
 #define CC_RANK_MASK UINT64_C(0xFFF)
 

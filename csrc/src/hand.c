@@ -3,7 +3,7 @@
  */
 #include "chinchon.h"
 
-#include "cc_bits.h"
+#include "bits.h"
 
 /* Build the bit planes of a point table: plane[k] holds every card whose points have
  * bit k set. O(12 * 5). */

@@ -9,13 +9,13 @@
  * (points, -own melded cards, own melds, own meld keys, sorted (card, meld) pairs).
  * Fixed-size arrays only; nothing is allocated. The meld enumeration, meld keys, hand
  * points, hand validation and closing outcome are the core's (cards.c, melds.c); the
- * bit helpers are cc_bits.h's.
+ * bit helpers are bits.h's.
  */
 #include "chinchon.h"
 
 #include <string.h>
 
-#include "cc_bits.h"
+#include "bits.h"
 
 #define LANE_BITS 16
 #define RANK_MASK 0x0FFFu

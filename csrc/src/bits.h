@@ -1,12 +1,12 @@
 /*
- * cc_bits.h -- internal bit helpers of the chinchon C core (not installed).
+ * bits.h -- internal bit helpers of the chinchon C core (not installed).
  *
  * popcount / count-trailing-zeros / highest set bit with portable fallbacks, and the
  * weighted popcount that turns a card mask into points through the bit planes of a
  * cc_rules.
  */
-#ifndef CC_BITS_H
-#define CC_BITS_H
+#ifndef CC_SRC_BITS_H
+#define CC_SRC_BITS_H
 
 #include <stdint.h>
 
@@ -96,4 +96,4 @@ CC_INLINE int cc_wpop(const cc_rules *rules, uint64_t x)
            (cc_popcount(x & rules->plane[4]) << 4);
 }
 
-#endif /* CC_BITS_H */
+#endif /* CC_SRC_BITS_H */
