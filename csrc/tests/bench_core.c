@@ -1,8 +1,8 @@
 /*
  * bench_core.c -- ns per hand of the chinchon C core (run by hand, not a test).
  *
- *   gcc -std=c99 -O3 -march=x86-64-v2 -o bench -Icsrc/include csrc/tests/bench_core.c csrc/src/*.c
- *   ./bench [rounds [filter]]
+ *   cmake -S csrc -B csrc/build && cmake --build csrc/build --target bench_core
+ *   csrc/build/tests/bench_core [rounds [filter]]
  *
  * Random hands (7 cards for deadwood, 8 for hints), single and double deck, generated
  * up front; each line is the best of `rounds` passes over 2^16 hands, one thread. The

@@ -1,8 +1,9 @@
 /*
  * test_settle.c -- tests of cc_settle (csrc/src/settle.c): hand-built cases for each rule,
  * bad deals, and invariants on random deals (every card accounted for, lay-offs legal
- * when applied, the table consistent). Run by run_settle.sh, plain and under
- * -fsanitize=address,undefined. The exhaustive optimality checks live in the Python
+ * when applied, the table consistent). Run by ctest (csrc/tests/run.sh: plain and under
+ * -fsanitize=address,undefined). Random deals: argv[1], else SETTLE_TEST_DEALS, else 20000;
+ * a second argument adds a timing line. The exhaustive optimality checks live in the Python
  * tests (tests/test_settle.py), which compare against an independent verifier.
  */
 #include "chinchon.h"
@@ -306,7 +307,8 @@ static void bench(const cc_rules *r)
 int main(int argc, char **argv)
 {
     cc_rules r;
-    long n = argc > 1 ? atol(argv[1]) : 20000;
+    const char *env = getenv("SETTLE_TEST_DEALS");
+    long n = argc > 1 ? atol(argv[1]) : env != NULL && atol(env) > 0 ? atol(env) : 20000;
     int done;
     house(&r);
     hand_built(&r);
