@@ -1,77 +1,27 @@
 /*
- * cards.c -- rule tables, hand validation, status messages and meld keys.
+ * hand.c -- the public hand operations: the hand check, a hand's points, meld keys, and
+ * the name and text of each status code (the inline forms the core's files share are
+ * in hand.h).
  */
 #include "chinchon.h"
 
 #include "bits.h"
-
-/* Build the bit planes of a point table: plane[k] holds every card whose points have
- * bit k set. O(12 * 5). */
-static void cc_fill_planes(cc_rules *rules)
-{
-    int k, r;
-    for (k = 0; k < 5; k++) {
-        uint64_t plane = 0;
-        for (r = 0; r < CC_NRANKS; r++)
-            if ((rules->points[r] >> k) & 1u)
-                plane |= CC_LANES << r;
-        rules->plane[k] = plane;
-    }
-}
-
-/* Fill *rules with the house rules: points = rank, close limit 5.
- * O(1). */
-void cc_rules_default(cc_rules *rules)
-{
-    int r;
-    if (rules == NULL)
-        return;
-    for (r = 0; r < CC_NRANKS; r++)
-        rules->points[r] = (uint8_t)(r + 1);
-    rules->close_limit = 5;
-    cc_fill_planes(rules);
-}
-
-/* Fill *rules from a point table (each 0..31) and a close limit (0..255).
- * O(1); CC_ERR_BAD_ARGUMENT (and *rules untouched) when a value is out of range. */
-cc_status cc_rules_init(cc_rules *rules, const uint8_t points[CC_NRANKS], int close_limit)
-{
-    int r;
-    if (rules == NULL || points == NULL || close_limit < 0 || close_limit > 255)
-        return CC_ERR_BAD_ARGUMENT;
-    for (r = 0; r < CC_NRANKS; r++)
-        if (points[r] > 31)
-            return CC_ERR_BAD_ARGUMENT;
-    for (r = 0; r < CC_NRANKS; r++)
-        rules->points[r] = points[r];
-    rules->close_limit = (uint8_t)close_limit;
-    cc_fill_planes(rules);
-    return CC_OK;
-}
+#include "hand.h"
 
 /* Validate a hand (lane bits, twice within once, at most max_cards cards) and count it.
  * O(1): two popcounts. n_cards may be NULL. */
 cc_status cc_check_hand(cc_hand h, int max_cards, int *n_cards)
 {
-    int n;
-    if (((h.once | h.twice) & ~CC_LANE_MASK) != 0)
-        return CC_ERR_LANE_BITS;
-    if ((h.twice & ~h.once) != 0)
-        return CC_ERR_TWICE_NOT_SUBSET;
-    n = cc_popcount(h.once) + cc_popcount(h.twice);
-    if (n_cards != NULL)
+    int n = 0;
+    cc_status st = cc_hand_status(h, max_cards, -1, &n);
+    if (n_cards != NULL && (st == CC_OK || st == CC_ERR_TOO_MANY_CARDS))
         *n_cards = n;
-    if (n > max_cards)
-        return CC_ERR_TOO_MANY_CARDS;
-    return CC_OK;
+    return st;
 }
 
 /* Points of the cards of h, a card held twice counted twice.
  * O(1): ten popcounts. */
-int cc_hand_points(const cc_rules *rules, cc_hand h)
-{
-    return cc_wpop(rules, h.once) + cc_wpop(rules, h.twice);
-}
+int cc_hand_points(const cc_rules *rules, cc_hand h) { return cc_hand_weight(rules, h); }
 
 /* Next element of a meld key walked in ascending order, consuming it from (*o, *t);
  * -1 at the end. O(1). */
@@ -102,31 +52,43 @@ int cc_meld_key_compare(cc_hand x, cc_hand y)
     }
 }
 
+/* The name (spelled as in chinchon.h, by the preprocessor) and the text of each status
+ * code, indexed by the code. */
+#define CC_STATUS_ROW(code, text) [code] = {#code, text}
+static const struct {
+    const char *name;
+    const char *message;
+} cc_statuses[CC_STATUS_END] = {
+    CC_STATUS_ROW(CC_OK, "ok"),
+    CC_STATUS_ROW(CC_ERR_LANE_BITS, "a bit outside the 12 rank bits of a suit lane is set"),
+    CC_STATUS_ROW(CC_ERR_TWICE_NOT_SUBSET, "a card is marked as held twice but not as held"),
+    CC_STATUS_ROW(CC_ERR_TOO_MANY_CARDS, "too many cards (the meld search takes at most 8)"),
+    CC_STATUS_ROW(CC_ERR_CARD_COUNT, "wrong number of cards for this call"),
+    CC_STATUS_ROW(CC_ERR_DUPLICATE, "a card is held twice in single-deck play"),
+    CC_STATUS_ROW(CC_ERR_THREE_COPIES, "a card is in play more than twice"),
+    CC_STATUS_ROW(CC_ERR_CANNOT_CLOSE, "the closer's deadwood is over the close limit"),
+    CC_STATUS_ROW(CC_ERR_BAD_ARGUMENT,
+                  "bad argument (rules table, deck count or pointer out of range)"),
+};
+
+/* Whether status is one of the codes of cc_status (not the sentinel) with a table row.
+ * O(1). */
+static int cc_status_known(cc_status status)
+{
+    unsigned s = (unsigned)status;
+    return s < (unsigned)CC_STATUS_END && cc_statuses[s].name != NULL;
+}
+
 /* A short English description of a status code (a static string).
  * O(1). */
 const char *cc_status_message(cc_status status)
 {
-    switch (status) {
-    case CC_OK:
-        return "ok";
-    case CC_ERR_LANE_BITS:
-        return "a bit outside the 12 rank bits of a suit lane is set";
-    case CC_ERR_TWICE_NOT_SUBSET:
-        return "a card is marked as held twice but not as held";
-    case CC_ERR_TOO_MANY_CARDS:
-        return "too many cards (the meld search takes at most 8)";
-    case CC_ERR_CARD_COUNT:
-        return "wrong number of cards for this call";
-    case CC_ERR_DUPLICATE:
-        return "a card is held twice in single-deck play";
-    case CC_ERR_THREE_COPIES:
-        return "a card is in play more than twice";
-    case CC_ERR_CANNOT_CLOSE:
-        return "the closer's deadwood is over the close limit";
-    case CC_ERR_BAD_ARGUMENT:
-        return "bad argument (rules table, deck count or pointer out of range)";
-    case CC_STATUS_END:
-        break;
-    }
-    return "unknown status";
+    return cc_status_known(status) ? cc_statuses[(unsigned)status].message : "unknown status";
+}
+
+/* The name of a status code as in chinchon.h, e.g. "CC_ERR_DUPLICATE" (a static string;
+ * "CC_STATUS_UNKNOWN" for a value that is no status code). O(1). */
+const char *cc_status_name(cc_status status)
+{
+    return cc_status_known(status) ? cc_statuses[(unsigned)status].name : "CC_STATUS_UNKNOWN";
 }

@@ -7,64 +7,20 @@
  * lay-off plan (a depth-first search that assigns each card to one open table meld or
  * to none, then checks that every run stays one contiguous block), the best by
  * (points, -own melded cards, own melds, own meld keys, sorted (card, meld) pairs).
- * Fixed-size arrays only; nothing is allocated. The meld enumeration, meld keys, hand
- * points, hand validation and closing outcome are the core's (cards.c, melds.c); the
- * bit helpers are bits.h's.
+ * Fixed-size arrays only; nothing is allocated. The meld enumeration and meld keys are
+ * the core's public functions; the hand operations are hand.h's, the closing outcome
+ * melds.h's.
  */
 #include "chinchon.h"
 
 #include <string.h>
 
 #include "bits.h"
+#include "hand.h"
+#include "melds.h"
 
 #define LANE_BITS 16
 #define RANK_MASK 0x0FFFu
-
-static int hand_count(cc_hand h) { return cc_popcount(h.once) + cc_popcount(h.twice); }
-
-/* Multiset inclusion and difference of two hands (a subset of b). O(1). */
-static int hand_fits(cc_hand a, cc_hand b)
-{
-    return (a.once & ~b.once) == 0 && (a.twice & ~b.twice) == 0;
-}
-
-static cc_hand hand_remove_once(cc_hand h, uint64_t x) /* x subset of h.once */
-{
-    cc_hand r;
-    r.twice = h.twice & ~x;
-    r.once = h.once & ~(x & ~h.twice);
-    return r;
-}
-
-static cc_hand hand_minus(cc_hand h, cc_hand m)
-{
-    return hand_remove_once(hand_remove_once(h, m.once), m.twice);
-}
-
-static cc_hand hand_add_card(cc_hand h, int card)
-{
-    uint64_t b = UINT64_C(1) << card;
-    if (h.once & b)
-        h.twice |= b;
-    else
-        h.once |= b;
-    return h;
-}
-
-/* The cards of h as ascending bit indices, copies repeated; returns the count. */
-static int hand_cards(cc_hand h, uint8_t *out)
-{
-    int n = 0;
-    uint64_t m = h.once;
-    while (m) {
-        int i = cc_ctz(m);
-        out[n++] = (uint8_t)i;
-        if (h.twice & (UINT64_C(1) << i))
-            out[n++] = (uint8_t)i;
-        m &= m - 1;
-    }
-    return n;
-}
 
 /* ------------------------------------------------------------------ lay-off search */
 
@@ -95,6 +51,8 @@ typedef struct search {
     uint16_t best_codes[CC_HAND_CARDS]; /* sorted card * 16 + table index */
 } search;
 
+/* Compare two sorted lay-off code lists as Python tuples (a proper prefix is smaller):
+ * <0, 0, >0. O(length). */
 static int codes_compare(const uint16_t *a, int na, const uint16_t *b, int nb)
 {
     int i;
@@ -104,6 +62,8 @@ static int codes_compare(const uint16_t *a, int na, const uint16_t *b, int nb)
     return (na > nb) - (na < nb);
 }
 
+/* Whether every run target, with the cards the walk has laid on it, is still one
+ * block of consecutive ranks. O(targets). */
 static int runs_contiguous(const search *s)
 {
     int t;
@@ -118,6 +78,8 @@ static int runs_contiguous(const search *s)
     return 1;
 }
 
+/* At a leaf of the walk: if the plan is legal and better than the best so far (more
+ * points laid, else the smaller sorted code list), keep it. O(items). */
 static void record_leaf(search *s, int laid)
 {
     uint16_t codes[CC_HAND_CARDS];
@@ -174,13 +136,43 @@ static void walk(search *s, int k, int laid)
     walk(s, k + 1, laid);
 }
 
+/* The targets card c of rest may go onto, into opts: a set of its rank, or a run of
+ * its suit that the other cards of rest can extend to reach c. Returns how many.
+ * O(targets). */
+static int layoff_options(cc_hand rest, int c, const target *targets, int n_targets,
+                          uint8_t *opts)
+{
+    int suit = c / LANE_BITS, rank = c % LANE_BITS, no = 0, t;
+    unsigned have = (unsigned)(rest.once >> (LANE_BITS * suit)) & RANK_MASK;
+    for (t = 0; t < n_targets; t++) {
+        const target *tg = &targets[t];
+        if (tg->kind == CC_SET) {
+            if (tg->rank == rank)
+                opts[no++] = (uint8_t)t;
+        } else if (tg->suit == suit) {
+            int lo = cc_ctz(tg->lane), hi = cc_highest_bit(tg->lane);
+            unsigned need;
+            if (rank < lo)
+                need = ((1u << lo) - 1u) & ~((1u << rank) - 1u); /* rank..lo-1 */
+            else if (rank > hi)
+                need = ((1u << (rank + 1)) - 1u) & ~((1u << (hi + 1)) - 1u);
+            else
+                continue;
+            if ((have & need) == need)
+                opts[no++] = (uint8_t)t;
+        }
+    }
+    return no;
+}
+
 /* Best lay-off plan of the cards rest onto the targets: the most points laid, then the
- * smallest sorted (card, meld) tuple. Returns the points laid; codes in s. */
+ * smallest sorted (card, meld) tuple. Returns the points laid; codes in s.
+ * O(cards * targets) to list the options, then the walk. */
 static int best_layoffs(const cc_rules *rules, cc_hand rest, const target *targets,
                         int n_targets, search *s)
 {
     uint8_t cards[CC_HAND_CARDS];
-    int n = hand_cards(rest, cards), i, t, k;
+    int n = cc_hand_indices(rest, cards), i, k;
     s->n_items = 0;
     s->targets = targets;
     s->n_targets = n_targets;
@@ -189,29 +181,10 @@ static int best_layoffs(const cc_rules *rules, cc_hand rest, const target *targe
     if (n_targets == 0)
         return 0;
     for (i = 0; i < n; i++) {
-        int c = cards[i], suit = c / LANE_BITS, rank = c % LANE_BITS, no = 0;
-        unsigned have = (unsigned)(rest.once >> (LANE_BITS * suit)) & RANK_MASK;
-        for (t = 0; t < n_targets; t++) {
-            const target *tg = &targets[t];
-            if (tg->kind == CC_SET) {
-                if (tg->rank == rank)
-                    s->opts[s->n_items][no++] = (uint8_t)t;
-            } else if (tg->suit == suit) {
-                int lo = cc_ctz(tg->lane), hi = cc_highest_bit(tg->lane);
-                unsigned need;
-                if (rank < lo)
-                    need = ((1u << lo) - 1u) & ~((1u << rank) - 1u); /* rank..lo-1 */
-                else if (rank > hi)
-                    need = ((1u << (rank + 1)) - 1u) & ~((1u << (hi + 1)) - 1u);
-                else
-                    continue;
-                if ((have & need) == need)
-                    s->opts[s->n_items][no++] = (uint8_t)t;
-            }
-        }
+        int no = layoff_options(rest, cards[i], targets, n_targets, s->opts[s->n_items]);
         if (no) {
-            s->card[s->n_items] = (uint8_t)c;
-            s->points[s->n_items] = rules->points[rank];
+            s->card[s->n_items] = cards[i];
+            s->points[s->n_items] = rules->points[cards[i] % LANE_BITS];
             s->n_opts[s->n_items] = (uint8_t)no;
             s->n_items++;
         }
@@ -224,7 +197,7 @@ static int best_layoffs(const cc_rules *rules, cc_hand rest, const target *targe
     return s->best_laid;
 }
 
-/* ------------------------------------------------------------------ one opponent */
+/* ------------------------------------------------------------------ one seat's plan */
 
 typedef struct plan {
     int points;    /* of the cards neither in own melds nor laid off */
@@ -236,7 +209,8 @@ typedef struct plan {
     uint16_t codes[CC_HAND_CARDS]; /* lay-offs, card * 16 + table index, sorted */
 } plan;
 
-/* The design.md key, lexicographically: negative when a is better. O(cards). */
+/* The design.md key, lexicographically: negative when a is better.
+ * O(cards). */
 static int plan_compare(const plan *a, const plan *b)
 {
     int i, c;
@@ -254,6 +228,9 @@ static int plan_compare(const plan *a, const plan *b)
     return codes_compare(a->codes, a->n_codes, b->codes, b->n_codes);
 }
 
+/* The plan of hand with own melds own[0..n_own) and the best lay-offs of the rest;
+ * it replaces *best when better (or when there is none yet). One lay-off search,
+ * skipped when even laying off every card left could not beat *best. */
 static void consider(const cc_rules *rules, cc_hand hand, const cc_meld *own, int n_own,
                      const target *targets, int n_targets, search *s, plan *best,
                      int *have_best)
@@ -265,10 +242,10 @@ static void consider(const cc_rules *rules, cc_hand hand, const cc_meld *own, in
     /* own comes in ascending key order (candidates ascend, pairs have i <= j) */
     for (i = 0; i < n_own; i++) {
         p.own[i] = own[i];
-        p.rest = hand_minus(p.rest, own[i].cards);
+        p.rest = cc_hand_minus(p.rest, own[i].cards);
     }
-    p.own_cards = hand_count(hand) - hand_count(p.rest);
-    rest_points = cc_hand_points(rules, p.rest);
+    p.own_cards = cc_hand_count(hand) - cc_hand_count(p.rest);
+    rest_points = cc_hand_weight(rules, p.rest);
     /* nothing laid off can bring it level with the best: skip the search */
     if (*have_best && rest_points - (n_targets ? rest_points : 0) > best->points)
         return;
@@ -283,8 +260,8 @@ static void consider(const cc_rules *rules, cc_hand hand, const cc_meld *own, in
 }
 
 /* The best plan of a hand of at most 7 cards onto the targets (none: the best_melds
- * arrangement). Every collection of own melds times the lay-off search; the candidates
- * come from cc_enumerate_melds in ascending key order, which keeps each pair sorted. */
+ * arrangement). Every collection of own melds (<= 1 + k + k(k+1)/2 for k candidates)
+ * times the lay-off search; the candidates ascend by key, which keeps each pair sorted. */
 static void best_plan(const cc_rules *rules, cc_hand hand, const target *targets,
                       int n_targets, plan *best)
 {
@@ -297,15 +274,15 @@ static void best_plan(const cc_rules *rules, cc_hand hand, const target *targets
     consider(rules, hand, pair, 0, targets, n_targets, &s, best, &have_best);
     for (i = 0; i < n; i++) {
         cc_hand h1;
-        if (!hand_fits(cand[i].cards, hand))
+        if (!cc_hand_fits(cand[i].cards, hand))
             continue;
         pair[0] = cand[i];
         consider(rules, hand, pair, 1, targets, n_targets, &s, best, &have_best);
-        h1 = hand_minus(hand, cand[i].cards);
-        if (hand_count(h1) < 3)
+        h1 = cc_hand_minus(hand, cand[i].cards);
+        if (cc_hand_count(h1) < 3)
             continue;
         for (j = i; j < n; j++) {
-            if (!hand_fits(cand[j].cards, h1))
+            if (!cc_hand_fits(cand[j].cards, h1))
                 continue;
             pair[1] = cand[j];
             consider(rules, hand, pair, 2, targets, n_targets, &s, best, &have_best);
@@ -313,48 +290,47 @@ static void best_plan(const cc_rules *rules, cc_hand hand, const target *targets
     }
 }
 
-/* ------------------------------------------------------------------ the settlement */
+/* ------------------------------------------------------------------ the deal */
 
-static void seat_from_plan(const plan *p, cc_seat_result *r)
+/* The hand of a seat: 0 the closer, k the k-th opponent.
+ * O(1). */
+static cc_hand seat_hand(cc_hand closer, const cc_hand *opponents, int seat)
 {
-    int i;
-    r->n_melds = p->n_own;
-    for (i = 0; i < p->n_own; i++)
-        r->melds[i] = p->own[i];
-    r->unmatched = p->rest;
-    r->points = p->points;
-    r->n_layoffs = 0;
+    return seat == 0 ? closer : opponents[seat - 1];
 }
 
-/* Sort key of a lay-off in the order applied (docs/design.md): by table meld; a set's
- * cards ascending; a run's cards below it outward (descending), then above (ascending). */
-static int applied_order(const cc_table_meld *table, cc_layoff l)
+/* The first seat whose hand brings card bit to `copies` copies, counting the seats in
+ * order (the holder of a card's second or third copy). O(seats). */
+static int seat_reaching(uint64_t bit, int copies, cc_hand closer, const cc_hand *opponents,
+                         int n_opponents)
 {
-    int below = 0, card = l.card;
-    if (table[l.meld].kind == CC_RUN) {
-        int lowest = cc_ctz(table[l.meld].cards.once);
-        below = card < lowest;
+    int seat, held = 0;
+    for (seat = 0; seat <= n_opponents; seat++) {
+        cc_hand h = seat_hand(closer, opponents, seat);
+        held += ((h.once & bit) != 0) + ((h.twice & bit) != 0);
+        if (held >= copies)
+            return seat;
     }
-    return (l.meld << 8) | (below ? 63 - card : 64 + card);
+    return -1; /* unreachable: the caller saw the copies */
 }
 
+/* Check a deal: each hand 7 valid cards, no card three times, none twice with one deck
+ * (decks 0: inferred here). On a bad deal, bad_seat and bad_card say where. O(seats). */
 static cc_status check_deal(cc_hand closer, const cc_hand *opponents, int n_opponents,
                             int *decks, cc_settlement *out)
 {
-    uint64_t acc_once = 0, acc_twice = 0;
-    int seat;
+    uint64_t acc_once = 0, acc_twice = 0, bit;
+    int seat, n;
     for (seat = 0; seat <= n_opponents; seat++) {
-        cc_hand h = seat ? opponents[seat - 1] : closer;
-        int n;
-        cc_status st = cc_check_hand(h, CC_HAND_CARDS, &n);
-        out->bad_seat = seat;
-        if (st == CC_ERR_TOO_MANY_CARDS || (st == CC_OK && n != CC_HAND_CARDS))
-            return CC_ERR_CARD_COUNT;
-        if (st != CC_OK)
+        cc_status st = cc_hand_status(seat_hand(closer, opponents, seat), CC_ANY_COUNT,
+                                      CC_HAND_CARDS, &n);
+        if (st != CC_OK) {
+            out->bad_seat = seat;
             return st;
+        }
     }
     for (seat = 0; seat <= n_opponents; seat++) {
-        cc_hand h = seat ? opponents[seat - 1] : closer;
+        cc_hand h = seat_hand(closer, opponents, seat);
         uint64_t three = (acc_twice & h.once) | (acc_once & h.twice);
         if (three) {
             out->bad_seat = seat;
@@ -367,107 +343,161 @@ static cc_status check_deal(cc_hand closer, const cc_hand *opponents, int n_oppo
     if (*decks == 0)
         *decks = (acc_twice || n_opponents >= 4) ? 2 : 1;
     if (*decks == 1 && acc_twice) {
-        out->bad_card = cc_ctz(acc_twice);
-        out->bad_seat = -1;
+        bit = acc_twice & (~acc_twice + 1);
+        out->bad_card = cc_ctz(bit);
+        out->bad_seat = seat_reaching(bit, 2, closer, opponents, n_opponents);
         return CC_ERR_DUPLICATE;
     }
-    out->bad_seat = -1;
     return CC_OK;
 }
 
-cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
-                    const cc_hand *opponents, int n_opponents, int decks,
-                    cc_settlement *out)
+/* ------------------------------------------------------------------ the settlement */
+
+/* A seat's melds, unmatched cards and points from its plan (lay-offs: none yet).
+ * O(1). */
+static void seat_from_plan(const plan *p, cc_seat_result *r)
+{
+    int i;
+    r->n_melds = p->n_own;
+    for (i = 0; i < p->n_own; i++)
+        r->melds[i] = p->own[i];
+    r->unmatched = p->rest;
+    r->points = p->points;
+    r->n_layoffs = 0;
+}
+
+/* Put a seat's own melds on the table, owned by `owner`, open to lay-offs or not.
+ * O(melds). */
+static void lay_melds(cc_settlement *out, const cc_seat_result *r, int owner, int open)
+{
+    int i;
+    for (i = 0; i < r->n_melds; i++) {
+        cc_table_meld *t = &out->table[out->n_table++];
+        t->cards = r->melds[i].cards;
+        t->kind = r->melds[i].kind;
+        t->owner = (uint8_t)owner;
+        t->open = (uint8_t)open;
+    }
+}
+
+/* The table melds open to lay-offs, as search targets (none on chinchon).
+ * O(table). Returns how many. */
+static int open_targets(const cc_settlement *out, target *targets)
+{
+    int i, n = 0;
+    if (out->outcome == CC_CHINCHON)
+        return 0;
+    for (i = 0; i < out->n_table; i++) {
+        const cc_table_meld *t = &out->table[i];
+        target *tg;
+        if (!t->open)
+            continue;
+        tg = &targets[n++];
+        tg->index = (uint8_t)i;
+        tg->kind = t->kind;
+        tg->rank = (uint8_t)(cc_ctz(t->cards.once) % LANE_BITS);
+        tg->suit = (uint8_t)(cc_ctz(t->cards.once) / LANE_BITS);
+        tg->lane = (unsigned)(t->cards.once >> (LANE_BITS * tg->suit)) & RANK_MASK;
+    }
+    return n;
+}
+
+/* Sort key of a lay-off in the order applied (docs/design.md): by table meld; a set's
+ * cards ascending; a run's cards below it outward (descending), then above (ascending).
+ * O(1). */
+static int applied_order(const cc_table_meld *table, cc_layoff l)
+{
+    int below = 0, card = l.card;
+    if (table[l.meld].kind == CC_RUN) {
+        int lowest = cc_ctz(table[l.meld].cards.once);
+        below = card < lowest;
+    }
+    return (l.meld << 8) | (below ? 63 - card : 64 + card);
+}
+
+/* A seat's lay-offs from its plan's codes: listed in the order applied, taken out of
+ * its unmatched cards, then added to the table melds. O(lay-offs^2), <= 7 of them. */
+static void apply_layoffs(const plan *p, cc_settlement *out, cc_seat_result *r)
+{
+    int i, j;
+    for (i = 0; i < p->n_codes; i++) {
+        cc_layoff l;
+        l.card = (uint8_t)(p->codes[i] >> 4);
+        l.meld = (uint8_t)(p->codes[i] & 15u);
+        for (j = r->n_layoffs; j > 0 && applied_order(out->table, r->layoffs[j - 1]) >
+                                           applied_order(out->table, l); j--)
+            r->layoffs[j] = r->layoffs[j - 1];
+        r->layoffs[j] = l;
+        r->n_layoffs++;
+        r->unmatched = cc_hand_remove_once(r->unmatched, UINT64_C(1) << l.card);
+    }
+    for (i = 0; i < r->n_layoffs; i++) {
+        cc_table_meld *t = &out->table[r->layoffs[i].meld];
+        t->cards = cc_hand_add(t->cards, r->layoffs[i].card);
+    }
+}
+
+/* The closer's side: best arrangement, outcome, points, melds on the table (closed to
+ * lay-offs on minus ten). CC_ERR_CANNOT_CLOSE over the close limit. One meld search. */
+static cc_status settle_closer(const cc_rules *rules, cc_hand closer, cc_settlement *out)
 {
     plan p;
-    cc_status st;
     cc_outcome outcome;
-    int k, i;
+    best_plan(rules, closer, NULL, 0, &p);
+    seat_from_plan(&p, &out->closer);
+    out->deadwood = p.points; /* no targets: the exact deadwood */
+    outcome = cc_outcome_of(rules, closer.once, closer.twice, p.points);
+    out->outcome = (uint8_t)outcome;
+    if (outcome == CC_CANNOT_CLOSE)
+        return CC_ERR_CANNOT_CLOSE;
+    out->closer.points = outcome == CC_NORMAL ? p.points
+                         : outcome == CC_MINUS_TEN ? -rules->minus_ten : 0;
+    out->points[0] = out->closer.points;
+    lay_melds(out, &out->closer, 0, outcome != CC_MINUS_TEN);
+    return CC_OK;
+}
 
-    if (!out)
+/* Opponent k's side onto the table as it stands: best plan, its lay-offs applied, its
+ * own melds added (open). One plan search (the bulk of cc_settle's time). */
+static void settle_opponent(const cc_rules *rules, int k, cc_hand hand, cc_settlement *out)
+{
+    cc_seat_result *r = &out->opponents[k - 1];
+    target targets[CC_MAX_TABLE];
+    int n_targets = open_targets(out, targets);
+    plan p;
+    best_plan(rules, hand, targets, n_targets, &p);
+    seat_from_plan(&p, r);
+    apply_layoffs(&p, out, r);
+    if (out->outcome == CC_CHINCHON)
+        r->points = 0;
+    out->points[k] = r->points;
+    lay_melds(out, r, k, 1);
+}
+
+/* Settle a closed hand: check the arguments and the deal, then the closer, then each
+ * opponent in play order. A few microseconds (see chinchon.h). */
+cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
+                    int n_opponents, int decks, cc_settlement *out)
+{
+    cc_status st;
+    int k;
+    if (out == NULL)
         return CC_ERR_BAD_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->bad_seat = -1;
     out->bad_card = -1;
-    if (!rules || !opponents || n_opponents < 1 || n_opponents > CC_MAX_OPPONENTS ||
-        decks < 0 || decks > 2)
+    if (rules == NULL || opponents == NULL || n_opponents < 1 ||
+        n_opponents > CC_MAX_OPPONENTS || decks < 0 || decks > 2)
         return CC_ERR_BAD_ARGUMENT;
     st = check_deal(closer, opponents, n_opponents, &decks, out);
     if (st != CC_OK)
         return st;
     out->decks = decks;
     out->n_opponents = n_opponents;
-
-    best_plan(rules, closer, NULL, 0, &p);
-    seat_from_plan(&p, &out->closer);
-    out->deadwood = p.points;
-    /* the core's outcome of these 7 cards (its deadwood is exact, so equals p.points) */
-    st = cc_close_outcome(rules, closer, &outcome);
+    st = settle_closer(rules, closer, out);
     if (st != CC_OK)
-        return st; /* unreachable: check_deal accepted 7 valid cards */
-    if (outcome == CC_CANNOT_CLOSE) {
-        out->outcome = CC_CANNOT_CLOSE;
-        return CC_ERR_CANNOT_CLOSE;
-    }
-    out->outcome = (uint8_t)outcome;
-    out->closer.points = outcome == CC_NORMAL ? p.points
-                         : outcome == CC_MINUS_TEN ? -minus_ten : 0;
-    out->points[0] = out->closer.points;
-    for (i = 0; i < p.n_own; i++) {
-        cc_table_meld *t = &out->table[out->n_table++];
-        t->cards = p.own[i].cards;
-        t->kind = p.own[i].kind;
-        t->owner = 0;
-        t->open = outcome != CC_MINUS_TEN;
-    }
-
-    for (k = 1; k <= n_opponents; k++) {
-        cc_seat_result *r = &out->opponents[k - 1];
-        target targets[CC_MAX_TABLE];
-        int n_targets = 0;
-        if (outcome != CC_CHINCHON) {
-            for (i = 0; i < out->n_table; i++) {
-                const cc_table_meld *t = &out->table[i];
-                target *tg;
-                if (!t->open)
-                    continue;
-                tg = &targets[n_targets++];
-                tg->index = (uint8_t)i;
-                tg->kind = t->kind;
-                tg->rank = (uint8_t)(cc_ctz(t->cards.once) % LANE_BITS);
-                tg->suit = (uint8_t)(cc_ctz(t->cards.once) / LANE_BITS);
-                tg->lane = (unsigned)(t->cards.once >> (LANE_BITS * tg->suit)) & RANK_MASK;
-            }
-        }
-        best_plan(rules, opponents[k - 1], targets, n_targets, &p);
-        seat_from_plan(&p, r);
-        /* the lay-offs, in the order applied, and the cards they leave */
-        for (i = 0; i < p.n_codes; i++) {
-            cc_layoff l;
-            int j;
-            l.card = (uint8_t)(p.codes[i] >> 4);
-            l.meld = (uint8_t)(p.codes[i] & 15u);
-            for (j = r->n_layoffs; j > 0 && applied_order(out->table, r->layoffs[j - 1]) >
-                                               applied_order(out->table, l); j--)
-                r->layoffs[j] = r->layoffs[j - 1];
-            r->layoffs[j] = l;
-            r->n_layoffs++;
-            r->unmatched = hand_remove_once(r->unmatched, UINT64_C(1) << l.card);
-        }
-        for (i = 0; i < r->n_layoffs; i++) {
-            cc_table_meld *t = &out->table[r->layoffs[i].meld];
-            t->cards = hand_add_card(t->cards, r->layoffs[i].card);
-        }
-        if (outcome == CC_CHINCHON)
-            r->points = 0;
-        out->points[k] = r->points;
-        for (i = 0; i < r->n_melds; i++) {
-            cc_table_meld *t = &out->table[out->n_table++];
-            t->cards = r->melds[i].cards;
-            t->kind = r->melds[i].kind;
-            t->owner = (uint8_t)k;
-            t->open = 1;
-        }
-    }
+        return st;
+    for (k = 1; k <= n_opponents; k++)
+        settle_opponent(rules, k, opponents[k - 1], out);
     return CC_OK;
 }

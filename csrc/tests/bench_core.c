@@ -118,7 +118,7 @@ static unsigned settle_all(const cc_rules *rules)
     unsigned acc = 0;
     int i;
     for (i = 0; i < NDEALS; i++) {
-        cc_settle(rules, 10, deals[i][0], &deals[i][1], deal_opponents[i], deal_decks[i], &s);
+        cc_settle(rules, deals[i][0], &deals[i][1], deal_opponents[i], deal_decks[i], &s);
         acc += (unsigned)s.points[deal_opponents[i]];
     }
     return acc;

@@ -607,14 +607,48 @@ static void error_statuses(const cc_rules *rules)
     /* rules */
     for (s = 0; s < CC_NRANKS; s++)
         table[s] = 31;
-    expect_status("rules 31", cc_rules_init(&r2, table, 5), CC_OK);
+    expect_status("rules 31", cc_rules_init(&r2, table, 5, 10), CC_OK);
     table[3] = 32;
-    expect_status("rules 32", cc_rules_init(&r2, table, 5), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules 32", cc_rules_init(&r2, table, 5, 10), CC_ERR_BAD_ARGUMENT);
     table[3] = 0;
-    expect_status("rules limit -1", cc_rules_init(&r2, table, -1), CC_ERR_BAD_ARGUMENT);
-    expect_status("rules limit 256", cc_rules_init(&r2, table, 256), CC_ERR_BAD_ARGUMENT);
-    expect_status("rules NULL", cc_rules_init(NULL, table, 5), CC_ERR_BAD_ARGUMENT);
-    expect_status("rules NULL table", cc_rules_init(&r2, NULL, 5), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules limit -1", cc_rules_init(&r2, table, -1, 10), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules limit 256", cc_rules_init(&r2, table, 256, 10), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules minus ten -1", cc_rules_init(&r2, table, 5, -1), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules NULL", cc_rules_init(NULL, table, 5, 10), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules NULL table", cc_rules_init(&r2, NULL, 5, 10), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules limit 255, minus ten 0", cc_rules_init(&r2, table, 255, 0), CC_OK);
+    expect_status("rules minus ten 25", cc_rules_init(&r2, table, 7, 25), CC_OK);
+    g_checks++;
+    if (r2.minus_ten != 25 || r2.close_limit != 7 || r2.points[3] != 0 || r2.points[4] != 31)
+        fail("rules", "cc_rules_init did not store its arguments");
+    expect_status("rules minus ten 26 limit 256", cc_rules_init(&r2, table, 256, 26),
+                  CC_ERR_BAD_ARGUMENT);
+    g_checks++;
+    if (r2.minus_ten != 25)
+        fail("rules", "a rejected cc_rules_init changed *rules");
+    cc_rules_default(&r2);
+    g_checks++;
+    if (r2.minus_ten != 10 || r2.close_limit != 5 || r2.points[11] != 12)
+        fail("rules", "cc_rules_default is not the house rules");
+
+    /* status names and texts: one of each per code, the sentinel and others unknown */
+    for (s = CC_OK; s <= CC_STATUS_END + 1; s++) {
+        const char *name = cc_status_name((cc_status)s), *text = cc_status_message((cc_status)s);
+        int known = s < CC_STATUS_END;
+        g_checks++;
+        if (name == NULL || text == NULL ||
+            (strcmp(name, "CC_STATUS_UNKNOWN") != 0) != known ||
+            (strcmp(text, "unknown status") != 0) != known ||
+            (known && strncmp(name, s == CC_OK ? "CC_OK" : "CC_ERR_", s == CC_OK ? 6 : 7) != 0))
+            fail("status names", name == NULL ? "NULL" : name);
+    }
+    g_checks++;
+    if (strcmp(cc_status_name(CC_ERR_DUPLICATE), "CC_ERR_DUPLICATE") != 0 ||
+        strcmp(cc_status_name(CC_ERR_BAD_ARGUMENT), "CC_ERR_BAD_ARGUMENT") != 0 ||
+        strcmp(cc_status_name((cc_status)-1), "CC_STATUS_UNKNOWN") != 0 ||
+        strcmp(cc_status_message(CC_ERR_CANNOT_CLOSE),
+               "the closer's deadwood is over the close limit") != 0)
+        fail("status names", "a name or text");
 
     /* batches: the first bad row is reported */
     rows[0] = seven.once;
@@ -810,7 +844,7 @@ int main(void)
         uint8_t p[CC_NRANKS];
         for (r = 0; r < CC_NRANKS; r++)
             p[r] = (uint8_t)(t == 0 ? 0 : t == 3 ? 31 : (rnd(3) == 0 ? 0 : rnd(32)));
-        if (cc_rules_init(&tables[t], p, t == 0 ? 0 : 5 + t) != CC_OK)
+        if (cc_rules_init(&tables[t], p, t == 0 ? 0 : 5 + t, 10) != CC_OK)
             fail("rules", "init");
     }
 

@@ -153,7 +153,7 @@ static int settle_text(const cc_rules *r, const char *closer, const char **opps,
     cc_status st;
     for (i = 0; i < n; i++)
         o[i] = hand(opps[i]);
-    st = cc_settle(r, 10, hand(closer), o, n, decks, out);
+    st = cc_settle(r, hand(closer), o, n, decks, out);
     if (st == CC_OK)
         check_invariants(out, hand(closer), o);
     return (int)st;
@@ -191,6 +191,16 @@ static void hand_built(const cc_rules *r)
 
     CHECK(settle_text(r, "7o 8o 9o 10o 2c 2e 2b", locked, 2, 0, &s) == CC_OK);
     CHECK(s.outcome == CC_MINUS_TEN && s.points[0] == -10 && s.opponents[0].n_layoffs == 0);
+    {
+        /* minus ten scores what the rules say; the rest of the settlement is the same */
+        cc_rules r25 = *r;
+        cc_settlement s25;
+        r25.minus_ten = 25;
+        CHECK(settle_text(&r25, "7o 8o 9o 10o 2c 2e 2b", locked, 2, 0, &s25) == CC_OK);
+        CHECK(s25.outcome == CC_MINUS_TEN && s25.points[0] == -25 &&
+              s25.closer.points == -25 && s25.points[2] == s.points[2] &&
+              s25.opponents[1].n_layoffs == s.opponents[1].n_layoffs);
+    }
     CHECK(!s.table[0].open && !s.table[1].open && s.table[2].open);
     CHECK(layoff_is(&s.opponents[1], 0, "3e", 2) && layoff_is(&s.opponents[1], 1, "7e", 2));
 
@@ -212,23 +222,35 @@ static void bad_deals(const cc_rules *r)
     cc_hand o[6];
     const char *ok[] = {"1o 2o 12c 11e 10b 8b 4e"};
     const char *dup[] = {"1o 2o 12c 11e 10b 8b 3o"};
+    const char *dup2[] = {"1o 2o 12c 11e 10b 8b 7o", "5o 2o 12c 11e 10b 8b 4e"};
     const char *three[] = {"1o 1o 12c 11e 10b 8b 4e", "1o 2o 12c 11e 10b 8b 4e"};
     const char *six[] = {"1o 2o 12c 11e 10b 8b"};
     CHECK(settle_text(r, "5o 5c 5e 1b 2b 3b 10o", ok, 1, 0, &s) == CC_ERR_CANNOT_CLOSE);
     CHECK(s.deadwood == 10);
     CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", dup, 1, 1, &s) == CC_ERR_DUPLICATE);
-    CHECK(s.bad_card == 2);
+    CHECK(s.bad_card == 2 && s.bad_seat == 1);
+    /* the lowest card held twice; its second copy with the second opponent */
+    CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", dup2, 2, 1, &s) == CC_ERR_DUPLICATE);
+    CHECK(s.bad_card == 1 && s.bad_seat == 2);
+    CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", dup2, 2, 0, &s) == CC_OK && s.decks == 2);
     CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", three, 2, 0, &s) == CC_ERR_THREE_COPIES);
     CHECK(s.bad_seat == 2 && s.bad_card == 0);
     CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", six, 1, 0, &s) == CC_ERR_CARD_COUNT);
-    CHECK(s.bad_seat == 1);
+    CHECK(s.bad_seat == 1 && s.bad_card == -1);
+    CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b 2b", ok, 1, 0, &s) == CC_ERR_CARD_COUNT);
+    CHECK(s.bad_seat == 0);
     o[0] = hand("1o 2o 12c 11e 10b 8b 4e");
     o[0].once |= UINT64_C(1) << 13;
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), o, 1, 0, &s) == CC_ERR_LANE_BITS);
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), o, 0, 0, &s) == CC_ERR_BAD_ARGUMENT);
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), o, 6, 0, &s) == CC_ERR_BAD_ARGUMENT);
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), NULL, 1, 0, &s) == CC_ERR_BAD_ARGUMENT);
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), o, 1, 3, &s) == CC_ERR_BAD_ARGUMENT);
+    CHECK(cc_settle(r, hand("3o 4o 5o 9c 9e 9b 1b"), o, 1, 0, &s) == CC_ERR_LANE_BITS);
+    CHECK(s.bad_seat == 1 && s.bad_card == -1);
+    o[0] = hand("1o 2o 12c 11e 10b 8b 4e");
+    o[0].twice = UINT64_C(1) << 5; /* 6o twice but not once */
+    CHECK(cc_settle(r, hand("3o 4o 5o 9c 9e 9b 1b"), o, 1, 0, &s) == CC_ERR_TWICE_NOT_SUBSET);
+    CHECK(s.bad_seat == 1);
+    CHECK(cc_settle(r, hand("3o 4o 5o 9c 9e 9b 1b"), o, 0, 0, &s) == CC_ERR_BAD_ARGUMENT);
+    CHECK(cc_settle(r, hand("3o 4o 5o 9c 9e 9b 1b"), o, 6, 0, &s) == CC_ERR_BAD_ARGUMENT);
+    CHECK(cc_settle(r, hand("3o 4o 5o 9c 9e 9b 1b"), NULL, 1, 0, &s) == CC_ERR_BAD_ARGUMENT);
+    CHECK(cc_settle(r, hand("3o 4o 5o 9c 9e 9b 1b"), o, 1, 3, &s) == CC_ERR_BAD_ARGUMENT);
 }
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
@@ -269,7 +291,7 @@ static int random_deals(const cc_rules *r, long n)
             for (i = 0; i < 7; i++)
                 hands[k] = add(hands[k], deck[7 * k + i]);
         }
-        st = cc_settle(r, 10, hands[0], &hands[1], n_opp, decks, &out);
+        st = cc_settle(r, hands[0], &hands[1], n_opp, decks, &out);
         if (st == CC_ERR_CANNOT_CLOSE)
             continue;
         CHECK(st == CC_OK);
@@ -297,7 +319,7 @@ static void bench(const cc_rules *r)
         o[i] = hand(opps[i]);
     t0 = clock();
     for (i = 0; i < n; i++) {
-        cc_settle(r, 10, c, o, 5, 2, &out);
+        cc_settle(r, c, o, 5, 2, &out);
         sink += out.points[5];
     }
     printf("cc_settle, double deck, 5 opponents: %.2f us per call (%d)\n",

@@ -36,6 +36,7 @@ cdef extern from "chinchon.h" nogil:
     ctypedef struct cc_rules:
         uint8_t points[12]
         uint8_t close_limit
+        int minus_ten
 
     ctypedef struct cc_meld:
         cc_hand cards
@@ -95,6 +96,9 @@ cdef inline cc_rules _rules_for(object rules):
     cdef cc_rules r = _house
     if rules is not None and rules is not HOUSE_RULES:
         r.close_limit = <uint8_t>rules.close_limit
+        # Rules.minus_ten is an unbounded int: the C copy only matters when it fits (the
+        # settlement's closer points are taken from the Python int)
+        r.minus_ten = rules.minus_ten if rules.minus_ten <= 2147483647 else 0
     return r
 
 

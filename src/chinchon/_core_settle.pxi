@@ -53,9 +53,8 @@ cdef extern from "chinchon.h" nogil:
         int bad_seat
         int bad_card
 
-    cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
-                        const cc_hand *opponents, int n_opponents, int decks,
-                        cc_settlement *out)
+    cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
+                        int n_opponents, int decks, cc_settlement *out)
 
     enum:
         CC_ERR_CANNOT_CLOSE
@@ -150,7 +149,7 @@ def settle(closer7, opponents, *, decks=None, rules=None):
     cdef cc_hand hands[6]
     cdef cc_settlement out
     cdef cc_rules r
-    cdef int n, k, c_decks, minus_ten
+    cdef int n, k, c_decks
     cdef cc_status st
     fast = (type(closer7) is Hand and type(opponents) in (list, tuple)
             and 1 <= len(opponents) <= _MAX_OPPONENTS
@@ -177,11 +176,8 @@ def settle(closer7, opponents, *, decks=None, rules=None):
             hands[k].once = masks[k][0]
             hands[k].twice = masks[k][1]
     r = _rules_for(rules)
-    py_minus_ten = 10 if rules is None else rules.minus_ten
-    # the C core's copy only matters when it fits; _settlement_of uses the Python int
-    minus_ten = py_minus_ten if -2147483647 <= py_minus_ten <= 2147483647 else 0
     with nogil:
-        st = cc_settle(&r, minus_ten, hands[0], &hands[1], n, c_decks, &out)
+        st = cc_settle(&r, hands[0], &hands[1], n, c_decks, &out)
     if st != CC_OK:
         if <int>st == <int>CC_ERR_CANNOT_CLOSE:
             raise _cannot_close_error((hands[0].once, hands[0].twice), out.deadwood,
@@ -189,4 +185,4 @@ def settle(closer7, opponents, *, decks=None, rules=None):
         if fast:
             _settle_prepare(closer7, opponents, decks, rules)  # raises the documented error
         _raise_status(st)
-    return _settlement_of(&out, py_minus_ten)
+    return _settlement_of(&out, 10 if rules is None else rules.minus_ten)
