@@ -28,6 +28,8 @@
 
 static uint64_t g_rng = 12345;
 
+/* The next number of the seeded splitmix64 generator (fixed hands per line).
+ * O(1). */
 static uint64_t next_u64(void)
 {
     uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
@@ -36,6 +38,8 @@ static uint64_t next_u64(void)
     return z ^ (z >> 31);
 }
 
+/* Monotonic clock in nanoseconds.
+ * O(1). */
 static double now_ns(void)
 {
     struct timespec ts;
@@ -43,7 +47,8 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* k random cards of ranks lo..hi dealt from `decks` decks, as (once, twice). */
+/* k random cards of ranks lo..hi dealt from `decks` decks, as (once, twice).
+ * O(k) expected. */
 static void deal(int k, int decks, int lo, int hi, uint64_t *once, uint64_t *twice)
 {
     int count[64] = {0}, n = 0;
@@ -124,6 +129,8 @@ static unsigned settle_all(const cc_rules *rules)
     return acc;
 }
 
+/* Each workload line: best of `rounds` passes (argv[1], default 20), lines filtered
+ * by argv[2]. O(rounds * 2^16) calls per line. */
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 20, r, decks, k, rich;

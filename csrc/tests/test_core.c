@@ -22,6 +22,8 @@ static long g_checks = 0;
 
 #define FAIL_LIMIT 20
 
+/* Count a failed check and print the first FAIL_LIMIT of them.
+ * O(1). */
 static void fail(const char *what, const char *detail)
 {
     g_failures++;
@@ -33,6 +35,8 @@ static void fail(const char *what, const char *detail)
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15u;
 
+/* The next number of the seeded splitmix64 generator (CC_TEST_SEED).
+ * O(1). */
 static uint64_t next_u64(void)
 {
     uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
@@ -41,6 +45,8 @@ static uint64_t next_u64(void)
     return z ^ (z >> 31);
 }
 
+/* A random int in 0..n-1 (n > 0; the modulo bias is irrelevant here).
+ * O(1). */
 static int rnd(int n) { return (int)(next_u64() % (uint64_t)n); }
 
 /* ---------------------------------------------------------------- card lists */
@@ -50,10 +56,18 @@ typedef struct {
     int c[16]; /* card indices ascending, a copy repeated */
 } cardlist;
 
+/* Bit index of a card (suit 0..3, rank 1..12).
+ * O(1). */
 static int card_index(int suit, int rank) { return 16 * suit + rank - 1; }
+/* Rank (1..12) of a bit index.
+ * O(1). */
 static int card_rank(int idx) { return (idx & 15) + 1; }
+/* Suit (0..3) of a bit index.
+ * O(1). */
 static int card_suit(int idx) { return idx >> 4; }
 
+/* The cards of h as text ("7o 7o 3c [masks]") into buf, for failure messages.
+ * O(64). */
 static void format_hand(cc_hand h, char *buf, size_t size)
 {
     static const char suits[] = "oceb";
@@ -71,6 +85,8 @@ static void format_hand(cc_hand h, char *buf, size_t size)
                  (unsigned long long)h.twice);
 }
 
+/* The cards of h as an ascending list of bit indices, a copy listed twice.
+ * O(64). */
 static cardlist to_list(cc_hand h)
 {
     cardlist l;
@@ -85,6 +101,8 @@ static cardlist to_list(cc_hand h)
     return l;
 }
 
+/* The hand (once, twice) holding the n cards of c (copies add to twice).
+ * O(n). */
 static cc_hand to_hand(const int *c, int n)
 {
     cc_hand h = {0, 0};
@@ -99,7 +117,8 @@ static cc_hand to_hand(const int *c, int n)
     return h;
 }
 
-/* Parse "7o 7c 10e" (test-only, no error handling needed beyond abort). */
+/* Parse "7o 7c 10e" (test-only: well-formed text assumed) into a hand.
+ * O(length). */
 static cc_hand parse(const char *s)
 {
     int c[16], n = 0;
@@ -125,7 +144,8 @@ typedef struct {
     int c[12];
 } bmeld;
 
-/* Python tuple comparison of two int sequences. */
+/* Compare two int sequences as Python tuples (a proper prefix is smaller).
+ * O(length). */
 static int tuple_cmp(const int *x, int nx, const int *y, int ny)
 {
     int i;
@@ -135,11 +155,14 @@ static int tuple_cmp(const int *x, int nx, const int *y, int ny)
     return nx < ny ? -1 : nx > ny ? 1 : 0;
 }
 
+/* Compare the keys of two brute-force melds as Python tuples.
+ * O(cards). */
 static int bmeld_cmp(const bmeld *x, const bmeld *y) { return tuple_cmp(x->c, x->n, y->c, y->n); }
 
 #define BMAX 1024
 
-/* Every meld of the hand, deduplicated, sorted by key. */
+/* Every meld of the hand, deduplicated, sorted by key, into out; returns how many.
+ * O(2^(cards of a rank) per rank + segments per suit). */
 static int brute_melds(const cardlist *h, bmeld *out)
 {
     int k = 0, rank, suit, i, j;
@@ -200,7 +223,8 @@ typedef struct {
     bmeld melds[4];
 } barr;
 
-/* -1 if x is better (smaller) than y under docs/design.md. */
+/* -1 if x is better (smaller) than y under docs/design.md, 1 if worse, 0 if equal.
+ * O(melds * cards). */
 static int barr_cmp(const barr *x, const barr *y)
 {
     int i;
@@ -228,8 +252,12 @@ typedef struct {
     int have_best;
 } brute_state;
 
+/* Points of the card at bit index idx under r.
+ * O(1). */
 static int card_points(const cc_rules *r, int idx) { return r->points[idx & 15]; }
 
+/* Sort melds by key (insertion sort, n <= 4).
+ * O(n^2). */
 static void sort_melds(bmeld *m, int n)
 {
     int i, j;
@@ -241,6 +269,8 @@ static void sort_melds(bmeld *m, int n)
     }
 }
 
+/* Every multiset of candidates i.. that fits in the cards left, keeping the best
+ * arrangement in s. O(exponential in candidates): small hands only. */
 static void brute_rec(brute_state *s, int i)
 {
     int j, fits;
@@ -277,6 +307,8 @@ static void brute_rec(brute_state *s, int i)
         s->count[s->cand[i].c[j]]++;
 }
 
+/* The best arrangement of h by brute force over every multiset of its melds.
+ * Exponential; fine for <= 8 cards. */
 static barr brute_best(const cc_rules *rules, const cardlist *h)
 {
     static bmeld cand[BMAX];
@@ -294,6 +326,8 @@ static barr brute_best(const cc_rules *rules, const cardlist *h)
     return s.best;
 }
 
+/* Outcome of closing with the 7 cards h7 of deadwood dw, from first principles.
+ * O(cards). */
 static int brute_outcome(const cc_rules *rules, const cardlist *h7, int dw)
 {
     int i, run = h7->n == 7;
@@ -308,10 +342,16 @@ static int brute_outcome(const cc_rules *rules, const cardlist *h7, int dw)
 
 /* ---------------------------------------------------------------- comparisons */
 
+/* The cards of a brute-force meld as a hand.
+ * O(cards). */
 static cc_hand bmeld_hand(const bmeld *m) { return to_hand(m->c, m->n); }
 
+/* Whether two hands hold the same cards.
+ * O(1). */
 static int same_hand(cc_hand x, cc_hand y) { return x.once == y.once && x.twice == y.twice; }
 
+/* Check every core call on h against the brute force: deadwood, best and exhaustive
+ * arrangements, closing outcome (7 cards), hints (8 cards). O(brute force). */
 static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
 {
     cardlist l = to_list(h);
@@ -434,7 +474,8 @@ static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
 
 /* ---------------------------------------------------------------- hand generators */
 
-/* k random cards from the cards allowed by (suits, lo..hi ranks), up to `decks` copies. */
+/* k random cards from the cards allowed by (suits, lo..hi ranks), up to `decks` copies.
+ * O(k) expected. */
 static cc_hand gen_hand(int k, int decks, unsigned suits, int lo, int hi)
 {
     int count[64], c[16], n = 0, pool = 0, s;
@@ -454,6 +495,8 @@ static cc_hand gen_hand(int k, int decks, unsigned suits, int lo, int hi)
     return to_hand(c, n);
 }
 
+/* A random hand size 0..8, with 7 and 8 (the sizes that matter) over-represented.
+ * O(1). */
 static int gen_count(void)
 {
     /* 0..8 cards, with 7 and 8 (the sizes that matter) over-represented */
@@ -461,6 +504,8 @@ static int gen_count(void)
     return r < 9 ? r : (r < 12 ? 7 : 8);
 }
 
+/* check_hand on iters random hands: mode 0 uniform, 1 meld-rich (3-4 ranks), 2
+ * run-rich (2-3 suits, 4-7 ranks). O(iters * brute force). */
 static void run_random(const cc_rules *rules, long iters, int decks, int mode, const char *label)
 {
     long i;
@@ -490,17 +535,22 @@ static void run_random(const cc_rules *rules, long iters, int decks, int mode, c
 
 /* ---------------------------------------------------------------- fixed checks */
 
+/* Check that a call returned the status wanted; the failure names both.
+ * O(1). */
 static void expect_status(const char *what, cc_status got, cc_status want)
 {
     char msg[256];
     g_checks++;
     if (got != want) {
-        snprintf(msg, sizeof msg, "%s: status %d (%s), want %d (%s)", what, (int)got,
-                 cc_status_message(got), (int)want, cc_status_message(want));
+        snprintf(msg, sizeof msg, "%s: status %s (%s), want %s (%s)", what,
+                 cc_status_name(got), cc_status_message(got), cc_status_name(want),
+                 cc_status_message(want));
         fail("status", msg);
     }
 }
 
+/* Hands with known deadwood, outcome and arrangement (README and SPEC examples).
+ * O(examples). */
 static void worked_examples(const cc_rules *rules)
 {
     static const struct {
@@ -548,6 +598,8 @@ static void worked_examples(const cc_rules *rules)
     }
 }
 
+/* Every error status of every entry point, the rules checks, the first bad batch row,
+ * and the status names and texts. O(1). */
 static void error_statuses(const cc_rules *rules)
 {
     cc_hand lane = {UINT64_C(1) << 12, 0}, lane_hi = {UINT64_C(1) << 63, 0};
@@ -735,7 +787,8 @@ static void exhaustive_universe(const cc_rules *rules, unsigned suits, int lo, i
     }
 }
 
-/* Chinchon and minus-ten among the hints of hands built around a long run. */
+/* Chinchon and minus-ten among the hints of hands built around a long run.
+ * O(examples). */
 static void hint_edges(const cc_rules *rules)
 {
     static const struct {
@@ -763,7 +816,8 @@ static void hint_edges(const cc_rules *rules)
     }
 }
 
-/* The batch calls agree with the one-hand calls. */
+/* The batch calls agree with the one-hand calls on random rows, both deck counts.
+ * O(iters). */
 static void batches(const cc_rules *rules, long iters)
 {
     enum { N = 512 };
@@ -823,6 +877,8 @@ static void batches(const cc_rules *rules, long iters)
     }
 }
 
+/* Run every check; CC_TEST_ITERS scales the random ones. Exit status 0 when all pass.
+ * About 5-10 s at the default 200000. */
 int main(void)
 {
     long iters = 200000;
