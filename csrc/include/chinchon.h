@@ -132,7 +132,7 @@ const char *cc_status_name(cc_status status);
 /* ---- Helpers shared with the settlement code (additions to the first API) ---- */
 
 /* Points of the cards of h (a copy held twice counts twice) under rules.
- * O(1): five popcounts. h is not validated. */
+ * O(1): ten popcounts. h is not validated. */
 int cc_hand_points(const cc_rules *rules, cc_hand h);
 
 /* Every candidate meld of h: every set (each multiset of >= 3 cards of one rank that h
@@ -196,10 +196,12 @@ typedef struct cc_settlement {
     int n_table;
     cc_table_meld table[CC_MAX_TABLE];
     int points[1 + CC_MAX_OPPONENTS]; /* hand points per seat, closer first */
-    /* On a bad deal, where (else -1): bad_seat 0 the closer, k the k-th opponent --
-     * the bad hand (CC_ERR_LANE_BITS, CC_ERR_TWICE_NOT_SUBSET, CC_ERR_CARD_COUNT), or the
-     * hand that brings bad_card, a bit index, to its third copy (CC_ERR_THREE_COPIES)
-     * or to its second in single-deck play (CC_ERR_DUPLICATE). Lowest such card. */
+    /* On a bad deal, where (else -1); seats: 0 the closer, k the k-th opponent.
+     * CC_ERR_LANE_BITS, CC_ERR_TWICE_NOT_SUBSET, CC_ERR_CARD_COUNT: bad_seat, the first
+     * bad hand. CC_ERR_THREE_COPIES: bad_seat, the first hand that brings a card to a
+     * third copy; bad_card (a bit index), the lowest such card of that hand.
+     * CC_ERR_DUPLICATE: bad_card, the lowest card held twice across the hands;
+     * bad_seat, the hand holding its second copy. */
     int bad_seat;
     int bad_card;
 } cc_settlement;
