@@ -24,7 +24,7 @@ CC_FORCE_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b
     uint64_t x, avoid = 0;
     uint8_t tmp[CC_MAX_HAND + 2];
     int dw8, k = 0;
-    if ((((a & sets) | b) & runs) != 0) {
+    if (cc_sets_runs_compete(a, b, runs, sets)) {
         dw8 = cc_conflict_unmatched(rules, a, b, runs, sets, &avoid);
     } else {
         uint64_t keep = ~(runs | sets);

@@ -292,7 +292,7 @@ static void cc_best_core(const cc_rules *rules, cc_hand h, cc_arrangement *out)
     cc_meld m[4];
     int n = 0;
     memset(m, 0, sizeof m);
-    if ((((a & sets) | b) & runs) != 0) {
+    if (cc_sets_runs_compete(a, b, runs, sets)) {
         cc_best_slow(rules, h, out);
         return;
     }

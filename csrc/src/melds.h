@@ -38,6 +38,14 @@ CC_INLINE uint64_t cc_set_columns(uint64_t a, uint64_t b)
     return (ge3 | (ge2 & t1)) * CC_LANES;
 }
 
+/* Whether the sets and runs of hand (a, b) compete for a card: a set card or a card
+ * held twice lies in a run. If not, melding every card of both is the only optimal
+ * arrangement (the fast path; see melds.c). O(1): three operations. */
+CC_INLINE int cc_sets_runs_compete(uint64_t a, uint64_t b, uint64_t runs, uint64_t sets)
+{
+    return (((a & sets) | b) & runs) != 0;
+}
+
 /* Exact deadwood of a valid hand (a, b) of <= 8 cards whose sets and runs compete, given
  * its masks runs and sets. Out of line (melds.c); ~10-15 weighted popcounts. */
 CC_INTERNAL int cc_conflict_deadwood(const cc_rules *rules, uint64_t a, uint64_t b,
@@ -54,7 +62,7 @@ CC_INLINE int cc_deadwood_masks(const cc_rules *rules, uint64_t a, uint64_t b, u
                                 uint64_t sets)
 {
     uint64_t keep;
-    if ((((a & sets) | b) & runs) != 0)
+    if (cc_sets_runs_compete(a, b, runs, sets))
         return cc_conflict_deadwood(rules, a, b, runs, sets);
     keep = ~(runs | sets);
     return cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);

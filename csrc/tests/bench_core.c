@@ -24,6 +24,8 @@
 
 #include "chinchon.h"
 
+#include "hands.h"
+
 #define NHANDS (1 << 16)
 
 static uint64_t g_rng = 12345;
@@ -52,17 +54,17 @@ static double now_ns(void)
 static void deal(int k, int decks, int lo, int hi, uint64_t *once, uint64_t *twice)
 {
     int count[64] = {0}, n = 0;
-    *once = *twice = 0;
+    cc_hand h = {0, 0};
     while (n < k) {
         int idx = (int)(next_u64() % 4) * 16 + lo - 1 + (int)(next_u64() % (uint64_t)(hi - lo + 1));
         if (count[idx] >= decks)
             continue;
-        if (count[idx]++)
-            *twice |= UINT64_C(1) << idx;
-        else
-            *once |= UINT64_C(1) << idx;
+        count[idx]++;
+        h = th_add(h, idx);
         n++;
     }
+    *once = h.once;
+    *twice = h.twice;
 }
 
 static uint64_t rows1[NHANDS], rows2[2 * NHANDS];
@@ -97,13 +99,8 @@ static void make_deals(const cc_rules *rules)
         }
         for (k = 0; k <= n_opp; k++) {
             cc_hand h = {0, 0};
-            for (i = 0; i < 7; i++) {
-                uint64_t b = UINT64_C(1) << deck[7 * k + i];
-                if (h.once & b)
-                    h.twice |= b;
-                else
-                    h.once |= b;
-            }
+            for (i = 0; i < 7; i++)
+                h = th_add(h, deck[7 * k + i]);
             deals[done][k] = h;
         }
         if (cc_close_outcome(rules, deals[done][0], &outcome) != CC_OK ||

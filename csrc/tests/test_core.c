@@ -17,6 +17,8 @@
 
 #include "chinchon.h"
 
+#include "hands.h"
+
 static long g_failures = 0;
 static long g_checks = 0;
 
@@ -107,33 +109,9 @@ static cc_hand to_hand(const int *c, int n)
 {
     cc_hand h = {0, 0};
     int i;
-    for (i = 0; i < n; i++) {
-        uint64_t bit = UINT64_C(1) << c[i];
-        if (h.once & bit)
-            h.twice |= bit;
-        else
-            h.once |= bit;
-    }
+    for (i = 0; i < n; i++)
+        h = th_add(h, c[i]);
     return h;
-}
-
-/* Parse "7o 7c 10e" (test-only: well-formed text assumed) into a hand.
- * O(length). */
-static cc_hand parse(const char *s)
-{
-    int c[16], n = 0;
-    while (*s) {
-        int rank = 0, suit;
-        while (*s == ' ')
-            s++;
-        if (!*s)
-            break;
-        while (*s >= '0' && *s <= '9')
-            rank = rank * 10 + (*s++ - '0');
-        suit = (int)(strchr("oceb", *s++) - "oceb");
-        c[n++] = card_index(suit, rank);
-    }
-    return to_hand(c, n);
 }
 
 /* ---------------------------------------------------------------- brute force */
@@ -346,10 +324,6 @@ static int brute_outcome(const cc_rules *rules, const cardlist *h7, int dw)
  * O(cards). */
 static cc_hand bmeld_hand(const bmeld *m) { return to_hand(m->c, m->n); }
 
-/* Whether two hands hold the same cards.
- * O(1). */
-static int same_hand(cc_hand x, cc_hand y) { return x.once == y.once && x.twice == y.twice; }
-
 /* Check every core call on h against the brute force: deadwood, best and exhaustive
  * arrangements, closing outcome (7 cards), hints (8 cards). O(brute force). */
 static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
@@ -393,10 +367,10 @@ static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
         int j;
         st = i == 0 ? cc_best_melds(rules, h, a) : cc_best_melds_exhaustive(rules, h, a);
         ok = st == CC_OK && a->points == want.points && a->n_melds == want.n_melds &&
-             same_hand(a->unmatched, unmatched);
+             th_same(a->unmatched, unmatched);
         for (j = 0; ok && j < want.n_melds; j++)
             ok = a->melds[j].kind == want.melds[j].kind &&
-                 same_hand(a->melds[j].cards, bmeld_hand(&want.melds[j]));
+                 th_same(a->melds[j].cards, bmeld_hand(&want.melds[j]));
         if (!ok) {
             char mb[4][256];
             format_hand(h, buf, sizeof buf);
@@ -421,7 +395,7 @@ static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
         int kc = cc_enumerate_melds(h, cm, BMAX);
         ok = kb == kc && (l.n > 8 || kc <= CC_MAX_CANDIDATES);
         for (i = 0; ok && i < kb; i++)
-            ok = cm[i].kind == bm[i].kind && same_hand(cm[i].cards, bmeld_hand(&bm[i]));
+            ok = cm[i].kind == bm[i].kind && th_same(cm[i].cards, bmeld_hand(&bm[i]));
         for (i = 0; ok && i + 1 < kc; i++)
             ok = cc_meld_key_compare(cm[i].cards, cm[i + 1].cards) < 0 &&
                  cc_meld_key_compare(cm[i + 1].cards, cm[i].cards) > 0;
@@ -573,7 +547,7 @@ static void worked_examples(const cc_rules *rules)
     size_t i;
     char msg[256];
     for (i = 0; i < sizeof ex / sizeof ex[0]; i++) {
-        cc_hand h = parse(ex[i].hand);
+        cc_hand h = th_parse(ex[i].hand);
         int dw = -1;
         cc_outcome oc = CC_CANNOT_CLOSE;
         cc_status st = cc_deadwood(rules, h, &dw);
@@ -589,11 +563,11 @@ static void worked_examples(const cc_rules *rules)
     /* the 6c goes with the sixes: 6o 6c 6e set + 3c 4c 5c run */
     {
         cc_arrangement a;
-        cc_best_melds(rules, parse("3c 4c 5c 6c 6o 6e 1b"), &a);
+        cc_best_melds(rules, th_parse("3c 4c 5c 6c 6o 6e 1b"), &a);
         g_checks++;
-        if (a.n_melds != 2 || !same_hand(a.melds[0].cards, parse("6o 6c 6e")) ||
-            !same_hand(a.melds[1].cards, parse("3c 4c 5c")) ||
-            !same_hand(a.unmatched, parse("1b")))
+        if (a.n_melds != 2 || !th_same(a.melds[0].cards, th_parse("6o 6c 6e")) ||
+            !th_same(a.melds[1].cards, th_parse("3c 4c 5c")) ||
+            !th_same(a.unmatched, th_parse("1b")))
             fail("worked example", "3c 4c 5c 6c 6o 6e 1b arrangement");
     }
 }
@@ -603,10 +577,10 @@ static void worked_examples(const cc_rules *rules)
 static void error_statuses(const cc_rules *rules)
 {
     cc_hand lane = {UINT64_C(1) << 12, 0}, lane_hi = {UINT64_C(1) << 63, 0};
-    cc_hand notsub = {1, 2}, nine = parse("1o 2o 3o 4o 5o 6o 7o 8o 9o");
-    cc_hand six = parse("1o 2o 3o 4o 5o 6o"), seven = parse("1o 2o 3o 4o 5o 6o 7o");
-    cc_hand eight = parse("1o 2o 3o 4o 5o 6o 7o 8o");
-    cc_hand nine2 = parse("1o 1o 2o 2o 3o 3o 4o 4o 5o");
+    cc_hand notsub = {1, 2}, nine = th_parse("1o 2o 3o 4o 5o 6o 7o 8o 9o");
+    cc_hand six = th_parse("1o 2o 3o 4o 5o 6o"), seven = th_parse("1o 2o 3o 4o 5o 6o 7o");
+    cc_hand eight = th_parse("1o 2o 3o 4o 5o 6o 7o 8o");
+    cc_hand nine2 = th_parse("1o 1o 2o 2o 3o 3o 4o 4o 5o");
     cc_arrangement a;
     cc_outcome oc;
     uint8_t pts[8];
@@ -653,7 +627,7 @@ static void error_statuses(const cc_rules *rules)
     if (cc_enumerate_melds(notsub, NULL, 0) != -1 || cc_enumerate_melds(lane, NULL, 0) != -1)
         fail("enumerate", "invalid hand not rejected");
     g_checks++;
-    if (cc_enumerate_melds(parse("1o 2o 3o 4o"), NULL, 0) != 3)
+    if (cc_enumerate_melds(th_parse("1o 2o 3o 4o"), NULL, 0) != 3)
         fail("enumerate", "count with cap 0");
 
     /* rules */
@@ -804,7 +778,7 @@ static void hint_edges(const cc_rules *rules)
     for (i = 0; i < sizeof ex / sizeof ex[0]; i++) {
         uint8_t p[8], o[8];
         char msg[256];
-        cc_status st = cc_discard_hints(rules, parse(ex[i].hand), p, o);
+        cc_status st = cc_discard_hints(rules, th_parse(ex[i].hand), p, o);
         g_checks++;
         if (st != CC_OK || memcmp(p, ex[i].points, 8) != 0 || memcmp(o, ex[i].outcomes, 8) != 0) {
             snprintf(msg, sizeof msg, "%s: %d %d %d %d %d %d %d %d / %d %d %d %d %d %d %d %d",
@@ -812,7 +786,7 @@ static void hint_edges(const cc_rules *rules)
                      o[2], o[3], o[4], o[5], o[6], o[7]);
             fail("hint edges", msg);
         }
-        check_hand(rules, parse(ex[i].hand), "hint edges");
+        check_hand(rules, th_parse(ex[i].hand), "hint edges");
     }
 }
 
@@ -909,10 +883,10 @@ int main(void)
 
     /* the largest candidate count of a hand of <= 8 cards */
     g_checks++;
-    if (cc_enumerate_melds(parse("7o 7o 7c 7c 7e 7e 7b 7b"), big, CC_MAX_CANDIDATES + 1) !=
+    if (cc_enumerate_melds(th_parse("7o 7o 7c 7c 7e 7e 7b 7b"), big, CC_MAX_CANDIDATES + 1) !=
         CC_MAX_CANDIDATES)
         fail("enumerate", "eight sevens should give CC_MAX_CANDIDATES");
-    check_hand(&house, parse("7o 7o 7c 7c 7e 7e 7b 7b"), "eight sevens");
+    check_hand(&house, th_parse("7o 7o 7c 7c 7e 7e 7b 7b"), "eight sevens");
 
     hint_edges(&house);
     exhaustive_universe(&house, 15u, 4, 7, 1, "all: 4 suits x 4-7");
@@ -951,7 +925,7 @@ int main(void)
             int kb = brute_melds(&l, bm), kc = cc_enumerate_melds(h, cm, BMAX), j, ok;
             ok = kb == kc;
             for (j = 0; ok && j < kb; j++)
-                ok = cm[j].kind == bm[j].kind && same_hand(cm[j].cards, bmeld_hand(&bm[j]));
+                ok = cm[j].kind == bm[j].kind && th_same(cm[j].cards, bmeld_hand(&bm[j]));
             g_checks++;
             if (!ok)
                 fail("enumerate", "hand of 9-12 cards");
