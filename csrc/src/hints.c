@@ -1,6 +1,6 @@
 /*
  * hints.c -- discard hints: for each card of an 8-card hand, the deadwood of the 7 left
- * and the outcome of closing with them (the batch form is in batch.c).
+ * and the outcome of closing with them; one hand or a batch.
  */
 #include "chinchon.h"
 
@@ -55,9 +55,10 @@ CC_FORCE_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b
     memcpy(points, tmp, 8);
 }
 
-/* cc_hints_core out of line (declared in melds.h), inlined twice: the single-deck copy
- * drops every twice term. One 8-card deadwood plus <= 8 seven-card ones. */
-void cc_hint_points(const cc_rules *rules, cc_hand h, uint8_t *points)
+/* Hints of a valid 8-card hand into points[8]: cc_hints_core out of line, inlined
+ * twice (the single-deck copy drops every twice term). One 8-card deadwood plus <= 8
+ * seven-card ones. */
+static void cc_hint_points(const cc_rules *rules, cc_hand h, uint8_t *points)
 {
     if (h.twice == 0)
         cc_hints_core(rules, h.once, 0, points);
@@ -97,4 +98,20 @@ cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
     if (outcomes != NULL)
         cc_hint_outcomes(rules, h.once, h.twice, points, outcomes);
     return CC_OK;
+}
+
+/* Hints of n rows of exactly 8 cards into 8n bytes (row-major, ascending card order);
+ * stops at the first bad row (see cc_batch_row). O(n) hint rows. */
+cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n, int decks,
+                         uint8_t *out, size_t *bad_row)
+{
+    size_t i;
+    cc_status st = cc_batch_args(rules, masks, n, decks, out);
+    for (i = 0; st == CC_OK && i < n; i++) {
+        cc_hand h;
+        st = cc_batch_row(masks, i, decks, CC_MAX_HAND, &h, bad_row);
+        if (st == CC_OK)
+            cc_hint_points(rules, h, out + 8 * i);
+    }
+    return st;
 }

@@ -1,7 +1,7 @@
 /*
- * melds.c -- the meld search: deadwood, best arrangement, closing outcome, and the
- * candidate-meld enumeration (the discard hints are in hints.c, the batch forms in
- * batch.c; the masks and the fast path they share in melds.h).
+ * melds.c -- the meld search: deadwood (one hand and batches), best arrangement,
+ * closing outcome, and the candidate-meld enumeration (the discard hints are in hints.c;
+ * the masks and the fast path they share in melds.h).
  *
  * How it works. A hand of <= 8 cards holds at most two disjoint melds. Two masks decide
  * almost every hand at once:
@@ -371,4 +371,33 @@ cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome
         *outcome = cc_outcome_of(rules, h.once, h.twice,
                                  cc_deadwood_core(rules, h.once, h.twice));
     return st;
+}
+
+/* Deadwood of rows 0..n-1 (see cc_batch_row) into out[]; stops at the first bad row.
+ * Inlined once per deck count, so the single-deck copy drops every twice term. O(n). */
+CC_FORCE_INLINE cc_status cc_deadwood_rows(const cc_rules *rules, const uint64_t *masks,
+                                           size_t n, int decks, uint8_t *out,
+                                           size_t *bad_row)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        cc_hand h;
+        cc_status st = cc_batch_row(masks, i, decks, -1, &h, bad_row);
+        if (st != CC_OK)
+            return st;
+        out[i] = (uint8_t)cc_deadwood_core(rules, h.once, h.twice);
+    }
+    return CC_OK;
+}
+
+/* Deadwood of n rows (0..8 cards each), validated row by row; stops at the first bad
+ * row. O(n) deadwoods: a few ns a row on the fast path. */
+cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                            int decks, uint8_t *out, size_t *bad_row)
+{
+    cc_status st = cc_batch_args(rules, masks, n, decks, out);
+    if (st != CC_OK)
+        return st;
+    return decks == 1 ? cc_deadwood_rows(rules, masks, n, 1, out, bad_row)
+                      : cc_deadwood_rows(rules, masks, n, 2, out, bad_row);
 }

@@ -1,7 +1,7 @@
 /*
  * melds.h -- internal: the meld search's two masks and its deadwood kernel, inline, for
- * the files that run it on their hot paths (melds.c, hints.c, batch.c), with the
- * checks every entry point shares. How the search works: melds.c.
+ * the files that run it on their hot paths (melds.c, hints.c), with the checks every
+ * entry point and batch row share. How the search works: melds.c.
  */
 #ifndef CC_SRC_MELDS_H
 #define CC_SRC_MELDS_H
@@ -86,10 +86,6 @@ CC_INLINE cc_outcome cc_outcome_of(const cc_rules *rules, uint64_t a, uint64_t b
     return d <= rules->close_limit ? CC_NORMAL : CC_CANNOT_CLOSE;
 }
 
-/* Hints of a valid hand of exactly 8 cards into points[8] (see cc_discard_hints).
- * Out of line (hints.c); one 8-card deadwood plus <= 8 seven-card ones. */
-CC_INTERNAL void cc_hint_points(const cc_rules *rules, cc_hand h, uint8_t *points);
-
 /* The checks every single-hand entry point shares: rules and result present, a valid
  * hand of at most CC_MAX_HAND cards, exactly `exact` when exact >= 0. O(1). */
 CC_INLINE cc_status cc_entry(const cc_rules *rules, const void *out, cc_hand h, int exact)
@@ -98,6 +94,34 @@ CC_INLINE cc_status cc_entry(const cc_rules *rules, const void *out, cc_hand h, 
     if (rules == NULL || out == NULL)
         return CC_ERR_BAD_ARGUMENT;
     return cc_hand_status(h, CC_MAX_HAND, exact, &n);
+}
+
+/* Check the arguments both batch calls share (the rows are checked one by one).
+ * O(1). */
+CC_INLINE cc_status cc_batch_args(const cc_rules *rules, const uint64_t *masks, size_t n,
+                                  int decks, const uint8_t *out)
+{
+    if (rules == NULL || (decks != 1 && decks != 2))
+        return CC_ERR_BAD_ARGUMENT;
+    if (n > 0 && (masks == NULL || out == NULL))
+        return CC_ERR_BAD_ARGUMENT;
+    return CC_OK;
+}
+
+/* Row i of a batch into *h -- (masks[i], 0) with one deck, (masks[2i], masks[2i+1])
+ * with two -- and its status as a hand of 0..8 cards, exactly `exact` when exact >= 0;
+ * on a bad row its index goes to *bad_row (when not NULL). O(1): two popcounts. */
+CC_INLINE cc_status cc_batch_row(const uint64_t *masks, size_t i, int decks, int exact,
+                                 cc_hand *h, size_t *bad_row)
+{
+    int cards;
+    cc_status st;
+    h->once = decks == 1 ? masks[i] : masks[2 * i];
+    h->twice = decks == 1 ? 0 : masks[2 * i + 1];
+    st = cc_hand_status(*h, CC_MAX_HAND, exact, &cards);
+    if (st != CC_OK && bad_row != NULL)
+        *bad_row = i;
+    return st;
 }
 
 #endif /* CC_SRC_MELDS_H */
