@@ -15,7 +15,7 @@
  * unmatched (or that lies in no candidate meld) changes no meld choice, so its hint is
  * the 8-card deadwood minus its points: one pass writes that for every card, then only
  * the other candidate cards get a 7-card deadwood of their own (<= 8 deadwoods).
- * Force-inlined into cc_hint_points, once per deck count. */
+ * Force-inlined into its two out-of-line copies below. */
 CC_FORCE_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b,
                                    uint8_t *points)
 {
@@ -55,15 +55,29 @@ CC_FORCE_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b
     memcpy(points, tmp, 8);
 }
 
-/* Hints of a valid 8-card hand into points[8]: cc_hints_core out of line, inlined
- * twice (the single-deck copy drops every twice term). One 8-card deadwood plus <= 8
- * seven-card ones. */
-static void cc_hint_points(const cc_rules *rules, cc_hand h, uint8_t *points)
+/* cc_hints_core out of line for a single-deck hand (every twice term folded away).
+ * One 8-card deadwood plus <= 8 seven-card ones. */
+static void cc_hints_one_deck(const cc_rules *rules, uint64_t a, uint8_t *points)
+{
+    cc_hints_core(rules, a, 0, points);
+}
+
+/* cc_hints_core out of line for a hand holding some card twice.
+ * One 8-card deadwood plus <= 8 seven-card ones. */
+static void cc_hints_two_decks(const cc_rules *rules, uint64_t a, uint64_t b, uint8_t *points)
+{
+    cc_hints_core(rules, a, b, points);
+}
+
+/* Hints of a valid 8-card hand into points[8], by the copy that fits it. The choice
+ * is made at the caller, not inside one function holding both copies: that measured
+ * ~7% slower in the two-deck batch. O(1) plus the hints. */
+CC_INLINE void cc_hint_points(const cc_rules *rules, cc_hand h, uint8_t *points)
 {
     if (h.twice == 0)
-        cc_hints_core(rules, h.once, 0, points);
+        cc_hints_one_deck(rules, h.once, points);
     else
-        cc_hints_core(rules, h.once, h.twice, points);
+        cc_hints_two_decks(rules, h.once, h.twice, points);
 }
 
 /* Closing outcomes matching the hints of an 8-card hand, from its hint points.
