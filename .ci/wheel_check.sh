@@ -47,7 +47,7 @@ ls -l "$work/dist"
 step "2. the sdist holds what a build needs, and nothing else"
 tar tzf "$sdist" | sed 's|^[^/]*/||; /\/$/d; /^$/d' | sort >"$work/sdist.txt"
 echo "$(wc -l <"$work/sdist.txt") files"
-for need in PKG-INFO pyproject.toml CMakeLists.txt README.md LICENSE csrc/chinchon.h \
+for need in PKG-INFO pyproject.toml CMakeLists.txt README.md LICENSE csrc/include/chinchon.h \
   src/chinchon/__init__.py src/chinchon/_version.py src/chinchon/_core/_binding.pyx \
   src/chinchon/_core/_binding.pxd src/chinchon/_core/_binding.pyi src/chinchon/py.typed \
   src/chinchon/reference/__init__.py tests/conftest.py; do

@@ -1,16 +1,19 @@
 /*
  * bench_core.c -- ns per hand of the chinchon C core (run by hand, not a test).
  *
- *   gcc -std=c99 -O3 -march=x86-64-v2 -o bench csrc/tests/bench_core.c csrc/cards.c csrc/melds.c
- *   ./bench [rounds [filter]]
+ *   cmake -S csrc -B csrc/build && cmake --build csrc/build --target bench_core
+ *   csrc/build/tests/bench_core [rounds [filter]]
  *
  * Random hands (7 cards for deadwood, 8 for hints), single and double deck, generated
- * up front; each line is the best of `rounds` passes over 2^16 hands, one thread.
+ * up front; each line is the best of `rounds` passes over 2^16 hands, one thread. The
+ * "settle" line: 2^12 closable deals (2-5 opponents, ranks in a window of 6-10 so that
+ * melds and lay-offs are frequent), best of `rounds` passes.
  * Workloads as in benchmarks/conftest.py: uniform (all ranks) and meld-rich (ranks
  * confined to a 4-rank window -- 4..7 single deck, 5..8 double -- where sets and runs
  * compete). `filter` runs only the lines whose label contains it ("rich", "hints
  * double", ...); `./bench 1 <filter>` under valgrind --tool=callgrind counts the
- * instructions of one fixed set of hands (the generator is seeded).
+ * instructions of one fixed set of hands (the generator is seeded); add
+ * --toggle-collect=cc_deadwood_batch (or cc_hints_batch, cc_settle) to count one call.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
@@ -19,12 +22,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "../chinchon.h"
+#include "chinchon.h"
+
+#include "hands.h"
 
 #define NHANDS (1 << 16)
 
 static uint64_t g_rng = 12345;
 
+/* The next number of the seeded splitmix64 generator (fixed hands per line).
+ * O(1). */
 static uint64_t next_u64(void)
 {
     uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
@@ -33,6 +40,8 @@ static uint64_t next_u64(void)
     return z ^ (z >> 31);
 }
 
+/* Monotonic clock in nanoseconds.
+ * O(1). */
 static double now_ns(void)
 {
     struct timespec ts;
@@ -40,26 +49,85 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* k random cards of ranks lo..hi dealt from `decks` decks, as (once, twice). */
+/* k random cards of ranks lo..hi dealt from `decks` decks, as (once, twice).
+ * O(k) expected. */
 static void deal(int k, int decks, int lo, int hi, uint64_t *once, uint64_t *twice)
 {
     int count[64] = {0}, n = 0;
-    *once = *twice = 0;
+    cc_hand h = {0, 0};
     while (n < k) {
         int idx = (int)(next_u64() % 4) * 16 + lo - 1 + (int)(next_u64() % (uint64_t)(hi - lo + 1));
         if (count[idx] >= decks)
             continue;
-        if (count[idx]++)
-            *twice |= UINT64_C(1) << idx;
-        else
-            *once |= UINT64_C(1) << idx;
+        count[idx]++;
+        h = th_add(h, idx);
         n++;
     }
+    *once = h.once;
+    *twice = h.twice;
 }
 
 static uint64_t rows1[NHANDS], rows2[2 * NHANDS];
 static uint8_t out[8 * NHANDS];
 
+#define NDEALS (1 << 12)
+
+static cc_hand deals[NDEALS][1 + CC_MAX_OPPONENTS];
+static int deal_opponents[NDEALS], deal_decks[NDEALS];
+
+/* NDEALS closable deals: 1-2 decks, 2-5 opponents, ranks in a window of 6-10.
+ * O(NDEALS) deals and closing checks. */
+static void make_deals(const cc_rules *rules)
+{
+    int done = 0;
+    g_rng = 777;
+    while (done < NDEALS) {
+        int deck[96], nd = 0, decks = (int)(next_u64() % 2) + 1, s, k, i;
+        int n_opp = decks == 1 ? 2 + (int)(next_u64() % 2) : 4 + (int)(next_u64() % 2);
+        int lo = (int)(next_u64() % 6), width = 6 + (int)(next_u64() % 5);
+        cc_outcome outcome;
+        for (k = 0; k < decks; k++)
+            for (s = 0; s < 4; s++)
+                for (i = lo; i < lo + width && i < CC_NRANKS; i++)
+                    deck[nd++] = 16 * s + i;
+        if (nd < 7 * (n_opp + 1))
+            continue;
+        for (i = nd - 1; i > 0; i--) {
+            int j = (int)(next_u64() % (uint64_t)(i + 1)), t = deck[i];
+            deck[i] = deck[j];
+            deck[j] = t;
+        }
+        for (k = 0; k <= n_opp; k++) {
+            cc_hand h = {0, 0};
+            for (i = 0; i < 7; i++)
+                h = th_add(h, deck[7 * k + i]);
+            deals[done][k] = h;
+        }
+        if (cc_close_outcome(rules, deals[done][0], &outcome) != CC_OK ||
+            outcome == CC_CANNOT_CLOSE)
+            continue;
+        deal_opponents[done] = n_opp;
+        deal_decks[done] = decks;
+        done++;
+    }
+}
+
+/* One pass of cc_settle over every deal; returns a checksum of the points.
+ * O(NDEALS) settlements. */
+static unsigned settle_all(const cc_rules *rules)
+{
+    cc_settlement s;
+    unsigned acc = 0;
+    int i;
+    for (i = 0; i < NDEALS; i++) {
+        cc_settle(rules, deals[i][0], &deals[i][1], deal_opponents[i], deal_decks[i], &s);
+        acc += (unsigned)s.points[deal_opponents[i]];
+    }
+    return acc;
+}
+
+/* Each workload line: best of `rounds` passes (argv[1], default 20), lines filtered
+ * by argv[2]. O(rounds * 2^16) calls per line. */
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 20, r, decks, k, rich;
@@ -119,6 +187,17 @@ int main(int argc, char **argv)
             printf("%s: %6.2f ns/hand (single calls), %6.2f ns/hand (batch)\n", label,
                    best_call / NHANDS, best_batch / NHANDS);
         }
+    }
+    if (strstr("settle   2-5 opponents, 1-2 decks, rank window", filter) != NULL) {
+        double best = 1e30;
+        make_deals(&rules);
+        for (r = 0; r < rounds; r++) {
+            double t0 = now_ns();
+            sink += settle_all(&rules);
+            if (now_ns() - t0 < best)
+                best = now_ns() - t0;
+        }
+        printf("settle   2-5 opponents, 1-2 decks, rank window: %6.0f ns/deal\n", best / NDEALS);
     }
     return sink == 0xFFFFFFFFu; /* keeps the work observable */
 }

@@ -1,32 +1,43 @@
 #!/bin/sh
-# Build and run the C core tests twice: -O2 with every warning an error, then under
-# AddressSanitizer + UndefinedBehaviorSanitizer. Exits non-zero on any failure.
-# CC_TEST_ITERS scales the random hands (default 200000); CC (default gcc) picks the
-# compiler. Called from CI; about 30 s on two cores.
+# The C core's tests, built by CMake (csrc/CMakeLists.txt, standalone: only cmake and a C
+# compiler needed) and run by ctest twice: a Release build with every warning an error,
+# then a build under AddressSanitizer + UndefinedBehaviorSanitizer with a quarter of the
+# random cases. Exits non-zero on any failure. Called from .ci/run; about a minute on
+# two cores.
+#   CC_TEST_ITERS      random hands of test_core (default 200000)
+#   SETTLE_TEST_DEALS  random deals of test_settle (default 20000)
+#   CC                 the compiler (CMake's default otherwise)
+#   CHINCHON_CTEST_DIR where to build (default: a temporary directory, removed after)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
-out=${TMPDIR:-/tmp}/chinchon-ctest.$$
-mkdir -p "$out"
-trap 'rm -rf "$out"' EXIT INT TERM
-cc=${CC:-gcc}
-: "${CC_TEST_ITERS:=200000}"
-export CC_TEST_ITERS
+if [ -n "${CHINCHON_CTEST_DIR:-}" ]; then
+  out=$CHINCHON_CTEST_DIR
+else
+  out=$(mktemp -d "${TMPDIR:-/tmp}/chinchon-ctest.XXXXXX")
+  trap 'rm -rf "$out"' EXIT INT TERM
+fi
+: "${CC_TEST_ITERS:=200000}" "${SETTLE_TEST_DEALS:=20000}"
+export CC_TEST_ITERS SETTLE_TEST_DEALS
+gen=""
+if command -v ninja >/dev/null 2>&1; then gen="-G Ninja"; fi
+jobs=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
 
-files="$here/test_core.c $src/cards.c $src/melds.c"
-warn="-std=c99 -Wall -Wextra -Wpedantic -Werror"
+# configure + build + ctest one configuration: run NAME CMAKE-ARGS...
+run() {
+  name=$1
+  shift
+  echo "== $name: cmake $*"
+  # shellcheck disable=SC2086
+  cmake -S "$src" -B "$out/$name" $gen "$@" >"$out/$name.configure.log" 2>&1 ||
+    { cat "$out/$name.configure.log"; exit 1; }
+  cmake --build "$out/$name" --parallel "$jobs"
+  (cd "$out/$name" && ctest --output-on-failure --parallel "$jobs")
+}
 
-echo "== $cc -O2 $warn"
-$cc $warn -O2 -o "$out/test_core" $files
-"$out/test_core"
-
-echo "== $cc -fsanitize=address,undefined"
-$cc $warn -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-    -fno-omit-frame-pointer -o "$out/test_core_san" $files
-# the sanitized run is ~3x slower: a quarter of the hands
-CC_TEST_ITERS=$((CC_TEST_ITERS / 4 + 1)) "$out/test_core_san"
-
-echo "== bench builds"
-$cc $warn -O2 -o "$out/bench_core" "$here/bench_core.c" "$src/cards.c" "$src/melds.c"
-sh "$here/run_settle.sh"
+run plain -DCMAKE_BUILD_TYPE=Release -DCHINCHON_WERROR=ON
+# the sanitized programs run ~3x slower: a quarter of the random cases
+CC_TEST_ITERS=$((CC_TEST_ITERS / 4 + 1)) SETTLE_TEST_DEALS=$((SETTLE_TEST_DEALS / 4 + 1)) \
+  run sanitized -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHINCHON_WERROR=ON \
+  -DCHINCHON_SANITIZE=address,undefined
 echo "ok"

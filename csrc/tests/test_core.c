@@ -15,13 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../chinchon.h"
+#include "chinchon.h"
+
+#include "hands.h"
 
 static long g_failures = 0;
 static long g_checks = 0;
 
 #define FAIL_LIMIT 20
 
+/* Count a failed check and print the first FAIL_LIMIT of them.
+ * O(1). */
 static void fail(const char *what, const char *detail)
 {
     g_failures++;
@@ -33,6 +37,8 @@ static void fail(const char *what, const char *detail)
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15u;
 
+/* The next number of the seeded splitmix64 generator (CC_TEST_SEED).
+ * O(1). */
 static uint64_t next_u64(void)
 {
     uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
@@ -41,6 +47,8 @@ static uint64_t next_u64(void)
     return z ^ (z >> 31);
 }
 
+/* A random int in 0..n-1 (n > 0; the modulo bias is irrelevant here).
+ * O(1). */
 static int rnd(int n) { return (int)(next_u64() % (uint64_t)n); }
 
 /* ---------------------------------------------------------------- card lists */
@@ -50,10 +58,18 @@ typedef struct {
     int c[16]; /* card indices ascending, a copy repeated */
 } cardlist;
 
+/* Bit index of a card (suit 0..3, rank 1..12).
+ * O(1). */
 static int card_index(int suit, int rank) { return 16 * suit + rank - 1; }
+/* Rank (1..12) of a bit index.
+ * O(1). */
 static int card_rank(int idx) { return (idx & 15) + 1; }
+/* Suit (0..3) of a bit index.
+ * O(1). */
 static int card_suit(int idx) { return idx >> 4; }
 
+/* The cards of h as text ("7o 7o 3c [masks]") into buf, for failure messages.
+ * O(64). */
 static void format_hand(cc_hand h, char *buf, size_t size)
 {
     static const char suits[] = "oceb";
@@ -71,6 +87,8 @@ static void format_hand(cc_hand h, char *buf, size_t size)
                  (unsigned long long)h.twice);
 }
 
+/* The cards of h as an ascending list of bit indices, a copy listed twice.
+ * O(64). */
 static cardlist to_list(cc_hand h)
 {
     cardlist l;
@@ -85,36 +103,15 @@ static cardlist to_list(cc_hand h)
     return l;
 }
 
+/* The hand (once, twice) holding the n cards of c (copies add to twice).
+ * O(n). */
 static cc_hand to_hand(const int *c, int n)
 {
     cc_hand h = {0, 0};
     int i;
-    for (i = 0; i < n; i++) {
-        uint64_t bit = UINT64_C(1) << c[i];
-        if (h.once & bit)
-            h.twice |= bit;
-        else
-            h.once |= bit;
-    }
+    for (i = 0; i < n; i++)
+        h = th_add(h, c[i]);
     return h;
-}
-
-/* Parse "7o 7c 10e" (test-only, no error handling needed beyond abort). */
-static cc_hand parse(const char *s)
-{
-    int c[16], n = 0;
-    while (*s) {
-        int rank = 0, suit;
-        while (*s == ' ')
-            s++;
-        if (!*s)
-            break;
-        while (*s >= '0' && *s <= '9')
-            rank = rank * 10 + (*s++ - '0');
-        suit = (int)(strchr("oceb", *s++) - "oceb");
-        c[n++] = card_index(suit, rank);
-    }
-    return to_hand(c, n);
 }
 
 /* ---------------------------------------------------------------- brute force */
@@ -125,7 +122,8 @@ typedef struct {
     int c[12];
 } bmeld;
 
-/* Python tuple comparison of two int sequences. */
+/* Compare two int sequences as Python tuples (a proper prefix is smaller).
+ * O(length). */
 static int tuple_cmp(const int *x, int nx, const int *y, int ny)
 {
     int i;
@@ -135,11 +133,14 @@ static int tuple_cmp(const int *x, int nx, const int *y, int ny)
     return nx < ny ? -1 : nx > ny ? 1 : 0;
 }
 
+/* Compare the keys of two brute-force melds as Python tuples.
+ * O(cards). */
 static int bmeld_cmp(const bmeld *x, const bmeld *y) { return tuple_cmp(x->c, x->n, y->c, y->n); }
 
 #define BMAX 1024
 
-/* Every meld of the hand, deduplicated, sorted by key. */
+/* Every meld of the hand, deduplicated, sorted by key, into out; returns how many.
+ * O(2^(cards of a rank) per rank + segments per suit). */
 static int brute_melds(const cardlist *h, bmeld *out)
 {
     int k = 0, rank, suit, i, j;
@@ -200,7 +201,8 @@ typedef struct {
     bmeld melds[4];
 } barr;
 
-/* -1 if x is better (smaller) than y under docs/design.md. */
+/* -1 if x is better (smaller) than y under docs/design.md, 1 if worse, 0 if equal.
+ * O(melds * cards). */
 static int barr_cmp(const barr *x, const barr *y)
 {
     int i;
@@ -228,8 +230,12 @@ typedef struct {
     int have_best;
 } brute_state;
 
+/* Points of the card at bit index idx under r.
+ * O(1). */
 static int card_points(const cc_rules *r, int idx) { return r->points[idx & 15]; }
 
+/* Sort melds by key (insertion sort, n <= 4).
+ * O(n^2). */
 static void sort_melds(bmeld *m, int n)
 {
     int i, j;
@@ -241,6 +247,8 @@ static void sort_melds(bmeld *m, int n)
     }
 }
 
+/* Every multiset of candidates i.. that fits in the cards left, keeping the best
+ * arrangement in s. O(exponential in candidates): small hands only. */
 static void brute_rec(brute_state *s, int i)
 {
     int j, fits;
@@ -277,6 +285,8 @@ static void brute_rec(brute_state *s, int i)
         s->count[s->cand[i].c[j]]++;
 }
 
+/* The best arrangement of h by brute force over every multiset of its melds.
+ * Exponential; fine for <= 8 cards. */
 static barr brute_best(const cc_rules *rules, const cardlist *h)
 {
     static bmeld cand[BMAX];
@@ -294,6 +304,8 @@ static barr brute_best(const cc_rules *rules, const cardlist *h)
     return s.best;
 }
 
+/* Outcome of closing with the 7 cards h7 of deadwood dw, from first principles.
+ * O(cards). */
 static int brute_outcome(const cc_rules *rules, const cardlist *h7, int dw)
 {
     int i, run = h7->n == 7;
@@ -308,10 +320,12 @@ static int brute_outcome(const cc_rules *rules, const cardlist *h7, int dw)
 
 /* ---------------------------------------------------------------- comparisons */
 
+/* The cards of a brute-force meld as a hand.
+ * O(cards). */
 static cc_hand bmeld_hand(const bmeld *m) { return to_hand(m->c, m->n); }
 
-static int same_hand(cc_hand x, cc_hand y) { return x.once == y.once && x.twice == y.twice; }
-
+/* Check every core call on h against the brute force: deadwood, best and exhaustive
+ * arrangements, closing outcome (7 cards), hints (8 cards). O(brute force). */
 static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
 {
     cardlist l = to_list(h);
@@ -353,10 +367,10 @@ static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
         int j;
         st = i == 0 ? cc_best_melds(rules, h, a) : cc_best_melds_exhaustive(rules, h, a);
         ok = st == CC_OK && a->points == want.points && a->n_melds == want.n_melds &&
-             same_hand(a->unmatched, unmatched);
+             th_same(a->unmatched, unmatched);
         for (j = 0; ok && j < want.n_melds; j++)
             ok = a->melds[j].kind == want.melds[j].kind &&
-                 same_hand(a->melds[j].cards, bmeld_hand(&want.melds[j]));
+                 th_same(a->melds[j].cards, bmeld_hand(&want.melds[j]));
         if (!ok) {
             char mb[4][256];
             format_hand(h, buf, sizeof buf);
@@ -381,7 +395,7 @@ static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
         int kc = cc_enumerate_melds(h, cm, BMAX);
         ok = kb == kc && (l.n > 8 || kc <= CC_MAX_CANDIDATES);
         for (i = 0; ok && i < kb; i++)
-            ok = cm[i].kind == bm[i].kind && same_hand(cm[i].cards, bmeld_hand(&bm[i]));
+            ok = cm[i].kind == bm[i].kind && th_same(cm[i].cards, bmeld_hand(&bm[i]));
         for (i = 0; ok && i + 1 < kc; i++)
             ok = cc_meld_key_compare(cm[i].cards, cm[i + 1].cards) < 0 &&
                  cc_meld_key_compare(cm[i + 1].cards, cm[i].cards) > 0;
@@ -434,7 +448,8 @@ static void check_hand(const cc_rules *rules, cc_hand h, const char *label)
 
 /* ---------------------------------------------------------------- hand generators */
 
-/* k random cards from the cards allowed by (suits, lo..hi ranks), up to `decks` copies. */
+/* k random cards from the cards allowed by (suits, lo..hi ranks), up to `decks` copies.
+ * O(k) expected. */
 static cc_hand gen_hand(int k, int decks, unsigned suits, int lo, int hi)
 {
     int count[64], c[16], n = 0, pool = 0, s;
@@ -454,6 +469,8 @@ static cc_hand gen_hand(int k, int decks, unsigned suits, int lo, int hi)
     return to_hand(c, n);
 }
 
+/* A random hand size 0..8, with 7 and 8 (the sizes that matter) over-represented.
+ * O(1). */
 static int gen_count(void)
 {
     /* 0..8 cards, with 7 and 8 (the sizes that matter) over-represented */
@@ -461,6 +478,8 @@ static int gen_count(void)
     return r < 9 ? r : (r < 12 ? 7 : 8);
 }
 
+/* check_hand on iters random hands: mode 0 uniform, 1 meld-rich (3-4 ranks), 2
+ * run-rich (2-3 suits, 4-7 ranks). O(iters * brute force). */
 static void run_random(const cc_rules *rules, long iters, int decks, int mode, const char *label)
 {
     long i;
@@ -490,17 +509,22 @@ static void run_random(const cc_rules *rules, long iters, int decks, int mode, c
 
 /* ---------------------------------------------------------------- fixed checks */
 
+/* Check that a call returned the status wanted; the failure names both.
+ * O(1). */
 static void expect_status(const char *what, cc_status got, cc_status want)
 {
     char msg[256];
     g_checks++;
     if (got != want) {
-        snprintf(msg, sizeof msg, "%s: status %d (%s), want %d (%s)", what, (int)got,
-                 cc_status_message(got), (int)want, cc_status_message(want));
+        snprintf(msg, sizeof msg, "%s: status %s (%s), want %s (%s)", what,
+                 cc_status_name(got), cc_status_message(got), cc_status_name(want),
+                 cc_status_message(want));
         fail("status", msg);
     }
 }
 
+/* Hands with known deadwood, outcome and arrangement (README and SPEC examples).
+ * O(examples). */
 static void worked_examples(const cc_rules *rules)
 {
     static const struct {
@@ -523,7 +547,7 @@ static void worked_examples(const cc_rules *rules)
     size_t i;
     char msg[256];
     for (i = 0; i < sizeof ex / sizeof ex[0]; i++) {
-        cc_hand h = parse(ex[i].hand);
+        cc_hand h = th_parse(ex[i].hand);
         int dw = -1;
         cc_outcome oc = CC_CANNOT_CLOSE;
         cc_status st = cc_deadwood(rules, h, &dw);
@@ -539,22 +563,24 @@ static void worked_examples(const cc_rules *rules)
     /* the 6c goes with the sixes: 6o 6c 6e set + 3c 4c 5c run */
     {
         cc_arrangement a;
-        cc_best_melds(rules, parse("3c 4c 5c 6c 6o 6e 1b"), &a);
+        cc_best_melds(rules, th_parse("3c 4c 5c 6c 6o 6e 1b"), &a);
         g_checks++;
-        if (a.n_melds != 2 || !same_hand(a.melds[0].cards, parse("6o 6c 6e")) ||
-            !same_hand(a.melds[1].cards, parse("3c 4c 5c")) ||
-            !same_hand(a.unmatched, parse("1b")))
+        if (a.n_melds != 2 || !th_same(a.melds[0].cards, th_parse("6o 6c 6e")) ||
+            !th_same(a.melds[1].cards, th_parse("3c 4c 5c")) ||
+            !th_same(a.unmatched, th_parse("1b")))
             fail("worked example", "3c 4c 5c 6c 6o 6e 1b arrangement");
     }
 }
 
+/* Every error status of every entry point, the rules checks, the first bad batch row,
+ * and the status names and texts. O(1). */
 static void error_statuses(const cc_rules *rules)
 {
     cc_hand lane = {UINT64_C(1) << 12, 0}, lane_hi = {UINT64_C(1) << 63, 0};
-    cc_hand notsub = {1, 2}, nine = parse("1o 2o 3o 4o 5o 6o 7o 8o 9o");
-    cc_hand six = parse("1o 2o 3o 4o 5o 6o"), seven = parse("1o 2o 3o 4o 5o 6o 7o");
-    cc_hand eight = parse("1o 2o 3o 4o 5o 6o 7o 8o");
-    cc_hand nine2 = parse("1o 1o 2o 2o 3o 3o 4o 4o 5o");
+    cc_hand notsub = {1, 2}, nine = th_parse("1o 2o 3o 4o 5o 6o 7o 8o 9o");
+    cc_hand six = th_parse("1o 2o 3o 4o 5o 6o"), seven = th_parse("1o 2o 3o 4o 5o 6o 7o");
+    cc_hand eight = th_parse("1o 2o 3o 4o 5o 6o 7o 8o");
+    cc_hand nine2 = th_parse("1o 1o 2o 2o 3o 3o 4o 4o 5o");
     cc_arrangement a;
     cc_outcome oc;
     uint8_t pts[8];
@@ -601,20 +627,54 @@ static void error_statuses(const cc_rules *rules)
     if (cc_enumerate_melds(notsub, NULL, 0) != -1 || cc_enumerate_melds(lane, NULL, 0) != -1)
         fail("enumerate", "invalid hand not rejected");
     g_checks++;
-    if (cc_enumerate_melds(parse("1o 2o 3o 4o"), NULL, 0) != 3)
+    if (cc_enumerate_melds(th_parse("1o 2o 3o 4o"), NULL, 0) != 3)
         fail("enumerate", "count with cap 0");
 
     /* rules */
     for (s = 0; s < CC_NRANKS; s++)
         table[s] = 31;
-    expect_status("rules 31", cc_rules_init(&r2, table, 5), CC_OK);
+    expect_status("rules 31", cc_rules_init(&r2, table, 5, 10), CC_OK);
     table[3] = 32;
-    expect_status("rules 32", cc_rules_init(&r2, table, 5), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules 32", cc_rules_init(&r2, table, 5, 10), CC_ERR_BAD_ARGUMENT);
     table[3] = 0;
-    expect_status("rules limit -1", cc_rules_init(&r2, table, -1), CC_ERR_BAD_ARGUMENT);
-    expect_status("rules limit 256", cc_rules_init(&r2, table, 256), CC_ERR_BAD_ARGUMENT);
-    expect_status("rules NULL", cc_rules_init(NULL, table, 5), CC_ERR_BAD_ARGUMENT);
-    expect_status("rules NULL table", cc_rules_init(&r2, NULL, 5), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules limit -1", cc_rules_init(&r2, table, -1, 10), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules limit 256", cc_rules_init(&r2, table, 256, 10), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules minus ten -1", cc_rules_init(&r2, table, 5, -1), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules NULL", cc_rules_init(NULL, table, 5, 10), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules NULL table", cc_rules_init(&r2, NULL, 5, 10), CC_ERR_BAD_ARGUMENT);
+    expect_status("rules limit 255, minus ten 0", cc_rules_init(&r2, table, 255, 0), CC_OK);
+    expect_status("rules minus ten 25", cc_rules_init(&r2, table, 7, 25), CC_OK);
+    g_checks++;
+    if (r2.minus_ten != 25 || r2.close_limit != 7 || r2.points[3] != 0 || r2.points[4] != 31)
+        fail("rules", "cc_rules_init did not store its arguments");
+    expect_status("rules minus ten 26 limit 256", cc_rules_init(&r2, table, 256, 26),
+                  CC_ERR_BAD_ARGUMENT);
+    g_checks++;
+    if (r2.minus_ten != 25)
+        fail("rules", "a rejected cc_rules_init changed *rules");
+    cc_rules_default(&r2);
+    g_checks++;
+    if (r2.minus_ten != 10 || r2.close_limit != 5 || r2.points[11] != 12)
+        fail("rules", "cc_rules_default is not the house rules");
+
+    /* status names and texts: one of each per code, the sentinel and others unknown */
+    for (s = CC_OK; s <= CC_STATUS_END + 1; s++) {
+        const char *name = cc_status_name((cc_status)s), *text = cc_status_message((cc_status)s);
+        int known = s < CC_STATUS_END;
+        g_checks++;
+        if (name == NULL || text == NULL ||
+            (strcmp(name, "CC_STATUS_UNKNOWN") != 0) != known ||
+            (strcmp(text, "unknown status") != 0) != known ||
+            (known && strncmp(name, s == CC_OK ? "CC_OK" : "CC_ERR_", s == CC_OK ? 6 : 7) != 0))
+            fail("status names", name == NULL ? "NULL" : name);
+    }
+    g_checks++;
+    if (strcmp(cc_status_name(CC_ERR_DUPLICATE), "CC_ERR_DUPLICATE") != 0 ||
+        strcmp(cc_status_name(CC_ERR_BAD_ARGUMENT), "CC_ERR_BAD_ARGUMENT") != 0 ||
+        strcmp(cc_status_name((cc_status)-1), "CC_STATUS_UNKNOWN") != 0 ||
+        strcmp(cc_status_message(CC_ERR_CANNOT_CLOSE),
+               "the closer's deadwood is over the close limit") != 0)
+        fail("status names", "a name or text");
 
     /* batches: the first bad row is reported */
     rows[0] = seven.once;
@@ -701,7 +761,8 @@ static void exhaustive_universe(const cc_rules *rules, unsigned suits, int lo, i
     }
 }
 
-/* Chinchon and minus-ten among the hints of hands built around a long run. */
+/* Chinchon and minus-ten among the hints of hands built around a long run.
+ * O(examples). */
 static void hint_edges(const cc_rules *rules)
 {
     static const struct {
@@ -717,7 +778,7 @@ static void hint_edges(const cc_rules *rules)
     for (i = 0; i < sizeof ex / sizeof ex[0]; i++) {
         uint8_t p[8], o[8];
         char msg[256];
-        cc_status st = cc_discard_hints(rules, parse(ex[i].hand), p, o);
+        cc_status st = cc_discard_hints(rules, th_parse(ex[i].hand), p, o);
         g_checks++;
         if (st != CC_OK || memcmp(p, ex[i].points, 8) != 0 || memcmp(o, ex[i].outcomes, 8) != 0) {
             snprintf(msg, sizeof msg, "%s: %d %d %d %d %d %d %d %d / %d %d %d %d %d %d %d %d",
@@ -725,11 +786,12 @@ static void hint_edges(const cc_rules *rules)
                      o[2], o[3], o[4], o[5], o[6], o[7]);
             fail("hint edges", msg);
         }
-        check_hand(rules, parse(ex[i].hand), "hint edges");
+        check_hand(rules, th_parse(ex[i].hand), "hint edges");
     }
 }
 
-/* The batch calls agree with the one-hand calls. */
+/* The batch calls agree with the one-hand calls on random rows, both deck counts.
+ * O(iters). */
 static void batches(const cc_rules *rules, long iters)
 {
     enum { N = 512 };
@@ -789,6 +851,8 @@ static void batches(const cc_rules *rules, long iters)
     }
 }
 
+/* Run every check; CC_TEST_ITERS scales the random ones. Exit status 0 when all pass.
+ * About 5-10 s at the default 200000. */
 int main(void)
 {
     long iters = 200000;
@@ -810,7 +874,7 @@ int main(void)
         uint8_t p[CC_NRANKS];
         for (r = 0; r < CC_NRANKS; r++)
             p[r] = (uint8_t)(t == 0 ? 0 : t == 3 ? 31 : (rnd(3) == 0 ? 0 : rnd(32)));
-        if (cc_rules_init(&tables[t], p, t == 0 ? 0 : 5 + t) != CC_OK)
+        if (cc_rules_init(&tables[t], p, t == 0 ? 0 : 5 + t, 10) != CC_OK)
             fail("rules", "init");
     }
 
@@ -819,10 +883,10 @@ int main(void)
 
     /* the largest candidate count of a hand of <= 8 cards */
     g_checks++;
-    if (cc_enumerate_melds(parse("7o 7o 7c 7c 7e 7e 7b 7b"), big, CC_MAX_CANDIDATES + 1) !=
+    if (cc_enumerate_melds(th_parse("7o 7o 7c 7c 7e 7e 7b 7b"), big, CC_MAX_CANDIDATES + 1) !=
         CC_MAX_CANDIDATES)
         fail("enumerate", "eight sevens should give CC_MAX_CANDIDATES");
-    check_hand(&house, parse("7o 7o 7c 7c 7e 7e 7b 7b"), "eight sevens");
+    check_hand(&house, th_parse("7o 7o 7c 7c 7e 7e 7b 7b"), "eight sevens");
 
     hint_edges(&house);
     exhaustive_universe(&house, 15u, 4, 7, 1, "all: 4 suits x 4-7");
@@ -861,7 +925,7 @@ int main(void)
             int kb = brute_melds(&l, bm), kc = cc_enumerate_melds(h, cm, BMAX), j, ok;
             ok = kb == kc;
             for (j = 0; ok && j < kb; j++)
-                ok = cm[j].kind == bm[j].kind && same_hand(cm[j].cards, bmeld_hand(&bm[j]));
+                ok = cm[j].kind == bm[j].kind && th_same(cm[j].cards, bmeld_hand(&bm[j]));
             g_checks++;
             if (!ok)
                 fail("enumerate", "hand of 9-12 cards");

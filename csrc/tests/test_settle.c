@@ -1,11 +1,14 @@
 /*
- * test_settle.c -- tests of cc_settle (csrc/settle.c): hand-built cases for each rule,
+ * test_settle.c -- tests of cc_settle (csrc/src/settle.c): hand-built cases for each rule,
  * bad deals, and invariants on random deals (every card accounted for, lay-offs legal
- * when applied, the table consistent). Run by run_settle.sh, plain and under
- * -fsanitize=address,undefined. The exhaustive optimality checks live in the Python
+ * when applied, the table consistent). Run by ctest (csrc/tests/run.sh: plain and under
+ * -fsanitize=address,undefined). Random deals: argv[1], else SETTLE_TEST_DEALS, else 20000;
+ * a second argument adds a timing line. The exhaustive optimality checks live in the Python
  * tests (tests/test_settle.py), which compare against an independent verifier.
  */
 #include "chinchon.h"
+
+#include "hands.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,35 +32,8 @@ static void house(cc_rules *r)
     cc_rules_default(r);
 }
 
-static int card_index(const char *t, const char **end)
-{
-    int rank = 0, suit;
-    while (*t == ' ')
-        t++;
-    while (*t >= '0' && *t <= '9')
-        rank = rank * 10 + (*t++ - '0');
-    suit = *t == 'o' ? 0 : *t == 'c' ? 1 : *t == 'e' ? 2 : 3;
-    *end = t + 1;
-    return 16 * suit + rank - 1;
-}
-
-static cc_hand hand(const char *text)
-{
-    cc_hand h = {0, 0};
-    const char *p = text;
-    while (*p) {
-        int c = card_index(p, &p);
-        uint64_t b = UINT64_C(1) << c;
-        if (h.once & b)
-            h.twice |= b;
-        else
-            h.once |= b;
-        while (*p == ' ')
-            p++;
-    }
-    return h;
-}
-
+/* Number of cards of h (a copy counted twice), bit by bit.
+ * O(64). */
 static int count(cc_hand h)
 {
     int n = 0, i;
@@ -65,18 +41,6 @@ static int count(cc_hand h)
         n += (int)((h.once >> i) & 1u) + (int)((h.twice >> i) & 1u);
     return n;
 }
-
-static cc_hand add(cc_hand h, int c)
-{
-    uint64_t b = UINT64_C(1) << c;
-    if (h.once & b)
-        h.twice |= b;
-    else
-        h.once |= b;
-    return h;
-}
-
-static int same_hand(cc_hand a, cc_hand b) { return a.once == b.once && a.twice == b.twice; }
 
 /* Every card of each seat is in its melds, lay-offs or unmatched; every lay-off was
  * legal onto the table as it stood; the final table is what the plays make. */
@@ -88,9 +52,9 @@ static void check_invariants(const cc_settlement *s, cc_hand closer, const cc_ha
     for (i = 0; i < s->closer.n_melds; i++) {
         for (j = 0; j < 64; j++) {
             if ((s->closer.melds[i].cards.once >> j) & 1u)
-                got = add(got, j);
+                got = th_add(got, j);
             if ((s->closer.melds[i].cards.twice >> j) & 1u)
-                got = add(got, j);
+                got = th_add(got, j);
         }
         table[n_table].cards = s->closer.melds[i].cards;
         table[n_table].kind = s->closer.melds[i].kind;
@@ -98,16 +62,16 @@ static void check_invariants(const cc_settlement *s, cc_hand closer, const cc_ha
         table[n_table].open = s->outcome != CC_MINUS_TEN;
         n_table++;
     }
-    CHECK(same_hand(got, closer));
+    CHECK(th_same(got, closer));
     for (k = 0; k < s->n_opponents; k++) {
         const cc_seat_result *r = &s->opponents[k];
         got = r->unmatched;
         for (i = 0; i < r->n_melds; i++)
             for (j = 0; j < 64; j++) {
                 if ((r->melds[i].cards.once >> j) & 1u)
-                    got = add(got, j);
+                    got = th_add(got, j);
                 if ((r->melds[i].cards.twice >> j) & 1u)
-                    got = add(got, j);
+                    got = th_add(got, j);
             }
         for (i = 0; i < r->n_layoffs; i++) {
             int c = r->layoffs[i].card, t = r->layoffs[i].meld;
@@ -125,10 +89,10 @@ static void check_invariants(const cc_settlement *s, cc_hand closer, const cc_ha
                 CHECK(!(table[t].cards.once & b));
                 CHECK(((table[t].cards.once << 1) & b) || ((table[t].cards.once >> 1) & b));
             }
-            table[t].cards = add(table[t].cards, c);
-            got = add(got, c);
+            table[t].cards = th_add(table[t].cards, c);
+            got = th_add(got, c);
         }
-        CHECK(same_hand(got, opps[k]));
+        CHECK(th_same(got, opps[k]));
         for (i = 0; i < r->n_melds; i++) {
             table[n_table].cards = r->melds[i].cards;
             table[n_table].kind = r->melds[i].kind;
@@ -139,11 +103,13 @@ static void check_invariants(const cc_settlement *s, cc_hand closer, const cc_ha
     }
     CHECK(n_table == s->n_table);
     for (i = 0; i < n_table && i < s->n_table; i++) {
-        CHECK(same_hand(table[i].cards, s->table[i].cards));
+        CHECK(th_same(table[i].cards, s->table[i].cards));
         CHECK(table[i].owner == s->table[i].owner && table[i].open == s->table[i].open);
     }
 }
 
+/* cc_settle on hands given as text; on success the invariants are checked too.
+ * Returns the status. One settlement. */
 static int settle_text(const cc_rules *r, const char *closer, const char **opps, int n,
                        int decks, cc_settlement *out)
 {
@@ -151,20 +117,24 @@ static int settle_text(const cc_rules *r, const char *closer, const char **opps,
     int i;
     cc_status st;
     for (i = 0; i < n; i++)
-        o[i] = hand(opps[i]);
-    st = cc_settle(r, 10, hand(closer), o, n, decks, out);
+        o[i] = th_parse(opps[i]);
+    st = cc_settle(r, th_parse(closer), o, n, decks, out);
     if (st == CC_OK)
-        check_invariants(out, hand(closer), o);
+        check_invariants(out, th_parse(closer), o);
     return (int)st;
 }
 
+/* Whether lay-off i of a seat puts `card` onto table meld `meld`.
+ * O(1). */
 static int layoff_is(const cc_seat_result *r, int i, const char *card, int meld)
 {
     const char *end;
-    return i < r->n_layoffs && r->layoffs[i].card == card_index(card, &end) &&
+    return i < r->n_layoffs && r->layoffs[i].card == th_card(card, &end) &&
            r->layoffs[i].meld == meld;
 }
 
+/* Hand-built deals, one per rule of SPEC section 4 and docs/design.md, with the
+ * answers worked out by hand. A few settlements. */
 static void hand_built(const cc_rules *r)
 {
     cc_settlement s;
@@ -190,6 +160,16 @@ static void hand_built(const cc_rules *r)
 
     CHECK(settle_text(r, "7o 8o 9o 10o 2c 2e 2b", locked, 2, 0, &s) == CC_OK);
     CHECK(s.outcome == CC_MINUS_TEN && s.points[0] == -10 && s.opponents[0].n_layoffs == 0);
+    {
+        /* minus ten scores what the rules say; the rest of the settlement is the same */
+        cc_rules r25 = *r;
+        cc_settlement s25;
+        r25.minus_ten = 25;
+        CHECK(settle_text(&r25, "7o 8o 9o 10o 2c 2e 2b", locked, 2, 0, &s25) == CC_OK);
+        CHECK(s25.outcome == CC_MINUS_TEN && s25.points[0] == -25 &&
+              s25.closer.points == -25 && s25.points[2] == s.points[2] &&
+              s25.opponents[1].n_layoffs == s.opponents[1].n_layoffs);
+    }
     CHECK(!s.table[0].open && !s.table[1].open && s.table[2].open);
     CHECK(layoff_is(&s.opponents[1], 0, "3e", 2) && layoff_is(&s.opponents[1], 1, "7e", 2));
 
@@ -205,32 +185,50 @@ static void hand_built(const cc_rules *r)
           s.opponents[0].n_layoffs == 0);
 }
 
+/* Each bad-deal status, with the seat and card it reports, and bad arguments.
+ * A few settlements. */
 static void bad_deals(const cc_rules *r)
 {
     cc_settlement s;
     cc_hand o[6];
     const char *ok[] = {"1o 2o 12c 11e 10b 8b 4e"};
     const char *dup[] = {"1o 2o 12c 11e 10b 8b 3o"};
+    const char *dup2[] = {"1o 2o 12c 11e 10b 8b 7o", "5o 2o 12c 11e 10b 8b 4e"};
     const char *three[] = {"1o 1o 12c 11e 10b 8b 4e", "1o 2o 12c 11e 10b 8b 4e"};
     const char *six[] = {"1o 2o 12c 11e 10b 8b"};
     CHECK(settle_text(r, "5o 5c 5e 1b 2b 3b 10o", ok, 1, 0, &s) == CC_ERR_CANNOT_CLOSE);
     CHECK(s.deadwood == 10);
     CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", dup, 1, 1, &s) == CC_ERR_DUPLICATE);
-    CHECK(s.bad_card == 2);
+    CHECK(s.bad_card == 2 && s.bad_seat == 1);
+    /* the lowest card held twice; its second copy with the second opponent */
+    CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", dup2, 2, 1, &s) == CC_ERR_DUPLICATE);
+    CHECK(s.bad_card == 1 && s.bad_seat == 2);
+    CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", dup2, 2, 0, &s) == CC_OK && s.decks == 2);
     CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", three, 2, 0, &s) == CC_ERR_THREE_COPIES);
     CHECK(s.bad_seat == 2 && s.bad_card == 0);
     CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b", six, 1, 0, &s) == CC_ERR_CARD_COUNT);
-    CHECK(s.bad_seat == 1);
-    o[0] = hand("1o 2o 12c 11e 10b 8b 4e");
+    CHECK(s.bad_seat == 1 && s.bad_card == -1);
+    CHECK(settle_text(r, "3o 4o 5o 9c 9e 9b 1b 2b", ok, 1, 0, &s) == CC_ERR_CARD_COUNT);
+    CHECK(s.bad_seat == 0);
+    o[0] = th_parse("1o 2o 12c 11e 10b 8b 4e");
     o[0].once |= UINT64_C(1) << 13;
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), o, 1, 0, &s) == CC_ERR_LANE_BITS);
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), o, 0, 0, &s) == CC_ERR_BAD_ARGUMENT);
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), o, 6, 0, &s) == CC_ERR_BAD_ARGUMENT);
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), NULL, 1, 0, &s) == CC_ERR_BAD_ARGUMENT);
-    CHECK(cc_settle(r, 10, hand("3o 4o 5o 9c 9e 9b 1b"), o, 1, 3, &s) == CC_ERR_BAD_ARGUMENT);
+    CHECK(cc_settle(r, th_parse("3o 4o 5o 9c 9e 9b 1b"), o, 1, 0, &s) == CC_ERR_LANE_BITS);
+    CHECK(s.bad_seat == 1 && s.bad_card == -1);
+    o[0] = th_parse("1o 2o 12c 11e 10b 8b 4e");
+    o[0].twice = UINT64_C(1) << 5; /* 6o twice but not once */
+    CHECK(cc_settle(r, th_parse("3o 4o 5o 9c 9e 9b 1b"), o, 1, 0, &s) ==
+          CC_ERR_TWICE_NOT_SUBSET);
+    CHECK(s.bad_seat == 1);
+    CHECK(cc_settle(r, th_parse("3o 4o 5o 9c 9e 9b 1b"), o, 0, 0, &s) == CC_ERR_BAD_ARGUMENT);
+    CHECK(cc_settle(r, th_parse("3o 4o 5o 9c 9e 9b 1b"), o, 6, 0, &s) == CC_ERR_BAD_ARGUMENT);
+    CHECK(cc_settle(r, th_parse("3o 4o 5o 9c 9e 9b 1b"), NULL, 1, 0, &s) ==
+          CC_ERR_BAD_ARGUMENT);
+    CHECK(cc_settle(r, th_parse("3o 4o 5o 9c 9e 9b 1b"), o, 1, 3, &s) == CC_ERR_BAD_ARGUMENT);
 }
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+/* The next number of a fixed-seed xorshift64 generator.
+ * O(1). */
 static uint64_t next_random(void)
 {
     rng_state ^= rng_state << 13;
@@ -266,9 +264,9 @@ static int random_deals(const cc_rules *r, long n)
         for (k = 0; k <= n_opp; k++) {
             hands[k].once = hands[k].twice = 0;
             for (i = 0; i < 7; i++)
-                hands[k] = add(hands[k], deck[7 * k + i]);
+                hands[k] = th_add(hands[k], deck[7 * k + i]);
         }
-        st = cc_settle(r, 10, hands[0], &hands[1], n_opp, decks, &out);
+        st = cc_settle(r, hands[0], &hands[1], n_opp, decks, &out);
         if (st == CC_ERR_CANNOT_CLOSE)
             continue;
         CHECK(st == CC_OK);
@@ -282,31 +280,36 @@ static int random_deals(const cc_rules *r, long n)
     return (int)done;
 }
 
+/* Time cc_settle on one fixed 6-seat double-deck deal (with a second argument).
+ * 200000 settlements. */
 static void bench(const cc_rules *r)
 {
     const char *opps[] = {"6o 6c 6e 6b 7o 12c 11e", "10o 11o 12o 2e 4e 6e 8b",
                           "9o 8o 1c 2c 4b 6b 8e", "9c 10c 11c 12b 2o 5c 5e",
                           "8c 7c 3e 3c 3b 10e 1e"};
-    cc_hand o[5], c = hand("3o 4o 5o 9c 9e 9b 1b");
+    cc_hand o[5], c = th_parse("3o 4o 5o 9c 9e 9b 1b");
     cc_settlement out;
     long i, n = 200000;
     int sink = 0;
     clock_t t0;
     for (i = 0; i < 5; i++)
-        o[i] = hand(opps[i]);
+        o[i] = th_parse(opps[i]);
     t0 = clock();
     for (i = 0; i < n; i++) {
-        cc_settle(r, 10, c, o, 5, 2, &out);
+        cc_settle(r, c, o, 5, 2, &out);
         sink += out.points[5];
     }
     printf("cc_settle, double deck, 5 opponents: %.2f us per call (%d)\n",
            1e6 * (double)(clock() - t0) / CLOCKS_PER_SEC / (double)n, sink);
 }
 
+/* Run every check; deals from argv[1], else SETTLE_TEST_DEALS, else 20000.
+ * Exit status 0 when all pass. */
 int main(int argc, char **argv)
 {
     cc_rules r;
-    long n = argc > 1 ? atol(argv[1]) : 20000;
+    const char *env = getenv("SETTLE_TEST_DEALS");
+    long n = argc > 1 ? atol(argv[1]) : env != NULL && atol(env) > 0 ? atol(env) : 20000;
     int done;
     house(&r);
     hand_built(&r);

@@ -2,7 +2,7 @@
 
 Every error the package raises on bad input derives from :class:`ChinchonError`, which
 is a :class:`ValueError`, so ``except ValueError`` catches them all. Each native status
-code of the C core maps to exactly one of these classes (see ``_core.pyx``).
+code of the C core maps to exactly one of these classes, by its name (``STATUS_ERRORS``).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class IllegalAction(ChinchonError):
     """A game action that the rules do not allow now; the game is left unchanged."""
 
 
-#: Each named status of the C core (``cc_status`` in csrc/chinchon.h) with the exception
+#: Each named status of the C core (``cc_status`` in csrc/include/chinchon.h) with the exception
 #: class and message it maps to, keyed by the status's C name (never by position). Both
 #: implementations raise these for the same problems; the binding declares the enum in
 #: full and looks each code up here by name.

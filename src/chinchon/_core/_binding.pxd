@@ -1,4 +1,4 @@
-# The C core's public header, csrc/chinchon.h, mirrored for Cython: every type, status
+# The C core's public header, csrc/include/chinchon.h, mirrored for Cython: every type, status
 # and function the binding calls. The status enum is declared in full, down to its
 # sentinel, so that the binding maps each status to its exception by name.
 
@@ -25,6 +25,7 @@ cdef extern from "chinchon.h" nogil:
     ctypedef struct cc_rules:
         uint8_t points[12]
         uint8_t close_limit
+        int minus_ten
 
     ctypedef struct cc_meld:
         cc_hand cards
@@ -53,6 +54,7 @@ cdef extern from "chinchon.h" nogil:
     cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                              int decks, uint8_t *out, size_t *bad_row)
     const char *cc_status_message(cc_status status)
+    const char *cc_status_name(cc_status status)
 
     ctypedef struct cc_layoff:
         uint8_t card
@@ -85,11 +87,10 @@ cdef extern from "chinchon.h" nogil:
         int bad_seat
         int bad_card
 
-    cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
-                        const cc_hand *opponents, int n_opponents, int decks,
-                        cc_settlement *out)
+    cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
+                        int n_opponents, int decks, cc_settlement *out)
 
 
-# the core's count-trailing-zeros (csrc/cc_bits.h: builtin, MSVC intrinsic or fallback)
-cdef extern from "cc_bits.h" nogil:
+# the core's count-trailing-zeros (csrc/src/bits.h: builtin, MSVC intrinsic or fallback)
+cdef extern from "bits.h" nogil:
     int cc_ctz(uint64_t x)  # x != 0

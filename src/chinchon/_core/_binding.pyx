@@ -39,12 +39,9 @@ _STATUS_NAMES = {
     CC_ERR_CANNOT_CLOSE: "CC_ERR_CANNOT_CLOSE",
     CC_ERR_BAD_ARGUMENT: "CC_ERR_BAD_ARGUMENT",
 }
-assert len(_STATUS_NAMES) == <int>CC_STATUS_END, "_binding.pxd lags csrc/chinchon.h"
-
-
-def status_messages():
-    """The C core's own message of every status, by name (for the tests)."""
-    return {name: cc_status_message(<cc_status>code).decode() for code, name in _STATUS_NAMES.items()}
+assert len(_STATUS_NAMES) == <int>CC_STATUS_END and all(
+    cc_status_name(<cc_status>code).decode() == name for code, name in _STATUS_NAMES.items()
+), "_binding.pxd lags csrc/include/chinchon.h"
 
 
 cdef cc_rules _house
@@ -68,6 +65,9 @@ cdef inline cc_rules _rules_for(object rules) except *:
     if rules is not None and rules is not HOUSE_RULES:
         rules = check_rules(rules)
         r.close_limit = <uint8_t>rules.close_limit
+        # Rules.minus_ten is an unbounded int: the C copy only matters when it fits (the
+        # settlement's closer points are taken from the Python int)
+        r.minus_ten = rules.minus_ten if rules.minus_ten <= 2147483647 else 0
     return r
 
 

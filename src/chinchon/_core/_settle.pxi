@@ -98,7 +98,7 @@ def settle(closer7, opponents, *, decks=None, rules=None):
     cdef cc_hand hands[6]
     cdef cc_settlement out
     cdef cc_rules r
-    cdef int n, k, c_decks, minus_ten
+    cdef int n, k, c_decks
     cdef cc_status st
     fast = (type(closer7) is Hand and type(opponents) in (list, tuple)
             and 1 <= len(opponents) <= _MAX_OPPONENTS
@@ -125,11 +125,8 @@ def settle(closer7, opponents, *, decks=None, rules=None):
             hands[k].once = masks[k][0]
             hands[k].twice = masks[k][1]
     r = _rules_for(rules)
-    py_minus_ten = 10 if rules is None else rules.minus_ten
-    # the C core's copy only matters when it fits; _settlement_of uses the Python int
-    minus_ten = py_minus_ten if -2147483647 <= py_minus_ten <= 2147483647 else 0
     with nogil:
-        st = cc_settle(&r, minus_ten, hands[0], &hands[1], n, c_decks, &out)
+        st = cc_settle(&r, hands[0], &hands[1], n, c_decks, &out)
     if st != CC_OK:
         if <int>st == <int>CC_ERR_CANNOT_CLOSE:
             raise _cannot_close_error((hands[0].once, hands[0].twice), out.deadwood,
@@ -137,4 +134,4 @@ def settle(closer7, opponents, *, decks=None, rules=None):
         raise _deal_error(_STATUS_NAMES.get(st, f"status {<int>st}"),
                           [(hands[k].once, hands[k].twice) for k in range(n + 1)],
                           out.bad_seat, out.bad_card)
-    return _settlement_of(&out, py_minus_ten)
+    return _settlement_of(&out, 10 if rules is None else rules.minus_ten)

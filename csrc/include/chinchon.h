@@ -46,10 +46,12 @@ typedef struct cc_hand {
     uint64_t twice;
 } cc_hand;
 
-/* Point table and limits of a rule variant. Build it with cc_rules_init. */
+/* Everything a rule variant means to the solver. Build it with cc_rules_init (or
+ * cc_rules_default); plane is derived from points. */
 typedef struct cc_rules {
     uint8_t points[CC_NRANKS]; /* points of ranks 1..12 (index rank-1), 0..31 */
     uint8_t close_limit;       /* closing allowed with deadwood <= close_limit */
+    int minus_ten;             /* a close with every card melded scores -minus_ten (>= 0) */
     uint64_t plane[5];         /* derived: bit k of a card's points, as a card mask */
 } cc_rules;
 
@@ -75,12 +77,14 @@ typedef enum cc_outcome {
     CC_CHINCHON = 3
 } cc_outcome;
 
-/* Fill *rules with the house rules: points = rank, close limit 5. O(1). */
+/* Fill *rules with the house rules: points = rank, close limit 5, minus ten 10. O(1). */
 void cc_rules_default(cc_rules *rules);
 
-/* Fill *rules from a point table (12 entries, each 0..31) and a close limit (0..255).
- * O(1). CC_ERR_BAD_ARGUMENT when a value is out of range. */
-cc_status cc_rules_init(cc_rules *rules, const uint8_t points[CC_NRANKS], int close_limit);
+/* Fill *rules from a point table (12 entries, each 0..31), a close limit (0..255) and
+ * the minus ten score (>= 0; the closer scores -minus_ten). O(1). CC_ERR_BAD_ARGUMENT
+ * (and *rules untouched) when a value is out of range. */
+cc_status cc_rules_init(cc_rules *rules, const uint8_t points[CC_NRANKS], int close_limit,
+                        int minus_ten);
 
 /* Check that h is a well-formed hand of at most max_cards cards: lanes, twice
  * subset of once. O(1). Returns the status; *n_cards gets the card count. */
@@ -117,13 +121,18 @@ cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t
 cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                          int decks, uint8_t *out, size_t *bad_row);
 
-/* A short English description of a status code (static string). */
+/* A short English description of a status code (static string; "unknown status" for a
+ * value that is no status code). */
 const char *cc_status_message(cc_status status);
+
+/* The name of a status code as spelled in this header, e.g. "CC_ERR_DUPLICATE" (static
+ * string; "CC_STATUS_UNKNOWN" for a value that is no status code, the sentinel too). */
+const char *cc_status_name(cc_status status);
 
 /* ---- Helpers shared with the settlement code (additions to the first API) ---- */
 
 /* Points of the cards of h (a copy held twice counts twice) under rules.
- * O(1): five popcounts. h is not validated. */
+ * O(1): ten popcounts. h is not validated. */
 int cc_hand_points(const cc_rules *rules, cc_hand h);
 
 /* Every candidate meld of h: every set (each multiset of >= 3 cards of one rank that h
@@ -187,22 +196,28 @@ typedef struct cc_settlement {
     int n_table;
     cc_table_meld table[CC_MAX_TABLE];
     int points[1 + CC_MAX_OPPONENTS]; /* hand points per seat, closer first */
-    int bad_seat;      /* on a hand error: 0 the closer, k the k-th opponent; else -1 */
-    int bad_card;      /* on CC_ERR_THREE_COPIES / CC_ERR_DUPLICATE: its bit index */
+    /* On a bad deal, where (else -1); seats: 0 the closer, k the k-th opponent.
+     * CC_ERR_LANE_BITS, CC_ERR_TWICE_NOT_SUBSET, CC_ERR_CARD_COUNT: bad_seat, the first
+     * bad hand. CC_ERR_THREE_COPIES: bad_seat, the first hand that brings a card to a
+     * third copy; bad_card (a bit index), the lowest such card of that hand.
+     * CC_ERR_DUPLICATE: bad_card, the lowest card held twice across the hands;
+     * bad_seat, the hand holding its second copy. */
+    int bad_seat;
+    int bad_card;
 } cc_settlement;
 
 /* Settle a closed hand (SPEC section 4): closer = the closer's 7 kept cards, then
  * n_opponents (1..CC_MAX_OPPONENTS) 7-card hands in play order; decks 1, 2, or 0 to
  * infer (2 if a card is held twice or there are 4+ opponents). Each opponent's own
  * melds and lay-offs are exactly optimal for them given the table left by the earlier
- * players, ties broken by docs/design.md. Closer's points: the deadwood, -minus_ten on
- * minus ten, 0 on chinchon (every seat 0 then, no lay-offs). Errors, in this order:
- * CC_ERR_BAD_ARGUMENT, per hand CC_ERR_LANE_BITS / CC_ERR_TWICE_NOT_SUBSET /
- * CC_ERR_CARD_COUNT (bad_seat), CC_ERR_THREE_COPIES, CC_ERR_DUPLICATE (bad_card),
- * CC_ERR_CANNOT_CLOSE. A few microseconds; no allocation, thread-safe. */
-cc_status cc_settle(const cc_rules *rules, int minus_ten, cc_hand closer,
-                    const cc_hand *opponents, int n_opponents, int decks,
-                    cc_settlement *out);
+ * players, ties broken by docs/design.md. Closer's points: the deadwood,
+ * -rules->minus_ten on minus ten, 0 on chinchon (every seat 0 then, no lay-offs).
+ * Errors, in this order: CC_ERR_BAD_ARGUMENT, per hand CC_ERR_LANE_BITS /
+ * CC_ERR_TWICE_NOT_SUBSET / CC_ERR_CARD_COUNT, CC_ERR_THREE_COPIES, CC_ERR_DUPLICATE
+ * (bad_seat, bad_card say where), CC_ERR_CANNOT_CLOSE (deadwood set). A few
+ * microseconds; no allocation, thread-safe. */
+cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
+                    int n_opponents, int decks, cc_settlement *out);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,12 @@
 /*
- * cc_bits.h -- internal bit helpers of the chinchon C core (not installed).
+ * bits.h -- internal bit helpers of the chinchon C core (not installed).
  *
- * popcount / count-trailing-zeros / highest set bit with portable fallbacks, and the
+ * popcount / count-trailing-zeros / highest set bit with portable fallbacks, the
  * weighted popcount that turns a card mask into points through the bit planes of a
- * cc_rules.
+ * cc_rules, and the inline / internal-linkage macros the core's files share.
  */
-#ifndef CC_BITS_H
-#define CC_BITS_H
+#ifndef CC_SRC_BITS_H
+#define CC_SRC_BITS_H
 
 #include <stdint.h>
 
@@ -28,6 +28,14 @@
 #define CC_FORCE_INLINE static inline
 #endif
 
+/* Functions one file of the core defines for another, not part of chinchon.h: hidden
+ * from the shared object the core is linked into (not exported, called directly). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(__CYGWIN__)
+#define CC_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define CC_INTERNAL
+#endif
+
 #define CC_LANES UINT64_C(0x0001000100010001) /* one bit per lane: rank 1 of each suit */
 
 /* Portable popcount (SWAR), used when no hardware instruction is known to exist.
@@ -42,7 +50,8 @@ CC_INLINE int cc_popcount_portable(uint64_t x)
 
 #if defined(_MSC_VER) && !defined(__clang__) && (defined(_M_X64) || defined(_M_AMD64))
 #include <intrin.h>
-/* MSVC x64: POPCNT is part of x86-64-v2, the baseline we build for. */
+/* MSVC x64: POPCNT is part of x86-64-v2, the baseline we build for.
+ * Set bits of x; index of the lowest set bit (x != 0). One instruction each. */
 CC_INLINE int cc_popcount(uint64_t x) { return (int)__popcnt64(x); }
 CC_INLINE int cc_ctz(uint64_t x)
 {
@@ -52,19 +61,26 @@ CC_INLINE int cc_ctz(uint64_t x)
 }
 #elif defined(__GNUC__) || defined(__clang__)
 #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
-/* The builtin is one instruction here (x86 with -mpopcnt / -march=x86-64-v2, or ARM). */
+/* Set bits of x. The builtin is one instruction here (x86 with -mpopcnt /
+ * -march=x86-64-v2, or ARM). */
 CC_INLINE int cc_popcount(uint64_t x) { return __builtin_popcountll(x); }
 #else
-/* x86 without POPCNT enabled: gcc would call libgcc; the inline SWAR is faster. */
+/* Set bits of x. x86 without POPCNT enabled: gcc would call libgcc; the inline SWAR
+ * (about 12 operations) is faster. */
 CC_INLINE int cc_popcount(uint64_t x) { return cc_popcount_portable(x); }
 #endif
-CC_INLINE int cc_ctz(uint64_t x) { return __builtin_ctzll(x); } /* x != 0 */
+/* Index of the lowest set bit of x (x != 0).
+ * One instruction. */
+CC_INLINE int cc_ctz(uint64_t x) { return __builtin_ctzll(x); }
 #else
+/* Set bits of x; index of the lowest set bit (x != 0).
+ * Portable: ~12 operations each. */
 CC_INLINE int cc_popcount(uint64_t x) { return cc_popcount_portable(x); }
 CC_INLINE int cc_ctz(uint64_t x) { return cc_popcount_portable((x & (~x + 1)) - 1); }
 #endif
 
-/* Index of the highest set bit of x (x != 0). */
+/* Index of the highest set bit of x (x != 0).
+ * One instruction with a builtin or intrinsic; six shifts and a popcount otherwise. */
 #if defined(_MSC_VER) && !defined(__clang__) && (defined(_M_X64) || defined(_M_AMD64))
 CC_INLINE int cc_highest_bit(uint64_t x)
 {
@@ -96,4 +112,4 @@ CC_INLINE int cc_wpop(const cc_rules *rules, uint64_t x)
            (cc_popcount(x & rules->plane[4]) << 4);
 }
 
-#endif /* CC_BITS_H */
+#endif /* CC_SRC_BITS_H */

@@ -1,0 +1,57 @@
+/*
+ * hands.h -- hands for the C tests and the benchmark, written without the core so that
+ * the tests stay an independent check of it: one more copy of a card, a hand from text
+ * ("7o 7c 10e"), hand equality. static inline: each program takes what it uses.
+ */
+#ifndef CC_TESTS_HANDS_H
+#define CC_TESTS_HANDS_H
+
+#include <stdint.h>
+
+#include "chinchon.h"
+
+/* h with one more copy of card (a bit index): held once, or twice if h holds it
+ * already (the tests never add a third copy). O(1). */
+static inline cc_hand th_add(cc_hand h, int card)
+{
+    uint64_t bit = UINT64_C(1) << card;
+    if (h.once & bit)
+        h.twice |= bit;
+    else
+        h.once |= bit;
+    return h;
+}
+
+/* Bit index of the card spelled at text ("10e", spaces before it skipped); *end gets
+ * the text after it. Well-formed text assumed. O(length). */
+static inline int th_card(const char *text, const char **end)
+{
+    int rank = 0, suit;
+    while (*text == ' ')
+        text++;
+    while (*text >= '0' && *text <= '9')
+        rank = rank * 10 + (*text++ - '0');
+    suit = *text == 'o' ? 0 : *text == 'c' ? 1 : *text == 'e' ? 2 : 3;
+    *end = text + 1;
+    return 16 * suit + rank - 1;
+}
+
+/* The hand spelled by text ("7o 7c 10e"; a card written twice is held twice).
+ * O(length). */
+static inline cc_hand th_parse(const char *text)
+{
+    cc_hand h = {0, 0};
+    for (;;) {
+        while (*text == ' ')
+            text++;
+        if (*text == '\0')
+            return h;
+        h = th_add(h, th_card(text, &text));
+    }
+}
+
+/* Whether two hands hold the same cards.
+ * O(1). */
+static inline int th_same(cc_hand a, cc_hand b) { return a.once == b.once && a.twice == b.twice; }
+
+#endif /* CC_TESTS_HANDS_H */
