@@ -95,13 +95,13 @@ def check_deck(once: int, twice: int, rules: Rules) -> None:
 
 def hand_for(hand: HandLike, decks: Optional[int], rules: Rules, *,
              max_cards: Optional[int] = None, exact: Optional[int] = None) -> Hand:
-    """The :class:`Hand` a single-hand call works on, checked in this order: card text
-    and copies (:func:`~chinchon.cards.as_hand`), the rules' deck (:func:`check_deck`),
-    then the number of cards (:class:`CardCountError`)."""
-    h = as_hand(hand, decks)
+    """The :class:`Hand` a single-hand call works on, checked in this order: card text,
+    copies and the number of cards (:func:`~chinchon.cards.as_hand`), then the rules'
+    deck (:func:`check_deck`)."""
+    h = as_hand(hand, decks, max_cards=max_cards, exact=exact)
     if (h.once | h.twice) & ~rules.solver.card_mask:
         check_deck(h.once, h.twice, rules)
-    return as_hand(h, decks, max_cards=max_cards, exact=exact)
+    return h
 
 
 def check_threads(threads: object) -> int:
@@ -206,7 +206,7 @@ def _holders(card_bit: int, masks: Sequence[tuple[int, int]]) -> str:
 
 def _hand_masks(obj: HandLike, seat: int, rules: Rules) -> tuple[int, int, bool]:
     """``(once, twice, says_two_decks)`` of one seat's 7 cards; raises naming the hand:
-    card text, a third copy, a card the rules' deck lacks, the number of cards."""
+    card text, a third copy, the number of cards, a card the rules' deck lacks."""
     if isinstance(obj, Hand):
         once, twice, n = obj.once, obj.twice, len(obj)
         two = obj.decks == 2
@@ -226,13 +226,13 @@ def _hand_masks(obj: HandLike, seat: int, rules: Rules) -> tuple[int, int, bool]
             once, twice = added
             n += 1
         two = False
+    if n != HAND_CARDS:
+        raise deal_error("CC_ERR_CARD_COUNT", [(once, twice)], 0, -1, seat)
     if (once | twice) & ~rules.solver.card_mask:
         try:
             check_deck(once, twice, rules)
         except ChinchonError as exc:
             raise type(exc)(f"{seat_name(seat)}: {exc}") from None
-    if n != HAND_CARDS:
-        raise deal_error("CC_ERR_CARD_COUNT", [(once, twice)], 0, -1, seat)
     return once, twice, two
 
 
@@ -269,8 +269,8 @@ def prepare_settle(closer7: HandLike, opponents: Any, decks: object,
     Returns ``(masks, decks, rules)``: ``masks[0]`` is the closer's ``(once, twice)``,
     then one per opponent in play order. Raises, in this order: a bad ``rules`` or
     ``decks`` or number of opponents (:class:`ChinchonError`); card text that does not
-    parse, a card the rules' deck does not have (:class:`InvalidHandError`), or a hand
-    that is not 7 cards (:class:`CardCountError`), hand by hand from the closer on; a card
+    parse, a hand that is not 7 cards (:class:`CardCountError`), or a card the rules'
+    deck does not have (:class:`InvalidHandError`), hand by hand from the closer on; a card
     in play three times (:class:`InvalidHandError`); a card held twice
     in single-deck play (:class:`DuplicateCardError`). Whether the closer may close is
     checked by the solver (:func:`cannot_close_error`).
