@@ -261,9 +261,9 @@ def _spellings() -> dict[str, Card]:
         names = [str(card.rank)] + [a for a, r in _ALIASES.items() if r == card.rank]
         for name in names:
             table[f"{name}{card.suit}"] = card
-    for joker, names in zip(JOKERS, _JOKER_NAMES):
-        for name in names:
-            table[name] = joker
+    for joker, spellings in zip(JOKERS, _JOKER_NAMES):
+        for spelling in spellings:
+            table[spelling] = joker
     return table
 
 

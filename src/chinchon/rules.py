@@ -124,7 +124,7 @@ def _points_table(value: object) -> tuple[int, ...]:
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
         raise ChinchonError(
             f"Rules.points must be 12 ints 0..{_MAX_POINTS} (ranks 1-12), got {value!r}")
-    table = tuple(value)  # type: ignore[call-overload]
+    table = tuple(value)  # type: ignore[call-overload, unused-ignore]
     if len(table) != 12:
         raise ChinchonError(
             f"Rules.points must be 12 ints 0..{_MAX_POINTS} (ranks 1-12), got {len(table)} "

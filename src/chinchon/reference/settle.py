@@ -179,7 +179,7 @@ def _layoff_key(plan: Sequence[Layoff], table: Sequence[_TableMeld]) -> tuple[An
     """Rule 5 of the plan tie-break: the sorted tuple of ``(card, table index)`` for
     each natural card or joker laid onto a set, ``(card, table index, bit index of the
     card it stands for)`` for a joker laid onto a run."""
-    out = []
+    out: list[tuple[int, ...]] = []
     for card, t, rank in plan:
         if rank is not None and table[t].kind == "run":
             out.append((card, t, 16 * table[t].suit + rank - 1))
