@@ -211,7 +211,8 @@ class Rules:
             raise ChinchonError(
                 f"Rules.reconnect_seconds must be a number >= 0, got {self.reconnect_seconds!r}"
             )
-        if isinstance(self.deck, bool) or self.deck not in (40, 48):
+        if (isinstance(self.deck, bool) or not isinstance(self.deck, int)
+                or self.deck not in (40, 48)):
             raise ChinchonError(f"Rules.deck must be 48 or 40, got {self.deck!r}")
         _bool_field("wild_ace_of_coins", self.wild_ace_of_coins)
         _int_field("jokers", self.jokers, 0, 2)
