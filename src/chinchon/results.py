@@ -68,20 +68,30 @@ def _repr(obj: Any) -> str:
     return f"{type(obj).__name__}({', '.join(f'{n}={getattr(obj, n)!r}' for n in names)})"
 
 
-def _shown(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
-           joker_rank: Optional[int]) -> str:
-    """A meld as a table shows it: a run in rank order with its joker in place, written
-    ``*1(5o)``; a set's joker last."""
+def _in_place(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
+              joker_rank: Optional[int]) -> list[Card]:
+    """A meld's cards as a table shows them: a run in rank order with its joker in its
+    place, a set's joker last (without a joker: ascending card order)."""
     if joker is None:
-        return " ".join(str(c) for c in cards)
+        return list(cards)
     rest = list(cards)
     rest.remove(joker)
     if kind == "set":
-        return " ".join([*(str(c) for c in rest), str(joker)])
-    suit = rest[0].suit
-    words = [(c.rank, str(c)) for c in rest]
-    words.append((joker_rank or 0, f"{joker}({joker_rank}{suit})"))
-    return " ".join(w for _, w in sorted(words))
+        return [*rest, joker]
+    place = joker_rank or 0
+    return [c for c in rest if c.rank < place] + [joker] + [c for c in rest if c.rank > place]
+
+
+def _shown(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
+           joker_rank: Optional[int]) -> str:
+    """A meld as text, in table order; a run's joker written ``*1(5o)``."""
+    words = []
+    for c in _in_place(kind, cards, joker, joker_rank):
+        if c is joker and kind == "run":
+            words.append(f"{c}({joker_rank}{next(x for x in cards if x is not joker).suit})")
+        else:
+            words.append(str(c))
+    return " ".join(words)
 
 
 @dataclass(frozen=True)
@@ -148,9 +158,10 @@ class Arrangement:
     points: int
 
     def table_order(self) -> list[Card]:
-        """The cards in the order a table shows a hand: the melds first (each sorted),
-        then the unmatched cards in ascending order."""
-        return [c for m in self.melds for c in m.cards] + list(self.unmatched)
+        """The cards in the order a table shows a hand: the melds first (each sorted; a
+        run's joker in its place, a set's last), then the unmatched cards ascending."""
+        return [c for m in self.melds
+                for c in _in_place(m.kind, m.cards, m.joker, m.joker_rank)] + list(self.unmatched)
 
     def to_dict(self) -> dict[str, Any]:
         return {
