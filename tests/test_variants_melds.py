@@ -224,7 +224,7 @@ def test_reference_against_the_oracle(name, rules, decks):
     rng = random.Random(name)
     oracle = Oracle(rules, decks)
     deck = reference.melds.deck_for(rules.solver, decks)
-    for _ in range(scaled(130)):
+    for _ in range(scaled(250)):
         cards = random_hand(rng, rules, decks, rng.randrange(3, 9))
         key, want_melds, want_unmatched = oracle.best(cards)
         got_melds, got_unmatched, points = reference.arrangement(cards, deck)

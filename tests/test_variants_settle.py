@@ -197,7 +197,7 @@ def _check_against_oracle(rules, decks, closer, opponents):
 @pytest.mark.parametrize("name,rules,decks", SETTLE_CONFIGS, ids=[c[0] for c in SETTLE_CONFIGS])
 def test_settle_against_the_oracle(name, rules, decks):
     rng = random.Random(name)
-    for _ in range(scaled(25)):
+    for _ in range(scaled(40)):
         closer, opponents = random_deal(rng, rules, decks, rng.choice((1, 1, 2, 3)))
         s = _check_against_oracle(rules, decks, closer, opponents)
         # a settlement never charges an opponent more than their plain deadwood
