@@ -192,8 +192,7 @@ def test_batches_under_rules(impl):
     rng = random.Random(21)
     for rules, decks in ((FIFTY_RULES, 1), (FIFTY_RULES, 2), (CONGA_RULES, 1), (COURT10, 2)):
         rows = [random_hand(rng, rules, decks, rng.randrange(9)) for _ in range(40)]
-        masks = [Hand.from_mask(0, decks=decks).__class__([Card.from_index(i) for i in r],
-                                                         decks=decks).mask for r in rows]
+        masks = [Hand([Card.from_index(i) for i in r], decks=decks).mask for r in rows]
         arr = np.array(masks, dtype=np.uint64)
         got = impl.deadwood_batch(arr, rules=rules)
         assert list(got) == [impl.deadwood([Card.from_index(i) for i in r], decks=decks,
