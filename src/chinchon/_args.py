@@ -14,7 +14,16 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .cards import CARD_AT, LANE_MASK, Hand, HandLike, add_card, coerce_cards, mask_to_cards
+from .cards import (
+    CARD_AT,
+    LANE_MASK,
+    Hand,
+    HandLike,
+    add_card,
+    check_decks,
+    coerce_cards,
+    mask_to_cards,
+)
 from .errors import (
     BatchRowError,
     CannotCloseError,
@@ -23,6 +32,7 @@ from .errors import (
     STATUS_ERRORS,
     DuplicateCardError,
     InvalidHandError,
+    shown,
     status_error,
 )
 from .results import seat_label
@@ -33,6 +43,7 @@ __all__ = [
     "HAND_CARDS",
     "check_rules",
     "check_threads",
+    "check_decks",
     "normalize_batch",
     "row_status",
     "row_error",
@@ -47,12 +58,32 @@ HAND_CARDS = 7
 
 
 def check_rules(rules: object) -> Rules:
-    """The :class:`Rules` a call runs under (``None``: the house rules)."""
+    """The :class:`Rules` a call runs under (``None``: the house rules).
+
+    The one check of every ``rules=`` argument: the solver functions of both
+    implementations, :class:`~chinchon.Game` and :func:`~chinchon.simulate` call it, so a
+    bad value raises the same :class:`ChinchonError` everywhere. A ``Rules`` has checked
+    its own numbers (:class:`Rules` refuses bad ones when it is made).
+    """
     if rules is None:
         return HOUSE_RULES
     if isinstance(rules, Rules):
         return rules
+    if isinstance(rules, str):
+        # A rule set by name: the one place where a name is looked up. Named presets
+        # (SPEC 9) come with Rules.preset(name), which refuses an unknown name.
+        preset = getattr(Rules, "preset", None)
+        if preset is not None:
+            found = preset(rules)
+            if isinstance(found, Rules):
+                return found
+        raise ChinchonError(f"rules must be a chinchon.Rules or None, got the name "
+                            f"{shown(rules)} (this version has no named rule sets)")
     raise ChinchonError(f"rules must be a chinchon.Rules or None, got {type(rules).__name__}")
+
+
+#: the most threads a batch call takes
+MAX_THREADS = 1024
 
 
 def check_threads(threads: object) -> int:
@@ -60,18 +91,10 @@ def check_threads(threads: object) -> int:
     if threads is None:
         return os.cpu_count() or 1
     if (isinstance(threads, bool) or not isinstance(threads, int)
-            or not 1 <= threads <= 1024):
-        raise ChinchonError(f"threads must be an int 1..1024 or None, got {threads!r}")
+            or not 1 <= threads <= MAX_THREADS):
+        raise ChinchonError(f"threads must be an int 1..{MAX_THREADS} or None, "
+                            f"got {shown(threads)}")
     return threads
-
-
-def check_decks(decks: object) -> Optional[int]:
-    """``decks`` as 1, 2 or None."""
-    if decks is None:
-        return None
-    if isinstance(decks, bool) or decks not in (1, 2):
-        raise ChinchonError(f"decks must be 1, 2 or None, got {decks!r}")
-    return int(decks)  # type: ignore[call-overload, unused-ignore]
 
 
 # ---------------------------------------------------------------- batch calls

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from .errors import ChinchonError
+from .errors import ChinchonError, shown
 
-__all__ = ["Rules", "HOUSE_RULES"]
+__all__ = ["Rules", "HOUSE_RULES", "RULE_BOUNDS"]
 
 
 @dataclass(frozen=True)
@@ -29,22 +28,33 @@ class Rules:
     reconnect_seconds: float = 60
 
     def __post_init__(self) -> None:
-        for name in ("close_limit", "eliminate_above", "minus_ten", "rejoin_chips"):
+        for name, (low, high) in RULE_BOUNDS.items():
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ChinchonError(f"Rules.{name} must be an int, got {value!r}")
-        if not 0 <= self.close_limit <= 255:
-            raise ChinchonError(f"Rules.close_limit must be 0..255, got {self.close_limit}")
-        if self.minus_ten < 0:
-            raise ChinchonError(f"Rules.minus_ten must be >= 0, got {self.minus_ten}")
-        if self.rejoin_chips < 0:
-            raise ChinchonError(f"Rules.rejoin_chips must be >= 0, got {self.rejoin_chips}")
-        seconds = self.reconnect_seconds
-        if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                or not math.isfinite(seconds) or seconds < 0):
-            raise ChinchonError(
-                f"Rules.reconnect_seconds must be a number >= 0, got {self.reconnect_seconds!r}"
-            )
+            if name == "reconnect_seconds":
+                ok = (not isinstance(value, bool) and isinstance(value, (int, float))
+                      and low <= value <= high)  # NaN fails both comparisons
+                kind = "a number"
+            else:
+                ok = not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+                kind = "an int"
+            if not ok:
+                raise ChinchonError(f"Rules.{name} must be {kind} {low}..{high}, "
+                                    f"got {shown(value)}")
+
+
+#: The largest number a rule takes: 2**53 - 1, the largest integer that a float (and
+#: so JSON everywhere) holds exactly.
+MAX_RULE_NUMBER = 2**53 - 1
+
+#: The range of each number of :class:`Rules` (inclusive). The C core keeps the close
+#: limit in a byte; the others only have to stay exact in JSON and in float arithmetic.
+RULE_BOUNDS: dict[str, tuple[int, int]] = {
+    "close_limit": (0, 255),
+    "eliminate_above": (0, MAX_RULE_NUMBER),
+    "minus_ten": (0, MAX_RULE_NUMBER),
+    "rejoin_chips": (0, MAX_RULE_NUMBER),
+    "reconnect_seconds": (0, MAX_RULE_NUMBER),
+}
 
 
 HOUSE_RULES = Rules()
