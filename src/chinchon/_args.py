@@ -68,6 +68,8 @@ def check_rules(rules: object) -> Rules:
     if rules is None:
         return HOUSE_RULES
     if isinstance(rules, Rules):
+        if type(rules) is not Rules:
+            Rules.__post_init__(rules)  # a subclass may have skipped the checks
         return rules
     if isinstance(rules, str):
         # A rule set by name: the one place where a name is looked up. Named presets
