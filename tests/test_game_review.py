@@ -355,8 +355,10 @@ def test_rejoin_refusals_that_can_happen():
     close_now(g)
     assert g.result.status == "won" and g.chips == (2, 2, 2)
     refused(g, g.rejoin, 1)
-    # the guard itself, on a hand-made summary with one player in
-    forged = edited(five_player_eliminations(), in_game=[True] + [False] * 4)
+    # the guard itself, on a hand-made summary with one player in (set in place: such a
+    # state cannot be reached, and from_json refuses it)
+    forged = five_player_eliminations()
+    forged._in = [True] + [False] * 4
     assert "two players" in str(refused(forged, forged.rejoin, 2))
 
 
@@ -1020,9 +1022,11 @@ def test_six_player_reshuffle_with_copies_in_the_discard_pile():
 
 def test_an_eliminated_seat_never_cancels_the_game():
     """Only a seat still in the game has a seat and cards to keep (SPEC §5)."""
-    g = Game(3, seed=11)
+    g = Game(3, seed=11, lead=0)
     state = json.loads(g.to_json())
     state["in_game"] = [True, True, False]
+    state["stock"] += state["hands"][2]  # an eliminated seat holds no cards
+    state["hands"][2] = []
     g = Game.from_json(json.dumps(state))
     g.disconnect(2, 0.0)
     g.tick(10_000.0)
