@@ -212,7 +212,8 @@ def parse_cards(text: str) -> list[Card]:
     ['7o', '10c', '12b']
     """
     if not isinstance(text, str):
-        raise CardParseError(f"card text must be a str, got {type(text).__name__}", repr(text))
+        raise CardParseError(f"card text must be a str, got {type(text).__name__}",
+                             shown(text))
     table = SPELLINGS
     out = []
     for tok in _SPLIT.split(text.strip()) if "," in text else text.split():
@@ -245,13 +246,13 @@ def coerce_cards(obj: HandLike) -> list[Card]:
         return [obj]
     if isinstance(obj, (bytes, bytearray, memoryview)):
         raise CardParseError(
-            f"card text must be a str, got {type(obj).__name__} (decode it first)", repr(obj))
+            f"card text must be a str, got {type(obj).__name__} (decode it first)", shown(obj))
     try:
         items = iter(obj)
     except TypeError:
         raise CardParseError(
             f"expected card text, an iterable of cards or a Hand, got {type(obj).__name__}",
-            repr(obj),
+            shown(obj),
         ) from None
     return [as_card(x) for x in items]
 

@@ -130,7 +130,8 @@ class Game(GameState):
         else:
             try:
                 names = tuple(str(p) for p in players)
-            except TypeError:  # None, 3.0, ...: an IllegalAction, not a bare TypeError
+            except (TypeError, ValueError):  # None, 3.0, ...: an IllegalAction, not a bare
+                # TypeError (or the ValueError of an int too long to write out)
                 raise IllegalAction(f"players must be a count or a list of names, "
                                     f"got {shown(players)}") from None
             n = len(names)
