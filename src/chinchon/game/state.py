@@ -68,6 +68,10 @@ STATE_KEYS = ("names", "rules", "seed", "rng", "phase", "turn", "lead", "hand_nu
 #: a seed is an int of at most this many bits (either sign)
 MAX_SEED_BITS = 256
 
+#: the bound of a saved total (either sign): far past any game, where a hand moves a
+#: total by less than 2**53 (the bound of the rules' numbers)
+MAX_TOTAL = 2**128
+
 RESULT_STATUSES = ("won", "draw", "cancelled")
 
 CardLike = Union[Card, str]
@@ -695,7 +699,7 @@ class GameState:
         face_down = get("face_down")
         if face_down is not None:
             face_down = check.read_card(face_down, at("face_down"))
-        totals = [check.read_int(t, f"{at('totals')}[{s}]")
+        totals = [check.read_int(t, f"{at('totals')}[{s}]", -MAX_TOTAL, MAX_TOTAL)
                   for s, t in enumerate(check.read_list(get("totals"), at("totals"), length=n))]
         in_game = [check.read_bool(b, f"{at('in_game')}[{s}]")
                    for s, b in enumerate(check.read_list(get("in_game"), at("in_game"),
