@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import math
-import re
+from array import array
 from typing import Any, Optional, Sequence
 
-from ..cards import Card
+from ..cards import Card, full_deck
 from ..errors import IllegalAction, shown
 from ..results import CloserResult, Meld, OpponentResult, Settlement, TableMeld
 from ..rules import Rules
@@ -155,10 +155,17 @@ def read_card(value: object, field: str) -> Card:
         raise bad(field, f"is not a card: {exc}") from None
 
 
+#: each card by its canonical text (what to_json writes): the fast path of read_cards
+_BY_TEXT = {str(c): c for c in full_deck(1)}
+
+
 def read_cards(value: object, field: str, max_len: int, length: Optional[int] = None
                ) -> list[Card]:
     items = read_list(value, field, length=length, max_len=max_len)
-    return [read_card(c, f"{field}[{i}]") for i, c in enumerate(items)]
+    try:
+        return [_BY_TEXT[c] for c in items]
+    except (KeyError, TypeError):  # other spellings, or not a card: one by one
+        return [read_card(c, f"{field}[{i}]") for i, c in enumerate(items)]
 
 
 def read_rules(value: object, field: str) -> Rules:
@@ -180,6 +187,8 @@ def read_rules(value: object, field: str) -> Rules:
 
 _MT_WORDS = 624
 _RNG_VERSION = 3
+# an array type of unsigned 32-bit items: building one checks each word's range
+_WORD = next(code for code in "IL" if array(code).itemsize == 4)
 
 
 def read_rng(value: object, field: str) -> tuple[Any, ...]:
@@ -188,9 +197,13 @@ def read_rng(value: object, field: str) -> tuple[Any, ...]:
     version, internal, gauss = read_list(value, field, length=3)
     read_int(version, f"{field}[0]", _RNG_VERSION, _RNG_VERSION)
     words = read_list(internal, f"{field}[1]", length=_MT_WORDS + 1)
-    if not all(type(w) is int and 0 <= w <= 0xFFFFFFFF for w in words[:_MT_WORDS]):
-        k = next(i for i, w in enumerate(words[:_MT_WORDS])
-                 if not (type(w) is int and 0 <= w <= 0xFFFFFFFF))
+    head = words[:_MT_WORDS]
+    try:  # at C speed: all ints (no bools), each fitting 32 bits unsigned
+        ok = set(map(type, head)) == {int} and len(array(_WORD, head)) == _MT_WORDS
+    except OverflowError:
+        ok = False
+    if not ok:
+        k = next(i for i, w in enumerate(head) if not (type(w) is int and 0 <= w <= 0xFFFFFFFF))
         raise bad(f"{field}[1][{k}]", f"must be an int 0..4294967295, got {_got(words[k])}")
     read_int(words[_MT_WORDS], f"{field}[1][{_MT_WORDS}]", 0, _MT_WORDS)
     if not any(words[:_MT_WORDS]):
@@ -262,22 +275,34 @@ def read_settlement(value: object, field: str, seats: int) -> Settlement:
 
 # ---------------------------------------------------------------- JSON text
 
-# a JSON string (escapes included), and any run of characters that is not a bracket
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKETS = re.compile(r'[^\[\]{}]+')
+# every byte but the brackets and the double quote; then braces as brackets (the depth
+# is what counts here; json.loads refuses a brace closed by a bracket)
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
+_BRACES_AS_BRACKETS = bytes.maketrans(b"{}", b"[]")
 
 
 def _too_deep(text: str, limit: int) -> bool:
-    """Whether ``text`` nests brackets deeper than ``limit`` (or leaves them unbalanced):
-    the strings are cut out, then innermost ``[]``/``{}`` pairs are removed ``limit``
-    times; anything left over was deeper. Linear passes at C speed, no recursion."""
-    brackets = _NOT_BRACKETS.sub("", _STRING.sub("", text))
+    """Whether ``text`` nests brackets deeper than ``limit`` (or leaves them unbalanced).
+
+    Linear passes at C speed, no recursion: escaped backslashes and quotes go, then every
+    byte but brackets and quotes; the strings (between quotes) go with what they hold;
+    then the innermost pairs are removed ``limit`` times (one level a pass), and anything
+    left over was deeper (or not JSON)."""
+    raw = text.encode("utf-8", "surrogatepass")
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\\", b"")
+    if b"\\" in raw:
+        raw = raw.replace(b'\\"', b"")
+    brackets = raw.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in brackets:
+        brackets = b"".join(brackets.split(b'"')[0::2])
+    brackets = brackets.translate(_BRACES_AS_BRACKETS)
     for _ in range(limit):
         if not brackets:
             return False
-        shorter = brackets.replace("[]", "").replace("{}", "")
+        shorter = brackets.replace(b"[]", b"")
         if len(shorter) == len(brackets):
-            return True  # unbalanced or crossed: not JSON
+            return True  # unbalanced: not JSON
         brackets = shorter
     return bool(brackets)
 

@@ -805,7 +805,7 @@ class GameState:
             elif last.outcome == "chinchon":
                 raise check.bad(at("last_hand.outcome"), "is a chinchón, which ends the game")
         try:
-            rng = random.Random()
+            rng = random.Random(0)  # (a seed, so as not to read the OS's entropy)
             rng.setstate(rng_state)
         except (ValueError, TypeError, OverflowError) as exc:  # pragma: no cover - checked
             raise check.bad(at("rng"), f"is not a generator state: {exc}") from None
