@@ -59,7 +59,7 @@ class LaxRules(Rules):
 
 
 BAD_RULES = [5, 5.0, "house", "", b"x", RulesLike(), {"close_limit": 5}, HUGE, True,
-             LaxRules(close_limit=10**30)]
+             LaxRules(close_limit=10**30), _sneaky_rules()]
 BAD_THREADS = [0, -1, 1025, 2**31, 2**63, HUGE, True, 1.5, "2", np.float64(2)]
 BAD_DECKS = [0, 3, -1, 2**64, HUGE, True, False, 2.0, "2", np.int64(3), [1]]
 

@@ -68,8 +68,9 @@ def check_rules(rules: object) -> Rules:
     if rules is None:
         return HOUSE_RULES
     if isinstance(rules, Rules):
-        if type(rules) is not Rules:
-            Rules.__post_init__(rules)  # a subclass may have skipped the checks
+        limit = rules.close_limit  # the number the C core takes (a byte): checked again
+        if type(rules) is not Rules or type(limit) is not int or not 0 <= limit <= 255:
+            Rules.__post_init__(rules)  # a subclass, or a field set past the checks
         return rules
     if isinstance(rules, str):
         # A rule set by name: the one place where a name is looked up. Named presets
