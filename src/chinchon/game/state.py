@@ -41,7 +41,7 @@ Decisions where the spec is silent (also in the README):
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from operator import attrgetter, index as _as_index
 from typing import Any, Optional, Sequence, Union
 
@@ -129,6 +129,12 @@ class HandResult:
 def check_seat_count(n: int) -> None:
     if not 3 <= n <= 6:
         raise IllegalAction(f"a Chinchón table seats 3 to 6 players, got {shown(n)}")
+
+
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """The fields of ``rules`` as a dict (``dataclasses.asdict`` without its deep copy:
+    a rule is a number or a flat value)."""
+    return {f.name: getattr(rules, f.name) for f in fields(rules)}
 
 
 def deck_for(rules: Rules, decks: int) -> list[Card]:
@@ -632,7 +638,7 @@ class GameState:
         result, last, face_down = cap["result"], cap["last_hand"], cap["face_down"]
         return {
             "names": list(cap["names"]),
-            "rules": asdict(cap["rules"]),
+            "rules": rules_dict(cap["rules"]),
             "seed": cap["seed"],
             "rng": [version, list(internal), gauss],
             "phase": cap["phase"],

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict
 from typing import Any, Optional, Sequence, Union
 
 from ..cards import Card, as_card
@@ -60,6 +59,7 @@ from .state import (
     _multiset_problem,
     check_seat_count,
     deck_for,
+    rules_dict,
 )
 
 __all__ = ["Game"]
@@ -80,6 +80,7 @@ _EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "timeout": ("now",),
     "reshuffle": (),
 }
+_EVENT_KINDS = tuple(_EVENT_FIELDS)
 _NEW_FIELDS = ("players", "seed", "rules", "deck", "lead")
 
 
@@ -145,7 +146,7 @@ class Game(GameState):
             "event": "new",
             "players": list(self._names) if names is not None else n,
             "seed": self._seed,
-            "rules": asdict(self._rules),
+            "rules": rules_dict(self._rules),
             "deck": None if dealt is None else [str(c) for c in dealt],
             "lead": lead,
         })
@@ -206,7 +207,10 @@ class Game(GameState):
 
     def draw(self, source: str) -> Card:
         card = super().draw(source)
-        self._record({"event": "draw", "source": source})
+        log = self._log  # _record, inlined: the two moves of every turn
+        log.append({"event": "draw", "source": source})
+        if len(log) >= self.LOG_LIMIT:
+            self._checkpoint()
         return card
 
     draw.__doc__ = GameState.draw.__doc__
@@ -216,7 +220,10 @@ class Game(GameState):
 
     def discard(self, card: CardLike, close: bool = False) -> Optional[HandResult]:
         result = super().discard(card, close)
-        self._record({"event": "discard", "card": str(as_card(card)), "close": close})
+        log = self._log
+        log.append({"event": "discard", "card": str(as_card(card)), "close": close})
+        if len(log) >= self.LOG_LIMIT:
+            self._checkpoint()
         return result
 
     discard.__doc__ = GameState.discard.__doc__
@@ -362,13 +369,13 @@ class Game(GameState):
         kind = check.read_str(check.get(first, "event", field), f"{field}.event",
                               ("new", "checkpoint"))
         if kind == "new":
-            new = _read_new(first, field)
+            new, rules = _read_new(first, field)
             players = new["players"]
             names = (tuple(players) if isinstance(players, list)
                      else tuple(f"Player {i + 1}" for i in range(players)))
             if names != self._names:
                 raise check.bad(f"{field}.players", "are not the game's players")
-            if Rules(**new["rules"]) != self._rules:
+            if rules != self._rules:
                 raise check.bad(f"{field}.rules", "are not the game's rules")
             if new["seed"] != self._seed:
                 raise check.bad(f"{field}.seed", "is not the game's seed")
@@ -399,9 +406,9 @@ class Game(GameState):
         kind = check.read_str(check.get(first, "event", "log[0]"), "log[0].event",
                               ("new", "checkpoint"))
         if kind == "new":
-            new = _read_new(first, "log[0]")
+            new, rules = _read_new(first, "log[0]")
             try:
-                g = cls(new["players"], seed=new["seed"], rules=Rules(**new["rules"]),
+                g = cls(new["players"], seed=new["seed"], rules=rules,
                         deck=new["deck"], lead=new["lead"])
             except IllegalAction as exc:
                 raise IllegalAction(f"log[0] (new) does not replay: {exc}") from None
@@ -455,8 +462,8 @@ class Game(GameState):
         return f"<Game {self._n} players, {self._phase}, {state}, totals {self._totals}>"
 
 
-def _read_new(d: dict[str, Any], field: str) -> dict[str, Any]:
-    """The opening event of a log, checked, as a fresh dict."""
+def _read_new(d: dict[str, Any], field: str) -> tuple[dict[str, Any], Rules]:
+    """The opening event of a log, checked, as a fresh dict; and its rules."""
     check.only_keys(d, field, ("event",) + _NEW_FIELDS)
     players = d["players"]
     if isinstance(players, (list, tuple)):
@@ -482,15 +489,15 @@ def _read_new(d: dict[str, Any], field: str) -> dict[str, Any]:
     lead = d["lead"]
     if lead is not None:
         lead = check.read_int(lead, f"{field}.lead", 0, n - 1)
-    return {"event": "new", "players": players, "seed": seed, "rules": asdict(rules),
-            "deck": deck, "lead": lead}
+    return {"event": "new", "players": players, "seed": seed, "rules": rules_dict(rules),
+            "deck": deck, "lead": lead}, rules
 
 
 def _read_event(value: object, field: str, n: int, rules: Rules, decks: int) -> dict[str, Any]:
     """One event after the first, checked for shape (whether it is legal where it stands
     is for :meth:`Game.replay`), as a fresh dict with card texts in canonical form."""
     d = check.read_object(value, field)
-    kind = check.read_str(check.get(d, "event", field), f"{field}.event", tuple(_EVENT_FIELDS))
+    kind = check.read_str(check.get(d, "event", field), f"{field}.event", _EVENT_KINDS)
     check.only_keys(d, field, ("event",) + _EVENT_FIELDS[kind])
     out: dict[str, Any] = {"event": kind}
     if kind == "draw":
