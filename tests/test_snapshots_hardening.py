@@ -556,7 +556,7 @@ def test_a_hand_longer_than_the_log_limit_is_checkpointed():
     assert len(g.to_json()) < 40_000
 
 
-def test_the_checkpoint_keeps_the_generator_of_the_hand_start_across_a_reshuffle():
+def test_a_reshuffle_after_a_checkpoint_replays_from_its_recorded_order():
     g = Game(3, seed=9, lead=0, rules=Rules(close_limit=0))
     bots = [RandomBot(s) for s in range(3)]
     while g.hand_number == 1:
@@ -568,8 +568,25 @@ def test_the_checkpoint_keeps_the_generator_of_the_hand_start_across_a_reshuffle
         if g.phase == "summary":
             g.next_hand()
         play_turn(g, bots)
-    assert g.log[0]["event"] == "checkpoint"
-    assert Game.replay(g.log).to_json() == g.to_json()
+    log = g.log
+    assert log[0]["event"] == "checkpoint"
+    # the checkpoint's generator is the game's current one: the reshuffle is recorded
+    assert log[0]["state"]["rng"] == json.loads(g.to_json())["rng"]
+    shuffle = next(e for e in log if e["event"] == "reshuffle")
+    assert len(shuffle["stock"]) > 10
+    assert Game.replay(log).to_json() == g.to_json()
+    # a recorded order that is not the discard pile's cards does not replay
+    shuffle["stock"][0] = shuffle["stock"][1]
+    with pytest.raises(IllegalAction, match="recorded stock is not the discard pile"):
+        Game.replay(log)
+    del shuffle["stock"]
+    with pytest.raises(IllegalAction, match="records the new stock"):
+        Game.replay(log)
+    # a snapshot whose checkpoint has another generator is refused
+    d = json.loads(g.to_json())
+    d["log"][0]["state"]["rng"][1][5] ^= 1
+    with pytest.raises(IllegalAction, match=r"log\[0\].state.rng is not the game's"):
+        Game.from_json(d)
     twin = Game.from_json(g.to_json())
     for _ in range(40):
         if g.result is not None:
@@ -578,6 +595,23 @@ def test_the_checkpoint_keeps_the_generator_of_the_hand_start_across_a_reshuffle
         g.apply(a)
         twin.apply(a)
     assert twin.to_json() == g.to_json()
+
+
+def test_in_the_first_hand_a_reshuffle_is_checked_against_the_generator():
+    g = Game(3, seed=4, lead=0, rules=Rules(close_limit=0))
+    bots = [RandomBot(s) for s in range(3)]
+    while "reshuffle" not in [e["event"] for e in g.log]:
+        play_turn(g, bots)
+    log = g.log
+    assert log[0]["event"] == "new"
+    assert Game.replay(log).to_json() == g.to_json()
+    shuffle = next(e for e in log if e["event"] == "reshuffle")
+    shuffle["stock"][:2] = shuffle["stock"][1::-1]  # two cards swapped
+    if shuffle["stock"][0] != shuffle["stock"][1]:
+        with pytest.raises(IllegalAction, match="another order than the one recorded"):
+            Game.replay(log)
+    del shuffle["stock"]  # as format 1 logged it: the generator alone says the order
+    assert Game.replay(log).to_json() == g.to_json()
 
 
 def test_format_1_snapshots_still_load():
@@ -593,6 +627,11 @@ def test_format_1_snapshots_still_load():
                 assert d[key] == old[key], key
         assert d["format"] == 2 and len(g.log) == 1 and g.log[0]["event"] == "checkpoint"
         assert Game.replay(g.log).to_json() == g.to_json()
+        # the old log of every event replays to the same state, and compacts as it goes
+        again = Game.replay(old["log"])
+        assert {k: v for k, v in again.to_dict().items() if k not in ("format", "log")} == \
+            {k: v for k, v in old.items() if k not in ("format", "log")}
+        assert len(again.log) <= Game.LOG_LIMIT
         plays_on(g, random.Random(1))
 
 

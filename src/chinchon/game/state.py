@@ -469,7 +469,6 @@ class GameState:
                 raise IllegalAction("the stock and the discard pile are both empty")
             if not self._stock:
                 pile = self._discard
-                self._before_shuffle()
                 self._rng.shuffle(pile)
                 self._stock = pile
                 self._discard = []
@@ -487,10 +486,6 @@ class GameState:
         self._phase = "discard"
         self._hints = None
         return card
-
-    def _before_shuffle(self) -> None:
-        """Called just before the generator shuffles the discard pile into the stock (the
-        table's log keeps the generator's state of the hand's start then)."""
 
     def _reshuffled(self) -> None:
         """Called when the discard pile has just become the stock (the table logs it)."""
@@ -618,8 +613,8 @@ class GameState:
     def _capture(self, rng: bool = True) -> dict[str, Any]:
         """Every field of the state as Python values, copied where the game changes them
         in place (cheap: list copies, no text). ``rng=False`` leaves the generator's state
-        out (``None``): the caller then knows it is the current one until the next
-        shuffle (the table's log does, see :meth:`_before_shuffle`)."""
+        out (``None``): it then stands for the generator's state whenever the capture is
+        written out (what the table's log wants: see :mod:`chinchon.game.table`)."""
         return {
             "names": self._names, "rules": self._rules, "seed": self._seed,
             "rng": self._rng.getstate() if rng else None,

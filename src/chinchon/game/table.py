@@ -13,9 +13,13 @@
 The log is kept compact: it starts with the game's opening (``'new'``: players, seed,
 rules, a stacked deck, the lead) and holds the moves and connection events since. When a
 hand opens -- and after :attr:`Game.LOG_LIMIT` events in one hand -- it starts again
-from a ``'checkpoint'``: the whole state at that moment, the generator included, from
-which the rest replays. So a snapshot's size and cost stay those of one hand however
-long the game runs, and ``Game.replay(game.log)`` still rebuilds the same state.
+from a ``'checkpoint'``: the whole state at that moment, from which the rest replays.
+Each ``'reshuffle'`` event records the new stock's order, so the events after a
+checkpoint replay without the generator; the checkpoint therefore holds the generator's
+state of *now* (the state the replayed game must end with), not of its own moment --
+which also spares a copy of the generator at every reshuffle. So a snapshot's size and
+cost stay those of one hand however long the game runs, and ``Game.replay(game.log)``
+still rebuilds the same state.
 
 A snapshot (:meth:`Game.from_json`) and a log (:meth:`Game.replay`) are input like any
 other: every field is checked (type, range, the cards against the deck, the phase
@@ -78,7 +82,7 @@ _EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "disconnect": ("seat", "now"),
     "reconnect": ("seat", "now"),
     "timeout": ("now",),
-    "reshuffle": (),
+    "reshuffle": (),  # and "stock", the new order (not in format 1)
 }
 _EVENT_KINDS = tuple(_EVENT_FIELDS)
 _NEW_FIELDS = ("players", "seed", "rules", "deck", "lead")
@@ -111,7 +115,7 @@ class Game(GameState):
     """
 
     #: events in one hand after which the log starts again from a checkpoint
-    LOG_LIMIT = 256
+    LOG_LIMIT = 128
     #: the longest JSON text :meth:`from_json` reads (bytes, or characters of a str)
     MAX_JSON_BYTES = 16 * 2**20
     #: the most events a log given to :meth:`replay` or inside a snapshot may hold
@@ -168,7 +172,7 @@ class Game(GameState):
         kind, head = self._log_head
         first = (_copy_event(head) if kind == "new"
                  else {"event": "checkpoint", "state": self._checkpoint_dict(head)})
-        return [first] + [dict(e) for e in self._log]
+        return [first] + [_event_json(e) for e in self._log]
 
     def _is_away(self, seat: Optional[int]) -> bool:
         return seat in self._disconnected
@@ -176,22 +180,19 @@ class Game(GameState):
     # ------------------------------------------------------------ the log
 
     def _record(self, event: dict[str, Any]) -> None:
-        """Log ``event`` (at the end of a move, the state complete)."""
+        """Log ``event`` (at the end of a move, the state complete), and start the log
+        again from a checkpoint once it holds ``LOG_LIMIT`` events. (A draw is logged
+        without the check: the discard that ends its turn makes it.)"""
         log = self._log
         log.append(event)
         if len(log) >= self.LOG_LIMIT:
             self._checkpoint()
 
     def _checkpoint(self) -> None:
-        """Start the log again from the state now. The generator's state is left out
-        until it changes (:meth:`_before_shuffle`): most hands never reshuffle."""
+        """Start the log again from the state now (its generator: the current one when
+        written out, see the module docstring)."""
         self._log_head = ("checkpoint", self._capture(rng=False))
         self._log = []
-
-    def _before_shuffle(self) -> None:
-        kind, head = self._log_head
-        if kind == "checkpoint" and head["rng"] is None:
-            head["rng"] = self._rng.getstate()
 
     def _capture(self, rng: bool = True) -> dict[str, Any]:
         cap = super()._capture(rng)
@@ -207,23 +208,19 @@ class Game(GameState):
 
     def draw(self, source: str) -> Card:
         card = super().draw(source)
-        log = self._log  # _record, inlined: the two moves of every turn
-        log.append({"event": "draw", "source": source})
-        if len(log) >= self.LOG_LIMIT:
-            self._checkpoint()
+        self._log.append({"event": "draw", "source": source})  # the discard checks the size
         return card
 
     draw.__doc__ = GameState.draw.__doc__
 
     def _reshuffled(self) -> None:
-        self._log.append({"event": "reshuffle"})  # the draw that follows completes it
+        # the new stock's order (cards; text when written out); the draw that follows
+        # completes the move
+        self._log.append({"event": "reshuffle", "stock": list(self._stock)})
 
     def discard(self, card: CardLike, close: bool = False) -> Optional[HandResult]:
         result = super().discard(card, close)
-        log = self._log
-        log.append({"event": "discard", "card": str(as_card(card)), "close": close})
-        if len(log) >= self.LOG_LIMIT:
-            self._checkpoint()
+        self._record({"event": "discard", "card": str(as_card(card)), "close": close})
         return result
 
     discard.__doc__ = GameState.discard.__doc__
@@ -388,7 +385,10 @@ class Game(GameState):
                 raise check.bad(f"{at}.{name}", f"is not the game's {name}")
         if cp._hand_number > self._hand_number:
             raise check.bad(f"{at}.hand_number", "is later than the game's")
-        return ("checkpoint", cp._capture())
+        if cp._rng.getstate() != self._rng.getstate():
+            raise check.bad(f"{at}.rng", "is not the game's generator (a checkpoint holds "
+                                         "the generator's current state)")
+        return ("checkpoint", cp._capture(rng=False))
 
     def clone(self) -> Game:
         """An independent copy of the game (same state, same generator state)."""
@@ -399,8 +399,10 @@ class Game(GameState):
         """Rebuild a game from its event log (:attr:`log`): the same state as the game
         that wrote it. Each event is checked as it is read and applied; an event that is
         malformed or does not replay (an illegal move, a reshuffle where the stock was
-        not empty, a timeout no deadline explains) raises :class:`IllegalAction` naming
-        it (``log[k]``)."""
+        not empty or that the generator did not make, a timeout no deadline explains)
+        raises :class:`IllegalAction` naming it (``log[k]``). After a checkpoint the
+        reshuffles are replayed from the orders they recorded (see the module
+        docstring)."""
         events = check.read_list(log, "log", min_len=1, max_len=cls.MAX_LOG_EVENTS)
         first = check.read_object(events[0], "log[0]")
         kind = check.read_str(check.get(first, "event", "log[0]"), "log[0].event",
@@ -416,23 +418,34 @@ class Game(GameState):
             check.only_keys(first, "log[0]", ("event", "state"))
             g = cls._load(check.read_object(first["state"], "log[0].state"), "log[0].state")
             g._checkpoint()
-        reshuffle = False  # a 'reshuffle' event read, its draw not yet
+        recorded = kind == "checkpoint"  # reshuffles replay from their recorded orders
+        reshuffle: Optional[dict[str, Any]] = None  # a 'reshuffle' read, its draw not yet
         for k, raw in enumerate(events[1:], 1):
             e = _read_event(raw, f"log[{k}]", g._n, g._rules, g._decks)
             kind = e["event"]
             try:
                 if kind == "draw":
                     empties = e["source"] == "stock" and not g._stock and g._phase == "draw"
-                    if empties != reshuffle:
+                    if empties != (reshuffle is not None):
                         raise IllegalAction(
                             "a draw from an empty stock comes right after its 'reshuffle'"
                             if empties else "the stock was not empty at the 'reshuffle'")
-                    reshuffle = False
-                    g.draw(e["source"])
-                elif reshuffle:
+                    if reshuffle is not None and recorded:
+                        g._restock(reshuffle["stock"])
+                    g.draw(e["source"])  # otherwise a reshuffle by the generator, logged
+                    if (reshuffle is not None and not recorded
+                            and reshuffle.get("stock", g._log[-2]["stock"])
+                            != g._log[-2]["stock"]):
+                        raise IllegalAction("the generator reshuffles the discard pile in "
+                                            "another order than the one recorded")
+                    reshuffle = None
+                elif reshuffle is not None:
                     raise IllegalAction("a 'reshuffle' is followed by the draw from the stock")
                 elif kind == "reshuffle":
-                    reshuffle = True
+                    if recorded and "stock" not in e:
+                        raise IllegalAction("a reshuffle after a checkpoint records the "
+                                            "new stock")
+                    reshuffle = e
                 elif kind == "discard":
                     g.discard(e["card"], e["close"])
                 elif kind == "rejoin":
@@ -453,9 +466,19 @@ class Game(GameState):
                         raise IllegalAction("no disconnected seat's deadline had passed")
             except IllegalAction as exc:
                 raise IllegalAction(f"log[{k}] ({kind}) does not replay: {exc}") from None
-        if reshuffle:
+        if reshuffle is not None:
             raise check.bad("log", "ends with a 'reshuffle' without its draw")
         return g
+
+    def _restock(self, order: list[Card]) -> None:
+        """Replay a recorded reshuffle: the discard pile becomes the stock in ``order``
+        (checked to be the pile's cards), without the generator."""
+        problem = _multiset_problem(order, self._discard, "in the recorded stock")
+        if problem is not None:
+            raise IllegalAction(f"the recorded stock is not the discard pile: {problem}")
+        self._stock = list(order)
+        self._discard = []
+        self._reshuffled()
 
     def __repr__(self) -> str:
         state = self._result.status if self._result else f"hand {self._hand_number}"
@@ -498,7 +521,8 @@ def _read_event(value: object, field: str, n: int, rules: Rules, decks: int) -> 
     is for :meth:`Game.replay`), as a fresh dict with card texts in canonical form."""
     d = check.read_object(value, field)
     kind = check.read_str(check.get(d, "event", field), f"{field}.event", _EVENT_KINDS)
-    check.only_keys(d, field, ("event",) + _EVENT_FIELDS[kind])
+    check.only_keys(d, field, ("event",) + _EVENT_FIELDS[kind],
+                    optional=("stock",) if kind == "reshuffle" else ())
     out: dict[str, Any] = {"event": kind}
     if kind == "draw":
         out["source"] = check.read_str(d["source"], f"{field}.source", SOURCES)
@@ -512,12 +536,23 @@ def _read_event(value: object, field: str, n: int, rules: Rules, decks: int) -> 
             cards = check.read_cards(deck, f"{field}.deck", len(want), length=len(want))
             deck = [str(c) for c in cards]
         out["deck"] = deck
+    elif kind == "reshuffle":
+        if "stock" in d:  # Cards, as the game keeps them (text in :func:`_event_json`)
+            out["stock"] = check.read_cards(d["stock"], f"{field}.stock",
+                                            len(deck_for(rules, decks)))
     else:
         if "seat" in d:
             out["seat"] = check.read_int(d["seat"], f"{field}.seat", 0, n - 1)
         if "now" in d:
             out["now"] = check.read_time(d["now"], f"{field}.now")
     return out
+
+
+def _event_json(event: dict[str, Any]) -> dict[str, Any]:
+    """A logged event as JSON-ready data (a copy)."""
+    if "stock" in event:
+        return {"event": event["event"], "stock": [str(c) for c in event["stock"]]}
+    return dict(event)
 
 
 def _copy_event(event: dict[str, Any]) -> dict[str, Any]:
