@@ -22,6 +22,7 @@ from .cards import (
     HandLike,
     add_card,
     as_hand,
+    check_decks,
     coerce_cards,
     mask_to_cards,
 )
@@ -33,6 +34,7 @@ from .errors import (
     STATUS_ERRORS,
     DuplicateCardError,
     InvalidHandError,
+    shown,
     status_error,
 )
 from .results import seat_label
@@ -46,6 +48,7 @@ __all__ = [
     "check_deck",
     "hand_for",
     "check_threads",
+    "check_decks",
     "normalize_batch",
     "row_status",
     "row_error",
@@ -64,14 +67,22 @@ SOLVER_FUNCTIONS = ("deadwood", "best_melds", "discard_hints", "close_outcome",
 
 
 def check_rules(rules: object) -> Rules:
-    """The :class:`Rules` a call runs under (``None``: the house rules; a str: the preset
-    of that name)."""
+    """The :class:`Rules` a call runs under (``None``: the house rules).
+
+    The one check of every ``rules=`` argument: the solver functions of both
+    implementations, :class:`~chinchon.Game` and :func:`~chinchon.simulate` call it, so a
+    bad value raises the same :class:`ChinchonError` everywhere. A ``Rules`` has checked
+    its own numbers (:class:`Rules` refuses bad ones when it is made).
+    """
     if rules is None:
         return HOUSE_RULES
     if isinstance(rules, Rules):
+        limit = rules.close_limit  # the number the C core takes (a byte): checked again
+        if type(rules) is not Rules or type(limit) is not int or not 0 <= limit <= 255:
+            Rules.__post_init__(rules)  # a subclass, or a field set past the checks
         return rules
     if isinstance(rules, str):
-        return Rules.preset(rules)
+        return Rules.preset(rules)  # the one place a name is looked up; unknown: refused
     raise ChinchonError(
         f"rules must be a chinchon.Rules, a preset name or None, got {type(rules).__name__}")
 
@@ -109,23 +120,19 @@ def hand_for(hand: HandLike, decks: Optional[int], rules: Rules, *,
     return h
 
 
+#: the most threads a batch call takes
+MAX_THREADS = 1024
+
+
 def check_threads(threads: object) -> int:
     """The number of threads a batch call may use (``None``: all cores)."""
     if threads is None:
         return os.cpu_count() or 1
     if (isinstance(threads, bool) or not isinstance(threads, int)
-            or not 1 <= threads <= 1024):
-        raise ChinchonError(f"threads must be an int 1..1024 or None, got {threads!r}")
+            or not 1 <= threads <= MAX_THREADS):
+        raise ChinchonError(f"threads must be an int 1..{MAX_THREADS} or None, "
+                            f"got {shown(threads)}")
     return threads
-
-
-def check_decks(decks: object) -> Optional[int]:
-    """``decks`` as 1, 2 or None."""
-    if decks is None:
-        return None
-    if isinstance(decks, bool) or decks not in (1, 2):
-        raise ChinchonError(f"decks must be 1, 2 or None, got {decks!r}")
-    return int(decks)  # type: ignore[call-overload, unused-ignore]
 
 
 # ---------------------------------------------------------------- batch calls

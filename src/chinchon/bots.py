@@ -27,7 +27,7 @@ from typing import Any, Callable, Optional, Union, cast
 
 from . import _backend as solver
 from .cards import Card
-from .errors import ChinchonError
+from .errors import ChinchonError, shown
 from .game.observation import Observation
 from .game.state import GameState
 
@@ -158,7 +158,7 @@ def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None) -> Bo
         return spec(seed)
     if isinstance(spec, str) and spec.strip().lower() in BOTS:
         return BOTS[spec.strip().lower()](seed)
-    raise ChinchonError(f"unknown bot {spec!r}; choose from {', '.join(BOTS)}")
+    raise ChinchonError(f"unknown bot {shown(spec)}; choose from {', '.join(BOTS)}")
 
 
 def play_turn(game: GameState, bots: list[Bot]) -> None:

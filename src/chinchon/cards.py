@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from operator import index as _as_index
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from .errors import CardCountError, CardParseError, DuplicateCardError, InvalidHandError
+from .errors import CardCountError, CardParseError, DuplicateCardError, InvalidHandError, shown
 
 __all__ = [
     "SUITS",
@@ -110,12 +111,13 @@ class Card:
                 return rank
             if isinstance(rank, str):
                 return cls.parse(rank)
-            raise CardParseError(f"Card() takes a card text or (rank, suit), got {rank!r}",
-                                 repr(rank))
+            raise CardParseError(f"Card() takes a card text or (rank, suit), got {shown(rank)}",
+                                 shown(rank))
         if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= 12:
-            raise CardParseError(f"bad card rank {rank!r}: ranks are 1 to 12", str(rank))
+            raise CardParseError(f"bad card rank {shown(rank)}: ranks are 1 to 12", shown(rank))
         if not isinstance(suit, str) or len(suit) != 1 or suit.lower() not in SUITS:
-            raise CardParseError(f"bad card suit {suit!r}: suits are o, c, e, b", str(suit))
+            raise CardParseError(f"bad card suit {shown(suit)}: suits are o, c, e, b",
+                                 shown(suit))
         suit = suit.lower()
         index = 16 * SUITS.index(suit) + rank - 1
         card = cls._cache.get(index)
@@ -159,7 +161,7 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise CardParseError(f"not card text: {text!r}", repr(text))
+            raise CardParseError(f"not card text: {shown(text)}", shown(text))
         token = text.strip()
         card = SPELLINGS.get(token.lower())
         if card is not None:
@@ -168,8 +170,8 @@ class Card:
         if m is None:
             if token.startswith("*") or token.lower().startswith(("joker", "comodin")):
                 raise CardParseError(
-                    f"unknown card {token!r}: the jokers are *1 and *2", token)
-            raise CardParseError(f"unknown card {token!r} (expected e.g. 7o, 12b, Ro, *1)",
+                    f"unknown card {shown(token)}: the jokers are *1 and *2", token)
+            raise CardParseError(f"unknown card {shown(token)} (expected e.g. 7o, 12b, Ro, *1)",
                                  token)
         r, s = m.group(1).lower(), m.group(2).lower()
         return cls(_ALIASES[r] if r in _ALIASES else int(r), s)
@@ -178,7 +180,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card of bit index ``16 * suit + rank - 1``, or a joker (12, 28)."""
         if isinstance(index, bool) or not isinstance(index, int):
-            raise InvalidHandError(f"card index must be an int, got {index!r}")
+            raise InvalidHandError(f"card index must be an int, got {shown(index)}")
         card = CARD_AT[index] if 0 <= index < 64 else None
         if card is None:
             raise InvalidHandError(f"{index} is not a card bit index")
@@ -278,7 +280,8 @@ def parse_cards(text: str) -> list[Card]:
     ['7o', '10c', '12b']
     """
     if not isinstance(text, str):
-        raise CardParseError(f"card text must be a str, got {type(text).__name__}", repr(text))
+        raise CardParseError(f"card text must be a str, got {type(text).__name__}",
+                             shown(text))
     table = SPELLINGS
     out = []
     for tok in _SPLIT.split(text.strip()) if "," in text else text.split():
@@ -297,7 +300,7 @@ def as_card(obj: Card | str) -> Card:
         return obj
     if isinstance(obj, str):
         return Card.parse(obj)
-    raise CardParseError(f"not a card: {obj!r}", repr(obj))
+    raise CardParseError(f"not a card: {shown(obj)}", shown(obj))
 
 
 def coerce_cards(obj: HandLike) -> list[Card]:
@@ -311,13 +314,13 @@ def coerce_cards(obj: HandLike) -> list[Card]:
         return [obj]
     if isinstance(obj, (bytes, bytearray, memoryview)):
         raise CardParseError(
-            f"card text must be a str, got {type(obj).__name__} (decode it first)", repr(obj))
+            f"card text must be a str, got {type(obj).__name__} (decode it first)", shown(obj))
     try:
         items = iter(obj)
     except TypeError:
         raise CardParseError(
             f"expected card text, an iterable of cards or a Hand, got {type(obj).__name__}",
-            repr(obj),
+            shown(obj),
         ) from None
     return [as_card(x) for x in items]
 
@@ -361,12 +364,21 @@ def cards_to_mask(cards: Iterable[Card]) -> tuple[int, int, int]:
     return once, twice, n
 
 
-def _check_decks(decks: object) -> int | None:
+def check_decks(decks: object) -> int | None:
+    """``decks`` as 1, 2 or None (infer); the one check of every ``decks=`` argument."""
     if decks is None:
         return None
-    if decks not in (1, 2) or isinstance(decks, bool):
-        raise InvalidHandError(f"decks must be 1 or 2, got {decks!r}")
-    return int(decks)
+    if not isinstance(decks, bool):
+        try:
+            value = _as_index(decks)  # type: ignore[arg-type]  # any integer type, numpy too
+        except TypeError:
+            value = 0
+        if value == 1 or value == 2:
+            return value
+    raise InvalidHandError(f"decks must be 1, 2 or None, got {shown(decks)}")
+
+
+_check_decks = check_decks
 
 
 class Hand:
@@ -406,7 +418,8 @@ class Hand:
         decks = _check_decks(decks)
         if isinstance(mask, tuple):
             if len(mask) != 2:
-                raise InvalidHandError(f"a double-deck mask is (once, twice), got {mask!r}")
+                raise InvalidHandError(
+                    f"a double-deck mask is (once, twice), got {shown(mask)}")
             once, twice = (int(x) for x in mask)
             if decks is None:
                 decks = 2

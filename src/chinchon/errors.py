@@ -7,6 +7,8 @@ code of the C core maps to exactly one of these classes, by its name (``STATUS_E
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "ChinchonError",
     "CardParseError",
@@ -20,7 +22,39 @@ __all__ = [
 
 
 class ChinchonError(ValueError):
-    """Base class of every error chinchon raises for bad input."""
+    """Base class of every error chinchon raises for bad input.
+
+    Every class pickles with its message and its fields (``.row``, ``.token``, ...), so
+    an error raised in a worker process reaches the caller as the same error.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # not the default (cls(*args)): a subclass's __init__ may take more than the
+        # message (BatchRowError needs its row)
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
+
+def _rebuild(cls: type[ChinchonError], args: tuple[Any, ...],
+             fields: dict[str, Any]) -> ChinchonError:
+    """An error of ``cls`` with these ``args`` and instance fields, without calling the
+    class's own ``__init__`` (the inverse of :meth:`ChinchonError.__reduce__`)."""
+    exc = cls.__new__(cls)
+    exc.args = args
+    exc.__dict__.update(fields)
+    return exc
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """``repr(value)`` as an error message shows it: at most ``limit`` characters, and
+    never an error itself (an int of thousands of digits has no ``repr`` in Python 3.11+,
+    and a caller's object may have a ``__repr__`` that raises)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"{'a negative' if value < 0 else 'an'} int of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - any failure: name the type instead
+        return f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class CardParseError(ChinchonError):
@@ -29,9 +63,6 @@ class CardParseError(ChinchonError):
     def __init__(self, message: str, token: str | None = None) -> None:
         super().__init__(message)
         self.token = token
-
-    def __reduce__(self) -> tuple[object, ...]:  # pickles with its token (worker -> caller)
-        return (type(self), (str(self), self.token))
 
 
 class InvalidHandError(ChinchonError):
@@ -52,9 +83,6 @@ class BatchRowError(InvalidHandError):
     def __init__(self, message: str, row: int) -> None:
         super().__init__(message)
         self.row = row
-
-    def __reduce__(self) -> tuple[object, ...]:  # pickles with its row (worker -> caller)
-        return (type(self), (str(self), self.row))
 
 
 class CannotCloseError(ChinchonError):

@@ -15,14 +15,13 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple, Optional
 
 from .cards import JOKER_BITS, LANE_MASK
-from .errors import ChinchonError
+from .errors import ChinchonError, shown
 
 __all__ = [
     "Rules",
@@ -33,6 +32,7 @@ __all__ = [
     "FIFTY_RULES",
     "PRESETS",
     "HOUSE_POINTS",
+    "RULE_BOUNDS",
 ]
 
 #: the house point table: a card's points are its rank number (ranks 1-12)
@@ -43,6 +43,21 @@ _ACE_OF_COINS = 0
 _EIGHTS_NINES = 0x0180018001800180
 
 _MAX_SCORE = 2**31 - 1  # a score the C core holds in an int
+
+#: The largest number a rule takes: 2**53 - 1, the largest integer that a float (and
+#: so JSON everywhere) holds exactly.
+MAX_RULE_NUMBER = 2**53 - 1
+
+#: The range of each number of :class:`Rules` (inclusive) that the fields below do not
+#: bound themselves. The C core keeps the close limit in a byte; the others only have
+#: to stay exact in JSON and in float arithmetic.
+RULE_BOUNDS: dict[str, tuple[int, int]] = {
+    "close_limit": (0, 255),
+    "eliminate_above": (-MAX_RULE_NUMBER, MAX_RULE_NUMBER),
+    "minus_ten": (0, MAX_RULE_NUMBER),
+    "rejoin_chips": (0, MAX_RULE_NUMBER),
+    "reconnect_seconds": (0, MAX_RULE_NUMBER),
+}
 _MAX_POINTS = 31        # a card's points: 8 cards x 31 = 248 fits a uint8 deadwood
 
 
@@ -195,22 +210,18 @@ class Rules:
     void_at_stock: Optional[int] = None
 
     def __post_init__(self) -> None:
-        for name in ("close_limit", "eliminate_above", "minus_ten", "rejoin_chips"):
+        for name, (low, high) in RULE_BOUNDS.items():
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ChinchonError(f"Rules.{name} must be an int, got {value!r}")
-        if not 0 <= self.close_limit <= 255:
-            raise ChinchonError(f"Rules.close_limit must be 0..255, got {self.close_limit}")
-        if self.minus_ten < 0:
-            raise ChinchonError(f"Rules.minus_ten must be >= 0, got {self.minus_ten}")
-        if self.rejoin_chips < 0:
-            raise ChinchonError(f"Rules.rejoin_chips must be >= 0, got {self.rejoin_chips}")
-        seconds = self.reconnect_seconds
-        if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                or not math.isfinite(seconds) or seconds < 0):
-            raise ChinchonError(
-                f"Rules.reconnect_seconds must be a number >= 0, got {self.reconnect_seconds!r}"
-            )
+            if name == "reconnect_seconds":
+                ok = (not isinstance(value, bool) and isinstance(value, (int, float))
+                      and low <= value <= high)  # NaN fails both comparisons
+                kind = "a number"
+            else:
+                ok = not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+                kind = "an int"
+            if not ok:
+                raise ChinchonError(f"Rules.{name} must be {kind} {low}..{high}, "
+                                    f"got {shown(value)}")
         if (isinstance(self.deck, bool) or not isinstance(self.deck, int)
                 or self.deck not in (40, 48)):
             raise ChinchonError(f"Rules.deck must be 48 or 40, got {self.deck!r}")

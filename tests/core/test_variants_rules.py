@@ -125,7 +125,7 @@ def test_frozen_hashable_equal_by_value():
     *PRESETS.values(),
     Rules(deck=40, jokers=2, joker_points=0, points=[0] * 12, seven_run_wins=False,
           joker_chinchon=None, first_round_close=False, all_out="lowest", void_at_stock=0,
-          close_limit=255, minus_ten=10**30, reconnect_seconds=2.5, eliminate_above=-3),
+          close_limit=255, minus_ten=2**53 - 1, reconnect_seconds=2.5, eliminate_above=-3),
 ])
 def test_json_round_trip(rules):
     d = rules.to_dict()

@@ -163,9 +163,11 @@ def test_disconnected_eliminated_seat_in_the_summary():
 
 def test_an_eliminated_seat_never_cancels_the_game():
     """Only a seat still in the game has a seat and cards to keep (SPEC §5)."""
-    g = Game(3, seed=11)
+    g = Game(3, seed=11, lead=0)
     state = json.loads(g.to_json())
     state["in_game"] = [True, True, False]
+    state["stock"] += state["hands"][2]  # an eliminated seat holds no cards
+    state["hands"][2] = []
     g = Game.from_json(json.dumps(state))
     g.disconnect(2, 0.0)
     g.tick(10_000.0)

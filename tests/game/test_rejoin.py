@@ -80,8 +80,10 @@ def test_rejoin_refusals_that_can_happen():
     close_now(g)
     assert g.result.status == "won" and g.chips == (2, 2, 2)
     refused(g, g.rejoin, 1)
-    # the guard itself, on a hand-made summary with one player in
-    forged = edited(five_player_eliminations(), in_game=[True] + [False] * 4)
+    # the guard itself, on a hand-made summary with one player in (set in place: such a
+    # state cannot be reached, and from_json refuses it)
+    forged = five_player_eliminations()
+    forged._in = [True] + [False] * 4
     assert "two players" in str(refused(forged, forged.rejoin, 2))
 
 

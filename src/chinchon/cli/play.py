@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from ..bots import bots_rejoin, make_bot
 from ..cards import Card
+from ..errors import ChinchonError
 from ..game import Game
 from ..results import one_per_card
 
@@ -33,7 +34,11 @@ class _EndOfInput(Exception):
 
 def _ask(prompt: str) -> str:
     print(prompt, end="", flush=True)
-    line = sys.stdin.readline()
+    try:
+        line = sys.stdin.readline()
+    except UnicodeDecodeError as exc:  # bytes that are not text: stop with one line
+        print()
+        raise ChinchonError(f"the input is not {exc.encoding} text ({exc.reason})") from None
     if not line:
         print()
         raise _EndOfInput

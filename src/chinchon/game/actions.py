@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence, Union
 
 from ..cards import Card, as_card
-from ..errors import IllegalAction
+from ..errors import IllegalAction, shown
 
 __all__ = ["Action", "Draw", "Discard", "Rejoin", "NextHand", "as_action", "action_from_json",
            "SOURCES"]
@@ -121,34 +121,34 @@ def as_action(action: object) -> Action:
     if isinstance(action, Action):
         return action
     if not isinstance(action, (tuple, list)):  # 5, None, 'draw': not a move
-        raise IllegalAction(f"an action is a tuple such as ('draw', 'stock'), got {action!r}")
+        raise IllegalAction(f"an action is a tuple such as ('draw', 'stock'), got {shown(action)}")
     if not action:
         raise IllegalAction("empty action")
     kind, *args = action
     if isinstance(kind, str) and kind in _BY_KIND and len(args) in _ARITY[kind]:
         return _BY_KIND[kind](*args)  # type: ignore[no-any-return]
-    raise IllegalAction(f"unknown action {tuple(action)!r}")
+    raise IllegalAction(f"unknown action {shown(tuple(action))}")
 
 
 def action_from_json(data: object) -> Action:
     """The action of its JSON form (:meth:`Action.to_json`); :class:`IllegalAction`
     naming the problem for anything else."""
     if not isinstance(data, dict):
-        raise IllegalAction(f"an action is an object with an 'action' field, got {data!r}")
+        raise IllegalAction(f"an action is an object with an 'action' field, got {shown(data)}")
     kind = data.get("action")
     fields = {"draw": ("source",), "discard": ("card", "close"), "rejoin": ("seat",),
               "next_hand": ("deck",)}.get(kind) if isinstance(kind, str) else None
     if fields is None:
-        raise IllegalAction(f"unknown action {kind!r}")
+        raise IllegalAction(f"unknown action {shown(kind)}")
     extra = set(data) - {"action", *fields}
     if extra:
-        raise IllegalAction(f"action {kind!r} has unknown fields {sorted(extra)}")
+        raise IllegalAction(f"action {shown(kind)} has unknown fields {sorted(extra)}")
     if kind == "draw":
         return Draw(_field(data, "source", str))
     if kind == "discard":
         close = data.get("close", False)
         if not isinstance(close, bool):
-            raise IllegalAction(f"action 'discard': close must be true or false, got {close!r}")
+            raise IllegalAction(f"action 'discard': close must be true or false, got {shown(close)}")
         return Discard(_field(data, "card", str), close)
     if kind == "rejoin":
         seat = _field(data, "seat", int)
@@ -162,6 +162,6 @@ def action_from_json(data: object) -> Action:
 def _field(data: dict[str, Any], name: str, kind: type) -> Any:
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise IllegalAction(f"action {data.get('action')!r}: {name} must be a "
-                            f"{kind.__name__}, got {value!r}")
+        raise IllegalAction(f"action {shown(data.get('action'))}: {name} must be a "
+                            f"{kind.__name__}, got {shown(value)}")
     return value

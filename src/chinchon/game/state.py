@@ -41,21 +41,38 @@ Decisions where the spec is silent (also in the README):
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from operator import attrgetter, index as _as_index
 from typing import Any, Optional, Sequence, Union
 
 from .. import _backend as solver
-from ..cards import Card, as_card, full_deck, parse_cards
-from ..errors import IllegalAction
+from .._args import check_rules
+from ..cards import CARD_AT, Card, as_card, full_deck, parse_cards
+from ..errors import ChinchonError, IllegalAction, shown
 from ..results import Hint, Settlement, one_per_card
-from ..rules import HOUSE_RULES, Rules
+from ..rules import Rules
+from . import _checks as check
 from .actions import Action, Discard, Draw, NextHand, Rejoin, as_action
 from .observation import Observation
 
-__all__ = ["GameState", "GameResult", "HandResult", "PHASES", "check_seat_count"]
+__all__ = ["GameState", "GameResult", "HandResult", "PHASES", "STATE_KEYS", "check_seat_count",
+           "deck_for", "MAX_SEED_BITS"]
 
 PHASES = ("draw", "discard", "summary", "over")
+
+#: the fields of :meth:`GameState.to_dict`
+STATE_KEYS = ("names", "rules", "seed", "rng", "phase", "turn", "lead", "hand_number", "turns",
+              "hands", "stock", "discard", "face_down", "totals", "in_game", "chips", "result",
+              "last_hand")
+
+#: a seed is an int of at most this many bits (either sign)
+MAX_SEED_BITS = 256
+
+#: the bound of a saved total (either sign): far past any game, where a hand moves a
+#: total by less than 2**53 (the bound of the rules' numbers)
+MAX_TOTAL = 2**128
+
+RESULT_STATUSES = ("won", "draw", "cancelled")
 
 CardLike = Union[Card, str]
 
@@ -111,7 +128,21 @@ class HandResult:
 
 def check_seat_count(n: int) -> None:
     if not 3 <= n <= 6:
-        raise IllegalAction(f"a Chinchón table seats 3 to 6 players, got {n}")
+        raise IllegalAction(f"a Chinchón table seats 3 to 6 players, got {shown(n)}")
+
+
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """The fields of ``rules`` as JSON-ready data (:meth:`Rules.to_dict`)."""
+    return rules.to_dict()
+
+
+def deck_for(rules: Rules, decks: int) -> list[Card]:
+    """Every card a hand is dealt from under ``rules`` with ``decks`` decks, in ascending
+    card order: the one place that says what the deck is. Dealing shuffles it, a stacked
+    ``deck=`` must be an order of it, and a saved game must hold exactly these cards
+    (hands, stock, discard pile and the face-down card). Today every rule set plays the
+    48-card Spanish deck, each card ``decks`` times."""
+    return full_deck(decks)
 
 
 class GameState:
@@ -126,23 +157,25 @@ class GameState:
                  deck: Optional[Sequence[CardLike]] = None, lead: Optional[int] = None) -> None:
         n = players
         check_seat_count(n)
-        if rules is None:
-            rules = HOUSE_RULES
-        elif not isinstance(rules, Rules):
-            raise IllegalAction(f"rules must be a chinchon.Rules, got {type(rules).__name__}")
+        try:
+            rules = check_rules(rules)
+        except ChinchonError as exc:
+            raise IllegalAction(str(exc)) from None
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        elif isinstance(seed, bool) or not isinstance(seed, int):
-            raise IllegalAction(f"seed must be an int or None, got {seed!r}")
+        elif (isinstance(seed, bool) or not isinstance(seed, int)
+              or seed.bit_length() > MAX_SEED_BITS):
+            raise IllegalAction(f"seed must be an int of at most {MAX_SEED_BITS} bits or None, "
+                                f"got {shown(seed)}")
         if lead is not None and (isinstance(lead, bool) or not isinstance(lead, int)
                                  or not 0 <= lead < n):
-            raise IllegalAction(f"lead must be a seat 0..{n - 1}, got {lead!r}")
+            raise IllegalAction(f"lead must be a seat 0..{n - 1}, got {shown(lead)}")
         self._n = n
         self._names = tuple(names) if names is not None else tuple(
             f"Player {i + 1}" for i in range(n))
         self._decks = 2 if n >= 5 else 1
-        dealt = None if deck is None else self._check_deck(deck)
         self._rules = rules
+        dealt = None if deck is None else self._check_deck(deck)
         self._seed = seed
         self._rng = random.Random(seed)
         self._totals = [0] * n
@@ -177,20 +210,14 @@ class GameState:
                 cards = [as_card(c) for c in deck]
             except (ValueError, TypeError) as exc:
                 raise IllegalAction(f"bad deck: {exc}") from None
-        want = 48 * self._decks
-        if len(cards) != want:
+        want = deck_for(self._rules, self._decks)
+        if len(cards) != len(want):
             raise IllegalAction(
-                f"a deck for {self._n} players has {want} cards ({self._decks} "
+                f"a deck for {self._n} players has {len(want)} cards ({self._decks} "
                 f"deck{'s' if self._decks > 1 else ''}), got {len(cards)}")
-        counts: dict[Card, int] = {}
-        for c in cards:
-            counts[c] = counts.get(c, 0) + 1
-        for c in full_deck(1):
-            k = counts.get(c, 0)
-            if k != self._decks:
-                raise IllegalAction(
-                    f"card {c} appears {k} time{'s' if k != 1 else ''} in the deck; "
-                    f"expected {self._decks}")
+        problem = _multiset_problem(cards, want, "in the deck")
+        if problem is not None:
+            raise IllegalAction(problem)
         return cards
 
     def _play_order(self, start: int) -> list[int]:
@@ -209,7 +236,7 @@ class GameState:
     def _deal(self, deck: Optional[list[Card]]) -> None:
         """Deal a hand from ``deck`` (already checked), or from a fresh shuffle."""
         if deck is None:
-            deck = full_deck(self._decks)
+            deck = deck_for(self._rules, self._decks)
             self._rng.shuffle(deck)
         order = self._play_order(self._lead)
         self._hands = [[] for _ in range(self._n)]
@@ -282,7 +309,7 @@ class GameState:
         except TypeError:
             index = -1
         if isinstance(seat, bool) or not 0 <= index < self._n:
-            raise IllegalAction(f"no seat {seat!r} at this table (seats 0..{self._n - 1})")
+            raise IllegalAction(f"no seat {shown(seat)} at this table (seats 0..{self._n - 1})")
         return index
 
     def hand(self, seat: int) -> list[Card]:
@@ -435,7 +462,7 @@ class GameState:
         self._require_phase("draw", "draw")
         seat = self._require_connected_turn()
         if not isinstance(source, str):  # a numpy array or a list: no elementwise ==
-            raise IllegalAction(f"draw from 'stock' or 'discard', not {source!r}")
+            raise IllegalAction(f"draw from 'stock' or 'discard', not {shown(source)}")
         if source == "stock":
             if not self._stock and not self._discard:  # pragma: no cover - unreachable
                 raise IllegalAction("the stock and the discard pile are both empty")
@@ -451,7 +478,7 @@ class GameState:
                 raise IllegalAction("the discard pile is empty")
             card = self._discard.pop()
         else:
-            raise IllegalAction(f"draw from 'stock' or 'discard', not {source!r}")
+            raise IllegalAction(f"draw from 'stock' or 'discard', not {shown(source)}")
         hand = self._hands[seat]
         hand.append(card)
         hand.sort(key=_index)
@@ -479,7 +506,7 @@ class GameState:
         self._require_phase("discard", "discard")
         seat = self._require_connected_turn()
         if not isinstance(close, bool):
-            raise IllegalAction(f"close must be True or False, got {close!r}")
+            raise IllegalAction(f"close must be True or False, got {shown(close)}")
         try:
             c = as_card(card)
         except ValueError as exc:
@@ -582,58 +609,216 @@ class GameState:
 
     # ------------------------------------------------------------ record and restore
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON-ready data (hidden cards included: for storage)."""
-        version, internal, gauss = self._rng.getstate()
+    def _capture(self, rng: bool = True) -> dict[str, Any]:
+        """Every field of the state as Python values, copied where the game changes them
+        in place (cheap: list copies, no text). ``rng=False`` leaves the generator's state
+        out (``None``): it then stands for the generator's state whenever the capture is
+        written out (what the table's log wants: see :mod:`chinchon.game.table`)."""
         return {
-            "names": list(self._names),
-            "rules": asdict(self._rules),
-            "seed": self._seed,
-            "rng": [version, list(internal), gauss],
-            "phase": self._phase,
-            "turn": self._turn,
-            "lead": self._lead,
-            "hand_number": self._hand_number,
-            "turns": self._turns,
-            "hands": [[str(c) for c in h] for h in self._hands],
-            "stock": [str(c) for c in self._stock],
-            "discard": [str(c) for c in self._discard],
-            "face_down": None if self._face_down is None else str(self._face_down),
-            "totals": list(self._totals),
-            "in_game": list(self._in),
-            "chips": list(self._chips),
-            "result": None if self._result is None else self._result.to_dict(),
-            "last_hand": None if self._last is None else self._last.to_dict(),
+            "names": self._names, "rules": self._rules, "seed": self._seed,
+            "rng": self._rng.getstate() if rng else None,
+            "phase": self._phase, "turn": self._turn, "lead": self._lead,
+            "hand_number": self._hand_number, "turns": self._turns,
+            "hands": [list(h) for h in self._hands], "stock": list(self._stock),
+            "discard": list(self._discard), "face_down": self._face_down,
+            "totals": list(self._totals), "in_game": list(self._in), "chips": list(self._chips),
+            "result": self._result, "last_hand": self._last,
         }
 
-    def _restore(self, d: dict[str, Any]) -> None:
-        """Set every field from :meth:`to_dict`'s data (the caller catches the
-        KeyError/TypeError of damaged data)."""
-        self._names = tuple(d["names"])
-        self._n = len(self._names)
-        check_seat_count(self._n)
-        self._decks = 2 if self._n >= 5 else 1
-        self._rules = Rules(**d["rules"])
-        self._seed = d["seed"]
-        self._rng = random.Random()
-        version, internal, gauss = d["rng"]
-        self._rng.setstate((version, tuple(internal), gauss))
-        self._phase = d["phase"]
-        self._turn = d["turn"]
-        self._lead = d["lead"]
-        self._hand_number = d["hand_number"]
-        self._turns = d["turns"]
-        self._hands = [list(_cards(h)) for h in d["hands"]]
-        self._stock = list(_cards(d["stock"]))
-        self._discard = list(_cards(d["discard"]))
-        self._face_down = None if d["face_down"] is None else Card.parse(d["face_down"])
-        self._totals = list(d["totals"])
-        self._in = list(d["in_game"])
-        self._chips = list(d["chips"])
-        r = d["result"]
-        self._result = None if r is None else GameResult(r["status"], r["winner"],
-                                                         r.get("reason", ""))
-        self._last = None if d["last_hand"] is None else HandResult.from_dict(d["last_hand"])
+    def _state_dict(self, cap: dict[str, Any]) -> dict[str, Any]:
+        """The JSON-ready form of a :meth:`_capture` (a ``None`` generator state: the
+        current one)."""
+        version, internal, gauss = cap["rng"] if cap["rng"] is not None else self._rng.getstate()
+        result, last, face_down = cap["result"], cap["last_hand"], cap["face_down"]
+        return {
+            "names": list(cap["names"]),
+            "rules": rules_dict(cap["rules"]),
+            "seed": cap["seed"],
+            "rng": [version, list(internal), gauss],
+            "phase": cap["phase"],
+            "turn": cap["turn"],
+            "lead": cap["lead"],
+            "hand_number": cap["hand_number"],
+            "turns": cap["turns"],
+            "hands": [[str(c) for c in h] for h in cap["hands"]],
+            "stock": [str(c) for c in cap["stock"]],
+            "discard": [str(c) for c in cap["discard"]],
+            "face_down": None if face_down is None else str(face_down),
+            "totals": list(cap["totals"]),
+            "in_game": list(cap["in_game"]),
+            "chips": list(cap["chips"]),
+            "result": None if result is None else result.to_dict(),
+            "last_hand": None if last is None else last.to_dict(),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (hidden cards included: for storage)."""
+        return self._state_dict(self._capture())
+
+    def _restore(self, d: dict[str, Any], field: str = "") -> None:
+        """Set every field from :meth:`to_dict`'s data, checked completely first.
+
+        ``d`` is input like any other: each field's type and range, the cards (exactly
+        the game's deck across the hands, the stock, the discard pile and the face-down
+        card), the hand sizes of the phase, the turn, the result and the last hand's
+        record (recomputed from the cards when the hand is closed) are checked before
+        anything is set, and anything wrong raises :class:`IllegalAction` naming the
+        field (``field`` prefixes the names: where ``d`` sits in a larger document). A
+        state that loads is one the rules can reach, in the sense that every move
+        :meth:`legal_actions` then offers works.
+        """
+        def at(key: str) -> str:
+            return f"{field}.{key}" if field else key
+
+        def get(key: str) -> Any:
+            return check.get(d, key, field)
+
+        names = tuple(check.read_str(v, f"{at('names')}[{i}]")
+                      for i, v in enumerate(check.read_list(get("names"), at("names"),
+                                                            min_len=3, max_len=6)))
+        n = len(names)
+        decks = 2 if n >= 5 else 1
+        rules = check.read_rules(get("rules"), at("rules"))
+        want = deck_for(rules, decks)
+        seed = get("seed")
+        if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
+            raise check.bad(at("seed"), f"must be an int of at most {MAX_SEED_BITS} bits, "
+                                        f"got {shown(seed)}")
+        rng_state = check.read_rng(get("rng"), at("rng"))
+        phase = check.read_str(get("phase"), at("phase"), PHASES)
+        turn = get("turn")
+        if turn is not None:
+            turn = check.read_int(turn, at("turn"), 0, n - 1)
+        lead = check.read_int(get("lead"), at("lead"), 0, n - 1)
+        hand_number = check.read_int(get("hand_number"), at("hand_number"), 1)
+        turns = check.read_int(get("turns"), at("turns"), 0)
+        hands = [sorted(check.read_cards(h, f"{at('hands')}[{s}]", 8), key=_index)
+                 for s, h in enumerate(check.read_list(get("hands"), at("hands"), length=n))]
+        stock = check.read_cards(get("stock"), at("stock"), len(want))
+        discard = check.read_cards(get("discard"), at("discard"), len(want))
+        face_down = get("face_down")
+        if face_down is not None:
+            face_down = check.read_card(face_down, at("face_down"))
+        totals = [check.read_int(t, f"{at('totals')}[{s}]", -MAX_TOTAL, MAX_TOTAL)
+                  for s, t in enumerate(check.read_list(get("totals"), at("totals"), length=n))]
+        in_game = [check.read_bool(b, f"{at('in_game')}[{s}]")
+                   for s, b in enumerate(check.read_list(get("in_game"), at("in_game"),
+                                                         length=n))]
+        chips = [check.read_int(c, f"{at('chips')}[{s}]", 0, rules.rejoin_chips)
+                 for s, c in enumerate(check.read_list(get("chips"), at("chips"), length=n))]
+        result = _read_result(get("result"), at("result"), n)
+        last = _read_hand_result(get("last_hand"), at("last_hand"), n)
+
+        # the cards: exactly the deck, and each hand's size as the phase says
+        held = [c for h in hands for c in h] + stock + discard
+        if face_down is not None:
+            held.append(face_down)
+        problem = _multiset_problem(held, want, "in the game")
+        if problem is not None:
+            raise check.bad("the cards", f"of the hands, stock, discard pile and face-down "
+                                         f"card are not the game's deck: {problem}")
+        closed = last is not None and last.number == hand_number
+        if last is None:
+            if hand_number != 1:
+                raise check.bad(at("last_hand"), f"is null in hand {hand_number} (only "
+                                                 f"hand 1 has no last hand)")
+        elif not hand_number - 1 <= last.number <= hand_number:
+            raise check.bad(at("last_hand.number"), f"must be {hand_number - 1} or "
+                                                    f"{hand_number}, got {last.number}")
+        if (phase == "over") != (result is not None):
+            raise check.bad(at("result"), f"must be set exactly when the phase is 'over' "
+                                          f"(phase {phase!r}, result {_shown_result(result)})")
+        playing = phase in ("draw", "discard")
+        if playing and closed or phase == "summary" and not closed:
+            raise check.bad(at("last_hand"), f"says hand {hand_number} is "
+                                             f"{'closed' if closed else 'open'} in the "
+                                             f"{phase!r} phase")
+        if (face_down is not None) != closed:
+            raise check.bad(at("face_down"), "must be a card exactly when the hand is closed")
+        if playing:
+            if turn is None or not in_game[turn]:
+                raise check.bad(at("turn"), f"must be a seat in the game in the {phase!r} "
+                                            f"phase, got {shown(turn)}")
+            if sum(in_game) < 2:
+                raise check.bad(at("in_game"), "must hold two players or more during a hand")
+            for s in range(n):
+                size = 0 if not in_game[s] else 8 if phase == "discard" and s == turn else 7
+                if len(hands[s]) != size:
+                    raise check.bad(f"{at('hands')}[{s}]", f"must hold {size} cards in the "
+                                                           f"{phase!r} phase, got "
+                                                           f"{len(hands[s])}")
+            if phase == "draw" and not discard:
+                raise check.bad(at("discard"), "is empty at a draw (a turn always ends "
+                                               "with a discard)")
+        else:
+            if turn is not None:
+                raise check.bad(at("turn"), f"must be null in the {phase!r} phase, got "
+                                            f"{shown(turn)}")
+            if phase == "summary" and sum(in_game) < 2:
+                raise check.bad(at("in_game"), "must hold two players or more in the summary")
+            if closed:
+                assert last is not None
+                if turns < 1:
+                    raise check.bad(at("turns"), "must be 1 or more once the hand is closed")
+                for s in range(n):
+                    size = 7 if s in last.order else 0
+                    if len(hands[s]) != size:
+                        raise check.bad(f"{at('hands')}[{s}]", f"must hold {size} cards "
+                                                               f"after the close, got "
+                                                               f"{len(hands[s])}")
+            else:  # cancelled in the middle of a hand
+                for s in range(n):
+                    sizes = (7, 8) if in_game[s] else (0,)
+                    if len(hands[s]) not in sizes:
+                        raise check.bad(f"{at('hands')}[{s}]", f"must hold "
+                                                               f"{' or '.join(map(str, sizes))}"
+                                                               f" cards, got {len(hands[s])}")
+                if sum(len(h) == 8 for h in hands) > 1:
+                    raise check.bad(at("hands"), "hold 8 cards in more than one seat")
+        if result is not None:
+            alive = sum(in_game)
+            if result.status != "cancelled" and not closed:
+                raise check.bad(at("result"), f"is {result.status!r} but no hand was closed")
+            if result.status == "won":
+                assert result.winner is not None and last is not None
+                if not in_game[result.winner]:
+                    raise check.bad(at("result.winner"), "is not in the game")
+                if last.outcome == "chinchon" and result.winner != last.closer:
+                    raise check.bad(at("result.winner"), "is not the closer of the chinchón")
+                if last.outcome != "chinchon" and alive != 1:
+                    raise check.bad(at("result"), f"is 'won' with {alive} players in the game")
+            elif result.status == "draw" and alive:
+                raise check.bad(at("result"), f"is a draw with {alive} players in the game")
+        if last is not None:
+            _check_hand_result(last, at("last_hand"), n)
+            if closed:
+                kept = hands[last.closer]
+                try:
+                    again = solver.settle(kept, [hands[s] for s in last.order[1:]],
+                                          decks=decks, rules=rules)
+                except ChinchonError as exc:
+                    raise check.bad(at("last_hand"), f"is not the settlement of the hands "
+                                                     f"held: {exc}") from None
+                if again.to_dict() != last.settlement.to_dict():
+                    raise check.bad(at("last_hand.settlement"), "is not the settlement of "
+                                                                "the hands held")
+            elif last.outcome == "chinchon":
+                raise check.bad(at("last_hand.outcome"), "is a chinchón, which ends the game")
+        try:
+            rng = random.Random(0)  # (a seed, so as not to read the OS's entropy)
+            rng.setstate(rng_state)
+        except (ValueError, TypeError, OverflowError) as exc:  # pragma: no cover - checked
+            raise check.bad(at("rng"), f"is not a generator state: {exc}") from None
+
+        # everything checked: now set the state
+        self._names, self._n, self._decks = names, n, decks
+        self._rules, self._seed, self._rng = rules, seed, rng
+        self._phase, self._turn, self._lead = phase, turn, lead
+        self._hand_number, self._turns = hand_number, turns
+        self._hands, self._stock, self._discard = hands, stock, discard
+        self._face_down = face_down
+        self._totals, self._in, self._chips = totals, in_game, chips
+        self._result, self._last = result, last
         self._hints = None
         self._first_deal = None
 
@@ -646,8 +831,102 @@ class GameState:
 _index = attrgetter("index")
 
 
-def _cards(texts: Sequence[str]) -> tuple[Card, ...]:
-    return tuple(Card.parse(t) for t in texts)
+def _multiset_problem(cards: Sequence[Card], want: Sequence[Card], where: str
+                      ) -> Optional[str]:
+    """None when ``cards`` are exactly the cards of ``want`` (in any order), else what
+    differs, naming the first card (in card order) held a wrong number of times."""
+    counts = [0] * 64
+    for c in cards:
+        counts[c.index] += 1
+    for c in want:
+        counts[c.index] -= 1
+    if not any(counts):
+        return None
+    need = [0] * 64
+    for c in want:
+        need[c.index] += 1
+    index = next(i for i, k in enumerate(counts) if k)
+    k, w = counts[index] + need[index], need[index]
+    return (f"card {CARD_AT[index]} appears {k} time{'s' if k != 1 else ''} {where}; "
+            f"expected {w}")
+
+
+def _shown_result(result: Optional[GameResult]) -> str:
+    return "null" if result is None else repr(result.status)
+
+
+def _read_result(value: object, field: str, n: int) -> Optional[GameResult]:
+    """A :class:`GameResult` from its ``to_dict`` form (or None), checked."""
+    if value is None:
+        return None
+    d = check.read_object(value, field)
+    check.only_keys(d, field, ("status", "winner"), optional=("reason",))
+    status = check.read_str(d["status"], f"{field}.status", RESULT_STATUSES)
+    winner = d["winner"]
+    if status == "won":
+        winner = check.read_int(winner, f"{field}.winner", 0, n - 1)
+    elif winner is not None:
+        raise check.bad(f"{field}.winner", f"must be null when the game ends in a {status!r}, "
+                                           f"got {shown(winner)}")
+    reason = check.read_str(d.get("reason", ""), f"{field}.reason")
+    return GameResult(status, winner, reason)
+
+
+def _read_hand_result(value: object, field: str, n: int) -> Optional[HandResult]:
+    """A :class:`HandResult` from its ``to_dict`` form (or None), each field's type and
+    range checked (the record's coherence: :func:`_check_hand_result`)."""
+    if value is None:
+        return None
+    d = check.read_object(value, field)
+    check.only_keys(d, field, ("number", "closer", "order", "outcome", "settlement", "points",
+                               "eliminated"))
+    number = check.read_int(d["number"], f"{field}.number", 1)
+    closer = check.read_int(d["closer"], f"{field}.closer", 0, n - 1)
+    order = tuple(check.read_int(s, f"{field}.order[{i}]", 0, n - 1)
+                  for i, s in enumerate(check.read_list(d["order"], f"{field}.order",
+                                                        min_len=2, max_len=n)))
+    settlement = check.read_settlement(d["settlement"], f"{field}.settlement", n)
+    outcome = check.read_str(d["outcome"], f"{field}.outcome")
+    if outcome != settlement.outcome:
+        raise check.bad(f"{field}.outcome", f"is {outcome!r} but the settlement's is "
+                                            f"{settlement.outcome!r}")
+    points = tuple(check.read_int(p, f"{field}.points[{s}]")
+                   for s, p in enumerate(check.read_list(d["points"], f"{field}.points",
+                                                         length=n)))
+    eliminated = tuple(check.read_int(s, f"{field}.eliminated[{i}]", 0, n - 1)
+                       for i, s in enumerate(check.read_list(d["eliminated"],
+                                                             f"{field}.eliminated",
+                                                             max_len=n)))
+    return HandResult(number, closer, order, settlement, points, eliminated)
+
+
+def _check_hand_result(last: HandResult, field: str, n: int) -> None:
+    """The record of a closed hand agrees with itself: the closer leads the order, the
+    order is the table's play order, the points per seat are the settlement's, and the
+    eliminated seats are seats of the hand."""
+    order = last.order
+    if order[0] != last.closer:
+        raise check.bad(f"{field}.order", f"must start with the closer {last.closer}")
+    seats = set(order)
+    if len(seats) != len(order) or list(order) != [
+            s for s in ((last.closer + k) % n for k in range(n)) if s in seats]:
+        raise check.bad(f"{field}.order", "must list distinct seats in play order from the "
+                                          "closer")
+    if len(order) != len(last.settlement.points):
+        raise check.bad(f"{field}.order", f"has {len(order)} seats but the settlement "
+                                          f"{len(last.settlement.points)}")
+    want = [0] * n
+    if last.outcome != "chinchon":
+        for s, p in zip(order, last.settlement.points):
+            want[s] = p
+    if list(last.points) != want:
+        raise check.bad(f"{field}.points", "are not the settlement's points by seat")
+    gone = set(last.eliminated)
+    if (len(gone) != len(last.eliminated)
+            or list(last.eliminated) != [s for s in order if s in gone]
+            or (gone and last.outcome == "chinchon")):
+        raise check.bad(f"{field}.eliminated", "must be seats of the hand, in play order "
+                                               "(none after a chinchón)")
 
 
 def _find(hand: list[Card], card: Card) -> int:

@@ -15,22 +15,35 @@ rules are not changed; this is a property of the simulator only.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Callable, Optional, Union
 
+from .._args import check_rules
 from ..bots import Bot, make_bot
-from ..errors import ChinchonError
-from ..rules import HOUSE_RULES, Rules
+from ..errors import ChinchonError, shown
+from ..rules import Rules
 from .play import DEFAULT_MAX_TURNS, BotSpec, GameRecord, game_seed, play_game
 from .stats import SimulationResult, aggregate
 
-__all__ = ["simulate", "SimulationResult", "GameRecord", "play_game", "game_seed"]
+__all__ = ["simulate", "SimulationResult", "GameRecord", "play_game", "game_seed", "MAX_GAMES",
+           "MAX_JOBS"]
+
+#: the most games one call plays (every game's record is kept in the result)
+MAX_GAMES = 10**9
+#: the most worker processes one call starts
+MAX_JOBS = 256
+#: the most chunks of games queued per worker: enough to keep every worker busy, few
+#: enough that an interrupted run has little to cancel
+_QUEUED_PER_JOB = 4
+
+_Task = tuple[int, Sequence[BotSpec], int, int, int, Optional[Rules], int]
 
 
-def _chunk(args: tuple[int, Sequence[BotSpec], int, int, int, Optional[Rules], int]
-           ) -> list[GameRecord]:
+def _chunk(args: _Task) -> list[GameRecord]:
     players, bots, seed, start, stop, rules, max_turns = args
     return [play_game(players, bots, seed, i, rules=rules, max_turns=max_turns)
             for i in range(start, stop)]
@@ -40,6 +53,12 @@ def _bot_name(spec: BotSpec) -> str:
     if isinstance(spec, str):
         return spec.strip().lower()
     return str(getattr(spec, "name", getattr(spec, "__name__", repr(spec))))
+
+
+def _int_arg(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ChinchonError(f"{name} must be an int {low}..{high}, got {shown(value)}")
+    return value
 
 
 def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]] = "greedy",
@@ -53,15 +72,16 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     seat. ``seed``: the simulation seed; game ``i`` depends on ``(seed, i)`` only.
     ``jobs``: worker processes (``None``: every core; 1: in this process). ``progress``
     is called with the number of games just finished, as chunks complete.
+
+    Interrupted (``KeyboardInterrupt``, Ctrl-C) with ``jobs > 1``, the queued chunks are
+    cancelled and the workers stopped at once (they ignore SIGINT themselves; the
+    caller's process stops them), then the interrupt goes on to the caller.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ChinchonError(f"games must be an int >= 0, got {games!r}")
-    if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 6:
-        raise ChinchonError(f"players must be 3 to 6, got {players!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ChinchonError(f"seed must be an int, got {seed!r}")
-    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-        raise ChinchonError(f"max_turns must be a positive int, got {max_turns!r}")
+    _int_arg("games", games, 0, MAX_GAMES)
+    _int_arg("players", players, 3, 6)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > 256:
+        raise ChinchonError(f"seed must be an int of at most 256 bits, got {shown(seed)}")
+    _int_arg("max_turns", max_turns, 1, MAX_GAMES)
     if isinstance(bots, str):
         specs: list[BotSpec] = [b for b in bots.split(",") if b.strip()]
     else:
@@ -74,17 +94,18 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
         make_bot(s)  # checks the name early, in this process
         if isinstance(s, Bot):
             raise ChinchonError("pass bot names or Bot classes (each game makes its own bots)")
-    rules = HOUSE_RULES if rules is None else rules
+    rules = check_rules(rules)
     if jobs is None:
         jobs = os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ChinchonError(f"jobs must be a positive int or None, got {jobs!r}")
+    _int_arg("jobs", jobs, 1, MAX_JOBS)
     jobs = min(jobs, max(1, games))
     if chunk_size is None:
         # enough chunks for a smooth progress bar and load balance, few enough to be cheap
         chunk_size = max(1, min(200, games // (jobs * 8) or 1))
-    bounds = [(a, min(a + chunk_size, games)) for a in range(0, games, chunk_size)]
-    tasks = [(players, specs, seed, a, b, rules, max_turns) for a, b in bounds]
+    _int_arg("chunk_size", chunk_size, 1, MAX_GAMES)
+    step = chunk_size
+    tasks = ((players, specs, seed, a, min(a + step, games), rules, max_turns)
+             for a in range(0, games, step))
 
     t0 = time.perf_counter()
     records: list[GameRecord] = []
@@ -95,19 +116,74 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
             if progress is not None:
                 progress(len(part))
     else:
-        parts: dict[int, list[GameRecord]] = {}
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_chunk, task): k for k, task in enumerate(tasks)}
-            for fut in as_completed(futures):
-                part = fut.result()
-                parts[futures[fut]] = part
-                if progress is not None:
-                    progress(len(part))
-        for k in range(len(tasks)):
-            records.extend(parts[k])
+        for part in _in_processes(tasks, jobs, progress):
+            records.extend(part)
     seconds = time.perf_counter() - t0
 
     result = aggregate(records, players, [_bot_name(s) for s in specs], seed)
     result.seconds = seconds
     result.jobs = jobs
     return result
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C reaches every process of the terminal's foreground
+    group; the workers leave it to the parent, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _in_processes(tasks: Iterator[_Task], jobs: int,
+                  progress: Optional[Callable[[int], None]]) -> list[list[GameRecord]]:
+    """The records of each task, in task order, run by ``jobs`` worker processes with a
+    few tasks queued per worker. Any exception here (a ``KeyboardInterrupt`` above all)
+    cancels what is queued and stops the workers before it goes on."""
+    parts: dict[int, list[GameRecord]] = {}
+    pending: dict[Future[list[GameRecord]], int] = {}
+    numbered = enumerate(tasks)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    try:
+        while True:
+            for k, task in numbered:
+                pending[pool.submit(_chunk, task)] = k
+                if len(pending) >= jobs * _QUEUED_PER_JOB:
+                    break
+            if not pending:
+                break
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                part = fut.result()
+                parts[pending.pop(fut)] = part
+                if progress is not None:
+                    progress(len(part))
+    except BaseException:
+        _stop(pool, pending)
+        raise
+    pool.shutdown(wait=True)
+    return [parts[k] for k in range(len(parts))]
+
+
+def _stop(pool: ProcessPoolExecutor, pending: dict[Future[list[GameRecord]], int]) -> None:
+    """Cancel the queued tasks and end the workers now (a second Ctrl-C meanwhile is
+    ignored: the stop takes a moment and must not be cut short)."""
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        for fut in pending:
+            fut.cancel()
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+        if terminate is not None:
+            terminate()
+        else:
+            for proc in workers:
+                if proc.is_alive():
+                    proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            proc.join(timeout=2)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=1)
+    finally:
+        if main and old is not None:
+            signal.signal(signal.SIGINT, old)
