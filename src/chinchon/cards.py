@@ -302,7 +302,7 @@ def check_decks(decks: object) -> int | None:
         return None
     if not isinstance(decks, bool):
         try:
-            value = _as_index(decks)  # any integer type (numpy's too), never a bool
+            value = _as_index(decks)  # type: ignore[arg-type]  # any integer type, numpy too
         except TypeError:
             value = 0
         if value == 1 or value == 2:
