@@ -587,6 +587,10 @@ def test_a_reshuffle_after_a_checkpoint_replays_from_its_recorded_order():
     del shuffle["stock"]
     with pytest.raises(IllegalAction, match="records the new stock"):
         Game.replay(log)
+    d = json.loads(g.to_json())
+    del next(e for e in d["log"] if e["event"] == "reshuffle")["stock"]
+    with pytest.raises(IllegalAction, match=r"log\[\d+\].stock is missing"):
+        Game.from_json(d)
     # a snapshot whose checkpoint has another generator is refused
     d = json.loads(g.to_json())
     d["log"][0]["state"]["rng"][1][5] ^= 1
