@@ -334,6 +334,11 @@ class Game(GameState):
         head = g._read_log_head(log[0], "log[0]")
         events = [_read_event(e, f"log[{k}]", g._n, g._rules, g._decks)
                   for k, e in enumerate(log[1:], 1)]
+        if head[0] == "checkpoint":  # the events after it replay without the generator
+            for k, e in enumerate(events, 1):
+                if e["event"] == "reshuffle" and "stock" not in e:
+                    raise check.bad(f"log[{k}].stock", "is missing (a reshuffle after a "
+                                                       "checkpoint records the new stock)")
         if version == 1:
             g._checkpoint()  # an old log of every event: start it again from here
         else:
