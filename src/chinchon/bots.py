@@ -30,6 +30,7 @@ from .cards import Card
 from .errors import ChinchonError, shown
 from .game.observation import Observation
 from .game.state import GameState
+from .rules import Rules
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot", "play_turn", "bots_rejoin"]
 
@@ -74,21 +75,44 @@ class RandomBot(Bot):
         return self.rng.random() < 0.5
 
 
-def _best_hint(hints: list[Any]) -> Any:
-    """The greedy discard: chinchón, then minus ten, then the fewest points left; among
-    equals, throw the highest card (it costs most if the hand closes), then the first in
-    ascending card order (deterministic). A plain loop: this runs every turn."""
+#: the greedy bot's preference among closes that leave 0 points
+_ZERO_CLOSES = ("chinchon", "joker_chinchon", "minus_ten")
+
+
+def _best_hint(hints: list[Any], rules: Rules, may_close: bool = True) -> Any:
+    """The greedy discard: chinchón, then a joker chinchón, then minus ten, then the
+    fewest points left; among equals never a joker while a natural card does as well,
+    then the card worth most under ``rules`` (it costs most if the hand closes), then the
+    first in ascending card order (deterministic). ``may_close=False`` (the first round
+    under ``first_round_close=False``): no close outcome counts. A plain loop: this runs
+    every turn."""
     best = hints[0]
-    bp = best.points
-    for h in hints:
-        p = h.points
-        if p < bp or (p == bp and h.card.points > best.card.points):
-            best, bp = h, p
-    if bp == 0 and best.outcome != "chinchon":  # minus ten and chinchón both leave 0
+    if rules.plain_solver:  # no jokers, points = ranks: the house rules' fast loop
+        bp = best.points
         for h in hints:
-            if h.outcome == "chinchon":
-                return h
+            p = h.points
+            if p < bp or (p == bp and h.card.points > best.card.points):
+                best, bp = h, p
+    else:
+        bkey = _discard_key(best, rules)
+        for h in hints:
+            key = _discard_key(h, rules)
+            if key < bkey:
+                best, bkey = h, key
+    if best.points == 0 and may_close and best.outcome != "chinchon":
+        for outcome in _ZERO_CLOSES:  # both leave 0: the better close
+            for h in hints:
+                if h.outcome == outcome:
+                    return h
     return best
+
+
+def _discard_key(h: Any, rules: Rules) -> tuple[int, bool, int]:
+    """Smaller is a better discard: fewer points left, a natural card before a joker,
+    then the card worth more."""
+    card = h.card
+    joker = rules.is_joker(card)
+    return (h.points, joker, 0 if joker else -rules.card_points(card))
 
 
 class GreedyBot(Bot):
@@ -109,7 +133,7 @@ class GreedyBot(Bot):
         known = self._deadwood.get(seat)
         if known is not None and known[0] == obs.hand_number:
             return known[1]
-        d: int = solver.deadwood(obs.held(seat), decks=obs.decks)
+        d: int = solver.deadwood(obs.held(seat), decks=obs.decks, rules=obs.rules)
         self._deadwood[seat] = (obs.hand_number, d)
         return d
 
@@ -122,8 +146,9 @@ class GreedyBot(Bot):
         cards.append(top)
         cards.sort(key=_index)
         hints = solver.discard_hints(cards, decks=obs.decks, rules=obs.rules)
-        best = _best_hint(hints)
-        if best.points < self._current(obs, seat) or best.can_close:
+        may_close = obs.may_close
+        best = _best_hint(hints, obs.rules, may_close)
+        if best.points < self._current(obs, seat) or (best.can_close and may_close):
             self._took = hints  # the same 8 cards as after the draw: reuse the hints
             return "discard"
         if obs.stock_size == 0 and obs.discard_size == 0:  # pragma: no cover
@@ -133,9 +158,10 @@ class GreedyBot(Bot):
     def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
         hints = self._took if self._took is not None else obs.hints()
         self._took = None
-        best = _best_hint(hints)
+        may_close = obs.may_close
+        best = _best_hint(hints, obs.rules, may_close)
         self._deadwood[seat] = (obs.hand_number, best.points)
-        return best.card, best.can_close
+        return best.card, best.can_close and may_close
 
     def choose_rejoin(self, obs: Observation, seat: int) -> bool:
         return True

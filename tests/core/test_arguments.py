@@ -169,7 +169,7 @@ def test_game_arguments():
                    {"deck": HUGE}, {"deck": [HUGE] * 48}):
         with pytest.raises(IllegalAction):
             Game(3, **kwargs)
-    for players in (HUGE, 2, 7, True, None, 3.0, "abc", [HUGE]):
+    for players in (HUGE, 1, 7, True, None, 3.0, "abc", [HUGE]):
         with pytest.raises(IllegalAction):
             Game(players)
     Game(3, seed=2**255)  # the largest seeds still work, and save

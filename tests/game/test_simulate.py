@@ -41,7 +41,7 @@ def test_max_turns_counts_a_game_as_stalled():
 
 
 def test_bad_arguments():
-    for kwargs in ({"games": -1}, {"players": 2}, {"bots": "greedy,random"},
+    for kwargs in ({"games": -1}, {"players": 1}, {"bots": "greedy,random"},
                    {"bots": "clever"}, {"jobs": 0}, {"seed": "x"}):
         args = {"games": 1, "players": 3, **kwargs}
         with pytest.raises(ChinchonError):

@@ -55,21 +55,46 @@ _OVERRIDES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def rules_options(p: argparse.ArgumentParser) -> None:
-    """``--rules NAME`` and the field overrides (each default: the preset's value)."""
+def _void_at_stock(text: str) -> Any:
+    return _NONE if text.strip().lower() == _NONE else int(text)
+
+
+#: the overrides of what the table reads (the commands that play whole games)
+_TABLE_OVERRIDES: dict[str, tuple[str, dict[str, Any]]] = {
+    "--eliminate-above": ("eliminate_above", {
+        "type": int, "help": "a total over this eliminates (house: 70; conga: 99)"}),
+    "--rejoin-chips": ("rejoin_chips", {"type": int, "help": "rejoin chips per player (2)"}),
+    "--first-round-close": ("first_round_close", {
+        "action": argparse.BooleanOptionalAction,
+        "help": "closing allowed in the first round (--no-first-round-close: not before "
+                "every player has played a turn)"}),
+    "--all-out": ("all_out", {"choices": ("draw", "lowest"),
+                              "help": "everyone out at once: a draw, or the lowest wins"}),
+    "--void-at-stock": ("void_at_stock", {
+        "type": _void_at_stock, "metavar": "N|none",
+        "help": "the hand is void when the stock is down to N cards (none: reshuffle)"}),
+}
+
+
+def rules_options(p: argparse.ArgumentParser, table: bool = False) -> None:
+    """``--rules NAME`` and the field overrides (each default: the preset's value); with
+    ``table`` also the overrides of what the table reads."""
     p.add_argument("--rules", default="barajamos", metavar="NAME",
                    help=f"rules preset: {', '.join(PRESETS)} (default: barajamos)")
-    for option, (field, kwargs) in _OVERRIDES.items():
+    overrides = {**_OVERRIDES, **_TABLE_OVERRIDES} if table else _OVERRIDES
+    for option, (field, kwargs) in overrides.items():
         p.add_argument(option, dest=field, default=None, **kwargs)
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
     """The rules of ``--rules`` with the overrides given on the command line."""
     rules = Rules.preset(args.rules)
-    changes = {field: getattr(args, field) for field, _ in _OVERRIDES.values()
+    fields = [field for field, _ in (*_OVERRIDES.values(), *_TABLE_OVERRIDES.values())]
+    changes = {field: getattr(args, field) for field in fields
                if getattr(args, field, None) is not None}
-    if changes.get("joker_chinchon") == _NONE:
-        changes["joker_chinchon"] = None
+    for field in ("joker_chinchon", "void_at_stock"):
+        if changes.get(field) == _NONE:
+            changes[field] = None
     try:
         return rules.replace(**changes) if changes else rules
     except TypeError as exc:  # pragma: no cover - every override is a field

@@ -7,11 +7,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any, cast
 
+from .._backend import best_melds
 from ..bots import bots_rejoin, make_bot
+from ..rules import Rules
 from ..cards import Card
 from ..errors import ChinchonError
 from ..game import Game
 from ..results import one_per_card
+from ._common import rules_of, rules_options
 
 
 def add_parser(sub: Any) -> None:
@@ -21,10 +24,11 @@ def add_parser(sub: Any) -> None:
         description="You are seat 0; the bots take the other seats. Reads your moves "
                     "from stdin (q or end of input quits).",
     )
-    p.add_argument("--players", type=int, default=3, choices=range(3, 7), metavar="3-6",
+    p.add_argument("--players", type=int, default=3, choices=range(2, 7), metavar="2-6",
                    help="players at the table, you included (3)")
     p.add_argument("--bots", default="greedy", help="the bots' kind: greedy or random")
     p.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    rules_options(p, table=True)
     p.set_defaults(func=run)
 
 
@@ -48,6 +52,10 @@ def _ask(prompt: str) -> str:
 def _show_hand_result(game: Any, names: Sequence[str]) -> None:
     last = game.last_hand
     s = last.settlement
+    if s is None:
+        print(f"\n== the stock is down to {game.stock_size} cards: the hand is void, "
+              "nobody scores ==")
+        return
     print(f"\n== {names[last.closer]} closes: {s.outcome.replace('_', ' ')} ==")
     results = [s.closer, *s.opponents]
     for pos, seat in enumerate(last.order):
@@ -63,8 +71,16 @@ def _show_hand_result(game: Any, names: Sequence[str]) -> None:
         for i, t in enumerate(game.totals)))
 
 
+def _hand_text(game: Any, me: int) -> str:
+    """The hand as the table shows it: melds first, each with its joker in place and
+    what it stands for (``4o *1(5o) 6o``), then the unmatched cards."""
+    a = best_melds(game.held(me), decks=game.decks, rules=game.rules)
+    melds = ["[" + str(m) + "]" for m in a.melds]
+    return " ".join(melds + [str(c) for c in a.unmatched])
+
+
 def _human_turn(game: Any, me: int) -> None:
-    hand = " ".join(str(c) for c in game.hand(me))
+    hand = _hand_text(game, me)
     top = game.discard_top
     print(f"\nYour hand: {hand}")
     print(f"Discard pile: {top if top is not None else '(empty)'}   stock: {game.stock_size}"
@@ -84,7 +100,7 @@ def _human_turn(game: Any, me: int) -> None:
         break
     options: list[Any] = one_per_card(game.hints())
     best = min(h.points for h in options)
-    print("Your hand: " + " ".join(str(c) for c in game.hand(me)))
+    print("Your hand: " + _hand_text(game, me))
     print("   #  discard  points left")
     for k, h in enumerate(options, 1):
         close_note = f"   [c] Close: {h.outcome.replace('_', ' ')}" if h.can_close else ""
@@ -112,12 +128,38 @@ def _human_turn(game: Any, me: int) -> None:
         if pick is None:
             print("  not a card you hold")
             continue
+        if close and not game.may_close:
+            print(f"  you cannot close yet: {game._close_refused()}")
+            continue
         if close and not pick.can_close:
-            print(f"  you cannot close discarding {pick.card}")
+            print(f"  you cannot close discarding {pick.card}: the 7 cards kept leave "
+                  f"{pick.points} points, over the close limit {game.rules.close_limit}")
             continue
         game.discard(pick.card, close)
         print(f"You {'close with' if close else 'discard'} {pick.card}.")
         return
+
+
+def rules_summary(rules: Rules) -> str:
+    """One line on the rules in force: the preset's name and what matters at the table."""
+    name = rules.preset_name or "custom"
+    jokers = []
+    if rules.wild_ace_of_coins:
+        jokers.append("the ace of coins is wild")
+    if rules.jokers:
+        jokers.append(f"{rules.jokers} joker{'s' if rules.jokers > 1 else ''} per deck")
+    parts = [f"{rules.deck} cards", *jokers,
+             f"close with {rules.close_limit} or less",
+             f"over {rules.eliminate_above} is out"]
+    if jokers:
+        parts.append(f"a joker left counts {rules.joker_points}")
+    if not rules.first_round_close:
+        parts.append("no close in the first round")
+    if rules.void_at_stock is not None:
+        parts.append(f"void hand at {rules.void_at_stock} cards in the stock")
+    if not rules.seven_run_wins:
+        parts.append("a 7-card run scores minus ten")
+    return f"{name} ({', '.join(parts)})"
 
 
 def _try_card(text: str) -> Any:
@@ -128,13 +170,15 @@ def _try_card(text: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    game = Game(args.players, seed=args.seed)
+    rules = rules_of(args)
+    game = Game(args.players, seed=args.seed, rules=rules)
     me = 0
     names = ["You"] + [f"Bot {i}" for i in range(1, args.players)]
     bots = [make_bot(args.bots, None if args.seed is None else args.seed + s)
             for s in range(args.players)]
     print(f"Chinchón, {args.players} players, {game.decks} deck"
           f"{'s' if game.decks > 1 else ''}. You are seat 0. Seed {game.seed}.")
+    print(f"Rules: {rules_summary(rules)}")
     shown = 0
     try:
         while game.result is None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from .._backend import IMPLEMENTATION
 from ..simulate import simulate
+from ._common import rules_of, rules_options
 
 
 def add_parser(sub: Any) -> None:
@@ -18,7 +19,7 @@ def add_parser(sub: Any) -> None:
         description="Whole games between bots, reproducible from --seed whatever --jobs.",
     )
     p.add_argument("--games", type=int, default=1000, help="number of games (1000)")
-    p.add_argument("--players", type=int, default=4, choices=range(3, 7), metavar="3-6",
+    p.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="2-6",
                    help="players per table (4)")
     p.add_argument("--bots", default="greedy",
                    help="one bot for every seat or a comma list, one per seat "
@@ -31,6 +32,7 @@ def add_parser(sub: Any) -> None:
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.add_argument("--no-progress", dest="progress", action="store_false")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    rules_options(p, table=True)
     p.set_defaults(func=run)
 
 
@@ -83,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     bar = _Progress(args.games, show and not args.json or bool(args.progress))
     try:
         result = simulate(args.games, args.players, bots=args.bots, seed=args.seed,
-                          jobs=args.jobs, max_turns=args.max_turns, progress=bar)
+                          jobs=args.jobs, max_turns=args.max_turns, progress=bar,
+                          rules=rules_of(args))
     finally:
         bar.close()
     if args.json:
@@ -92,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     games = max(1, result.games)
+    rules = result.rules
+    name = rules.preset_name if rules is not None else "barajamos"
+    print(f"rules: {name or 'custom'}" + ("" if name else f" {rules!r}"))
     print(f"{result.games} games, {result.players} players, seed {result.seed}, "
           f"{result.jobs} job{'s' if result.jobs > 1 else ''}, {IMPLEMENTATION} solver: "
           f"{result.seconds:.2f} s, {result.games_per_second:.0f} games/s")

@@ -55,6 +55,12 @@ class Observation:
         return self._game._rules
 
     @property
+    def may_close(self) -> bool:
+        """Whether the rules let the player to act close this turn at all
+        (``Rules.first_round_close``); the cards decide the rest (:meth:`hints`)."""
+        return self._game.may_close
+
+    @property
     def phase(self) -> str:
         return self._game.phase
 

@@ -22,7 +22,7 @@ Decisions where the spec is silent (also in the README):
   player may instead take the discard top. Stock and discard pile can never both be
   empty at a draw: they always hold ``cards in play - 7 x players`` >= 20 cards together
   at the start of a turn, and the discard pile is only emptied by a reshuffle in the
-  middle of the drawing player's own turn. Were it to happen (it cannot with 3-6
+  middle of the drawing player's own turn. Were it to happen (it cannot with 2-6
   players), drawing from the empty stock is illegal.
 - A card taken from the discard pile may be discarded again in the same turn (SPEC §3:
   "discard any one of the 8 cards held").
@@ -92,43 +92,60 @@ class GameResult:
 
 @dataclass(frozen=True)
 class HandResult:
-    """The public record of a closed hand: ``closer`` seat, ``order`` (seats, closer
+    """The public record of an ended hand: ``closer`` seat, ``order`` (seats, closer
     first, then the opponents in play order, matching ``settlement.points``), the
     ``settlement``, ``points`` per seat (0 for seats not in the hand) and who was
-    ``eliminated`` by it."""
+    ``eliminated`` by it.
+
+    A **void** hand (``Rules.void_at_stock``: the stock ran down without a close) has
+    no closer and no settlement: ``closer`` and ``settlement`` are ``None``,
+    ``outcome`` is ``'void'``, ``order`` lists the seats of the hand in play order from
+    its lead, and every seat's points are 0."""
 
     number: int
-    closer: int
+    closer: Optional[int]
     order: tuple[int, ...]
-    settlement: Settlement
+    settlement: Optional[Settlement]
     points: tuple[int, ...]
     eliminated: tuple[int, ...]
 
     @property
     def outcome(self) -> str:
-        return self.settlement.outcome
+        """The settlement's outcome (``'normal'``, ``'minus_ten'``, ``'chinchon'``,
+        ``'joker_chinchon'``), or ``'void'``."""
+        return "void" if self.settlement is None else self.settlement.outcome
+
+    @property
+    def void(self) -> bool:
+        return self.settlement is None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "number": self.number,
             "closer": self.closer,
             "order": list(self.order),
-            "outcome": self.settlement.outcome,
-            "settlement": self.settlement.to_dict(),
+            "outcome": self.outcome,
+            "settlement": None if self.settlement is None else self.settlement.to_dict(),
             "points": list(self.points),
             "eliminated": list(self.eliminated),
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> HandResult:
+        settlement = d["settlement"]
         return cls(d["number"], d["closer"], tuple(d["order"]),
-                   Settlement.from_dict(d["settlement"]), tuple(d["points"]),
-                   tuple(d["eliminated"]))
+                   None if settlement is None else Settlement.from_dict(settlement),
+                   tuple(d["points"]), tuple(d["eliminated"]))
+
+
+#: the fewest and the most seats at a table (one deck up to 4, two decks for 5 and 6)
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
 def check_seat_count(n: int) -> None:
-    if not 3 <= n <= 6:
-        raise IllegalAction(f"a Chinchón table seats 3 to 6 players, got {shown(n)}")
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise IllegalAction(f"a Chinchón table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                            f"got {shown(n)}")
 
 
 def rules_dict(rules: Rules) -> dict[str, Any]:
@@ -140,14 +157,14 @@ def deck_for(rules: Rules, decks: int) -> list[Card]:
     """Every card a hand is dealt from under ``rules`` with ``decks`` decks, in ascending
     card order: the one place that says what the deck is. Dealing shuffles it, a stacked
     ``deck=`` must be an order of it, and a saved game must hold exactly these cards
-    (hands, stock, discard pile and the face-down card). Today every rule set plays the
-    48-card Spanish deck, each card ``decks`` times."""
-    return full_deck(decks)
+    (hands, stock, discard pile and the face-down card): the rules' deck (48 or 40
+    natural cards, and their extra jokers), every card ``decks`` times."""
+    return full_deck(decks, rules=rules)
 
 
 class GameState:
     """The state of one game, from the first deal to the end (see the module
-    docstring). ``players`` is the number of seats (3-6); ``names`` the seats' names;
+    docstring). ``players`` is the number of seats (2-6); ``names`` the seats' names;
     ``seed``, ``rules``, ``deck`` and ``lead`` as for :class:`~chinchon.Game`."""
 
     # ------------------------------------------------------------ construction
@@ -491,14 +508,38 @@ class GameState:
 
     def hints(self) -> list[Hint]:
         """The discard hints (:class:`~chinchon.Hint`) of the player to act, after the
-        draw: one per card held, in ascending card order. One solver call per turn."""
+        draw: one per card held, in ascending card order. One solver call per turn.
+        While closing is not allowed yet (``Rules.first_round_close=False``) every hint
+        says ``can_close=False``."""
         self._require_phase("discard", "ask for discard hints")
         if self._hints is None:
             seat = self._turn
             assert seat is not None
-            self._hints = solver.discard_hints(self._hands[seat], decks=self._decks,
-                                               rules=self._rules)
+            hints = solver.discard_hints(self._hands[seat], decks=self._decks,
+                                         rules=self._rules)
+            if self._close_refused() is not None:
+                hints = [h._replace(can_close=False, outcome=None) if h.can_close else h
+                         for h in hints]
+            self._hints = hints
         return list(self._hints)
+
+    def _close_refused(self) -> Optional[str]:
+        """Why nobody may close this turn whatever the cards, or None: with
+        ``first_round_close=False``, until every player in the hand has completed one
+        turn (the last seat's first turn may not close either, the lead's second may)."""
+        if self._rules.first_round_close:
+            return None
+        players = sum(self._in)
+        if self._turns >= players:
+            return None
+        return (f"nobody closes before every player has played a turn (first_round_close="
+                f"False): {self._turns} of {players} turns played")
+
+    @property
+    def may_close(self) -> bool:
+        """Whether the rules let the player to act close this turn at all (the cards
+        decide the rest: :meth:`hints`)."""
+        return self._close_refused() is None
 
     def discard(self, card: CardLike, close: bool = False) -> Optional[HandResult]:
         """Discard ``card``; with ``close=True``, close the hand with it instead (the card
@@ -519,10 +560,17 @@ class GameState:
             del hand[pos]
             self._discard.append(c)
             self._turns += 1
+            self._hints = None
+            void = self._rules.void_at_stock
+            if void is not None and len(self._stock) <= void:
+                self._void_hand()
+                return None
             self._turn = self._next_in(seat)
             self._phase = "draw"
-            self._hints = None
             return None
+        refused = self._close_refused()
+        if refused is not None:
+            raise IllegalAction(f"cannot close discarding {c}: {refused}")
         kept = hand[:pos] + hand[pos + 1:]
         outcome = self._close_outcome(kept, c)
         if outcome is None:
@@ -571,10 +619,32 @@ class GameState:
         if len(left) == 1:
             self._end(GameResult("won", left[0], "last player in the game"))
         elif not left:
-            self._end(GameResult("draw", None, "every player eliminated at once"))
+            self._end(self._all_out(order))
         else:
             self._phase = "summary"
             self._turn = None
+
+    def _all_out(self, order: list[int]) -> GameResult:
+        """How the game ends when one close eliminates every player of the hand
+        (``order``): a draw, or with ``all_out='lowest'`` won by the lowest total among
+        them (a tie for lowest is a draw)."""
+        if self._rules.all_out == "lowest":
+            low = min(self._totals[s] for s in order)
+            lowest = [s for s in order if self._totals[s] == low]
+            if len(lowest) == 1:
+                return GameResult("won", lowest[0], "every player out at once: the lowest "
+                                                    "total wins")
+            return GameResult("draw", None, "every player out at once, tied for the lowest "
+                                            "total")
+        return GameResult("draw", None, "every player eliminated at once")
+
+    def _void_hand(self) -> None:
+        """The stock is down to ``Rules.void_at_stock`` cards without a close: the hand
+        is void, nobody scores, and the next hand opens as after any hand."""
+        order = tuple(self._play_order(self._lead))
+        self._last = HandResult(self._hand_number, None, order, None, (0,) * self._n, ())
+        self._phase = "summary"
+        self._turn = None
 
     def _end(self, result: GameResult) -> None:
         self._result = result
@@ -733,8 +803,10 @@ class GameState:
             raise check.bad(at("last_hand"), f"says hand {hand_number} is "
                                              f"{'closed' if closed else 'open'} in the "
                                              f"{phase!r} phase")
-        if (face_down is not None) != closed:
-            raise check.bad(at("face_down"), "must be a card exactly when the hand is closed")
+        closed_by_a_close = closed and last is not None and not last.void
+        if (face_down is not None) != closed_by_a_close:
+            raise check.bad(at("face_down"), "must be a card exactly when the hand is closed "
+                                             "(not when it ended void)")
         if playing:
             if turn is None or not in_game[turn]:
                 raise check.bad(at("turn"), f"must be a seat in the game in the {phase!r} "
@@ -781,17 +853,18 @@ class GameState:
                 raise check.bad(at("result"), f"is {result.status!r} but no hand was closed")
             if result.status == "won":
                 assert result.winner is not None and last is not None
-                if not in_game[result.winner]:
+                lowest_of_all_out = rules.all_out == "lowest" and alive == 0
+                if not in_game[result.winner] and not lowest_of_all_out:
                     raise check.bad(at("result.winner"), "is not in the game")
                 if last.outcome == "chinchon" and result.winner != last.closer:
                     raise check.bad(at("result.winner"), "is not the closer of the chinchón")
-                if last.outcome != "chinchon" and alive != 1:
+                if last.outcome != "chinchon" and alive != 1 and not lowest_of_all_out:
                     raise check.bad(at("result"), f"is 'won' with {alive} players in the game")
             elif result.status == "draw" and alive:
                 raise check.bad(at("result"), f"is a draw with {alive} players in the game")
         if last is not None:
             _check_hand_result(last, at("last_hand"), n)
-            if closed:
+            if closed and last.closer is not None and last.settlement is not None:
                 kept = hands[last.closer]
                 try:
                     again = solver.settle(kept, [hands[s] for s in last.order[1:]],
@@ -881,15 +954,23 @@ def _read_hand_result(value: object, field: str, n: int) -> Optional[HandResult]
     check.only_keys(d, field, ("number", "closer", "order", "outcome", "settlement", "points",
                                "eliminated"))
     number = check.read_int(d["number"], f"{field}.number", 1)
-    closer = check.read_int(d["closer"], f"{field}.closer", 0, n - 1)
     order = tuple(check.read_int(s, f"{field}.order[{i}]", 0, n - 1)
                   for i, s in enumerate(check.read_list(d["order"], f"{field}.order",
                                                         min_len=2, max_len=n)))
-    settlement = check.read_settlement(d["settlement"], f"{field}.settlement", n)
     outcome = check.read_str(d["outcome"], f"{field}.outcome")
-    if outcome != settlement.outcome:
-        raise check.bad(f"{field}.outcome", f"is {outcome!r} but the settlement's is "
-                                            f"{settlement.outcome!r}")
+    closer: Optional[int]
+    settlement: Optional[Settlement]
+    if outcome == "void":  # no close: no closer, no settlement
+        for key in ("closer", "settlement"):
+            if d[key] is not None:
+                raise check.bad(f"{field}.{key}", "must be null for a void hand")
+        closer = settlement = None
+    else:
+        closer = check.read_int(d["closer"], f"{field}.closer", 0, n - 1)
+        settlement = check.read_settlement(d["settlement"], f"{field}.settlement", n)
+        if outcome != settlement.outcome:
+            raise check.bad(f"{field}.outcome", f"is {outcome!r} but the settlement's is "
+                                                f"{settlement.outcome!r}")
     points = tuple(check.read_int(p, f"{field}.points[{s}]")
                    for s, p in enumerate(check.read_list(d["points"], f"{field}.points",
                                                          length=n)))
@@ -905,9 +986,16 @@ def _check_hand_result(last: HandResult, field: str, n: int) -> None:
     order is the table's play order, the points per seat are the settlement's, and the
     eliminated seats are seats of the hand."""
     order = last.order
+    seats = set(order)
+    if last.settlement is None:  # a void hand: the seats of the hand, nobody scores
+        if len(seats) != len(order) or list(order) != [
+                s for s in ((order[0] + k) % n for k in range(n)) if s in seats]:
+            raise check.bad(f"{field}.order", "must list distinct seats in play order")
+        if any(last.points) or last.eliminated:
+            raise check.bad(f"{field}", "is a void hand with points or eliminations")
+        return
     if order[0] != last.closer:
         raise check.bad(f"{field}.order", f"must start with the closer {last.closer}")
-    seats = set(order)
     if len(seats) != len(order) or list(order) != [
             s for s in ((last.closer + k) % n for k in range(n)) if s in seats]:
         raise check.bad(f"{field}.order", "must list distinct seats in play order from the "

@@ -83,6 +83,7 @@ _EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "reconnect": ("seat", "now"),
     "timeout": ("now",),
     "reshuffle": (),  # and "stock", the new order (not in format 1)
+    "void": (),  # the discard before it voided the hand (Rules.void_at_stock)
 }
 _EVENT_KINDS = tuple(_EVENT_FIELDS)
 _NEW_FIELDS = ("players", "seed", "rules", "deck", "lead")
@@ -102,7 +103,7 @@ def _check_time(now: object) -> float:
 class Game(GameState):
     """One Chinchón table, from the first deal to the end of the game.
 
-    ``players``: the number of seats (3-6), or a sequence of 3-6 player names.
+    ``players``: the number of seats (2-6), or a sequence of 2-6 player names.
     ``seed``: seeds the game's own ``random.Random`` (first lead, shuffles).
     ``rules``: a :class:`~chinchon.Rules` (house rules by default).
     ``deck``: the exact order to deal the first hand from (48 or 96 cards, text or
@@ -221,6 +222,8 @@ class Game(GameState):
     def discard(self, card: CardLike, close: bool = False) -> Optional[HandResult]:
         result = super().discard(card, close)
         self._record({"event": "discard", "card": str(as_card(card)), "close": close})
+        if not close and self._phase == "summary":  # the stock ran down: a void hand
+            self._record({"event": "void"})
         return result
 
     discard.__doc__ = GameState.discard.__doc__
@@ -453,6 +456,11 @@ class Game(GameState):
                     reshuffle = e
                 elif kind == "discard":
                     g.discard(e["card"], e["close"])
+                elif kind == "void":
+                    last = g._last
+                    if not (g._phase == "summary" and last is not None and last.void
+                            and last.number == g._hand_number):
+                        raise IllegalAction("the hand is not void")
                 elif kind == "rejoin":
                     g.rejoin(e["seat"])
                 elif kind == "next_hand":

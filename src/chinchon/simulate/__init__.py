@@ -25,6 +25,7 @@ from typing import Callable, Optional, Union
 from .._args import check_rules
 from ..bots import Bot, make_bot
 from ..errors import ChinchonError, shown
+from ..game.state import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import Rules
 from .play import DEFAULT_MAX_TURNS, BotSpec, GameRecord, game_seed, play_game
 from .stats import SimulationResult, aggregate
@@ -62,7 +63,7 @@ def _int_arg(name: str, value: object, low: int, high: int) -> int:
 
 
 def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]] = "greedy",
-             seed: int = 0, jobs: Optional[int] = 1, rules: Optional[Rules] = None,
+             seed: int = 0, jobs: Optional[int] = 1, rules: Union[Rules, str, None] = None,
              max_turns: int = DEFAULT_MAX_TURNS, chunk_size: Optional[int] = None,
              progress: Optional[Callable[[int], None]] = None) -> SimulationResult:
     """Play ``games`` whole games of ``players`` bots and return their statistics.
@@ -78,7 +79,7 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     caller's process stops them), then the interrupt goes on to the caller.
     """
     _int_arg("games", games, 0, MAX_GAMES)
-    _int_arg("players", players, 3, 6)
+    _int_arg("players", players, MIN_PLAYERS, MAX_PLAYERS)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > 256:
         raise ChinchonError(f"seed must be an int of at most 256 bits, got {shown(seed)}")
     _int_arg("max_turns", max_turns, 1, MAX_GAMES)
@@ -123,6 +124,7 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     result = aggregate(records, players, [_bot_name(s) for s in specs], seed)
     result.seconds = seconds
     result.jobs = jobs
+    result.rules = rules
     return result
 
 

@@ -75,7 +75,8 @@ def _drive(game: GameState, seats: list[Bot], index: int, max_turns: int) -> Gam
             hand_seen = last.number
             turns.append(game.turns_this_hand)
             outcomes.append(last.outcome)
-            points.extend(last.points[s] for s in last.order)
+            if not last.void:  # a void hand scores nothing: no hand points to count
+                points.extend(last.points[s] for s in last.order)
     result = game.result
     return GameRecord(
         index=index,

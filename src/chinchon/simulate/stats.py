@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Optional
 
+from ..rules import Rules
 from .play import GameRecord
 
 __all__ = ["SimulationResult", "aggregate"]
@@ -35,6 +36,7 @@ class SimulationResult:
     points: dict[int, int]
     seconds: float = 0.0
     jobs: int = 1
+    rules: Optional[Rules] = None
     records: list[GameRecord] = field(default_factory=list, repr=False)
 
     @property
@@ -75,6 +77,8 @@ class SimulationResult:
             "points": {str(k): v for k, v in sorted(self.points.items())},
             "seconds": self.seconds,
             "jobs": self.jobs,
+            "rules": None if self.rules is None else self.rules.to_dict(),
+            "rules_name": None if self.rules is None else self.rules.preset_name,
         }
 
     def stats(self) -> dict[str, Any]:
@@ -91,7 +95,8 @@ def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
     status: Counter[str] = Counter()
     hands_per_game: Counter[int] = Counter()
     turns_per_hand: Counter[int] = Counter()
-    endings: Counter[str] = Counter({"normal": 0, "minus_ten": 0, "chinchon": 0})
+    endings: Counter[str] = Counter({"normal": 0, "minus_ten": 0, "chinchon": 0,
+                                     "joker_chinchon": 0, "void": 0})
     points: Counter[int] = Counter()
     rejoins_per_seat = [0] * players
     for r in records:
