@@ -360,7 +360,7 @@ def test_json_limits():
 
 
 @pytest.mark.parametrize("field,value,words", [
-    ("names", ["a", "b"], "names must hold 3 to 6"),
+    ("names", ["a"], "names must hold 2 to 6"),
     ("names", ["a", 5, "c"], r"names\[1\] must be a string"),
     ("totals", [0, 0, "x"], r"totals\[2\] must be an int"),
     ("totals", [0, 0, 1.5], r"totals\[2\] must be an int"),

@@ -745,7 +745,7 @@ class GameState:
 
         names = tuple(check.read_str(v, f"{at('names')}[{i}]")
                       for i, v in enumerate(check.read_list(get("names"), at("names"),
-                                                            min_len=3, max_len=6)))
+                                                            min_len=MIN_PLAYERS, max_len=MAX_PLAYERS)))
         n = len(names)
         decks = 2 if n >= 5 else 1
         rules = check.read_rules(get("rules"), at("rules"))

@@ -54,7 +54,9 @@ from ..rules import Rules
 from . import _checks as check
 from .actions import SOURCES
 from .state import (
+    MAX_PLAYERS,
     MAX_SEED_BITS,
+    MIN_PLAYERS,
     STATE_KEYS,
     CardLike,
     GameResult,
@@ -505,10 +507,10 @@ def _read_new(d: dict[str, Any], field: str) -> tuple[dict[str, Any], Rules]:
     if isinstance(players, (list, tuple)):
         players = [check.read_str(p, f"{field}.players[{i}]")
                    for i, p in enumerate(check.read_list(players, f"{field}.players",
-                                                         min_len=3, max_len=6))]
+                                                         min_len=MIN_PLAYERS, max_len=MAX_PLAYERS))]
         n = len(players)
     else:
-        n = players = check.read_int(players, f"{field}.players", 3, 6)
+        n = players = check.read_int(players, f"{field}.players", MIN_PLAYERS, MAX_PLAYERS)
     seed = d["seed"]
     if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
         raise check.bad(f"{field}.seed", f"must be an int of at most {MAX_SEED_BITS} bits, "
