@@ -64,3 +64,22 @@ def test_machine_two_processes(benchmark, jobs):
     out = benchmark.pedantic(_spin_jobs, args=(jobs,), rounds=2, iterations=1)
     assert out == [_spin(3_000_000)] * 4
     benchmark.extra_info.update(rows=4, op=f"plain CPU work jobs={jobs}", workload="-")
+
+
+@pytest.mark.parametrize("preset, players", [("barajamos", 4), ("classic", 4),
+                                             ("conga", 2), ("fifty", 4)])
+def test_full_games_per_preset(benchmark, preset, players):
+    """Whole games of greedy bots under each preset (conga with 2 players), to compare
+    with the house rules' figure in the same run."""
+    rules = chinchon.Rules.preset(preset)
+    n = 40 if NATIVE else 2
+
+    def games() -> list:
+        return [play_game(players, ["greedy"] * players, 1, i, rules=rules) for i in range(n)]
+
+    records = benchmark.pedantic(games, rounds=3 if NATIVE else 1, iterations=1)
+    assert len(records) == n
+    benchmark.extra_info.update(rows=n, op=f"full game, {players} greedy bots",
+                                workload=preset,
+                                games_per_second=n / benchmark.stats.stats.median,
+                                implementation=chinchon.IMPLEMENTATION)
