@@ -27,7 +27,20 @@ from ._backend import (
     settle,
 )
 from ._version import __version__
-from .cards import LANE_MASK, SUIT_MASKS, SUITS, Card, Hand, as_hand, full_deck, parse_cards
+from .cards import (
+    CARD_MASK,
+    JOKER_1,
+    JOKER_2,
+    JOKER_MASK,
+    LANE_MASK,
+    SUIT_MASKS,
+    SUITS,
+    Card,
+    Hand,
+    as_hand,
+    full_deck,
+    parse_cards,
+)
 from .errors import (
     BatchRowError,
     CannotCloseError,
@@ -40,7 +53,15 @@ from .errors import (
 )
 from .game import Game, GameResult, HandResult
 from .results import Arrangement, CloserResult, Hint, Meld, OpponentResult, Settlement, TableMeld
-from .rules import HOUSE_RULES, Rules
+from .rules import (
+    CLASSIC_RULES,
+    CONGA_RULES,
+    FIFTY_RULES,
+    HOUSE_RULES,
+    PRESETS,
+    Rules,
+    SolverRules,
+)
 from .simulate import SimulationResult, simulate
 
 __all__ = [
@@ -54,11 +75,20 @@ __all__ = [
     "SUITS",
     "SUIT_MASKS",
     "LANE_MASK",
+    "JOKER_MASK",
+    "CARD_MASK",
+    "JOKER_1",
+    "JOKER_2",
     "Meld",
     "Arrangement",
     "Hint",
     "Rules",
     "HOUSE_RULES",
+    "CLASSIC_RULES",
+    "CONGA_RULES",
+    "FIFTY_RULES",
+    "PRESETS",
+    "SolverRules",
     "deadwood",
     "best_melds",
     "discard_hints",

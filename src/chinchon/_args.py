@@ -14,7 +14,17 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .cards import CARD_AT, LANE_MASK, Hand, HandLike, add_card, coerce_cards, mask_to_cards
+from .cards import (
+    CARD_AT,
+    JOKER_MASK,
+    LANE_MASK,
+    Hand,
+    HandLike,
+    add_card,
+    as_hand,
+    coerce_cards,
+    mask_to_cards,
+)
 from .errors import (
     BatchRowError,
     CannotCloseError,
@@ -26,13 +36,15 @@ from .errors import (
     status_error,
 )
 from .results import seat_label
-from .rules import HOUSE_RULES, Rules
+from .rules import HOUSE_RULES, SolverRules, Rules
 
 __all__ = [
     "SOLVER_FUNCTIONS",
     "MAX_OPPONENTS",
     "HAND_CARDS",
     "check_rules",
+    "check_deck",
+    "hand_for",
     "check_threads",
     "normalize_batch",
     "row_status",
@@ -52,12 +64,49 @@ SOLVER_FUNCTIONS = ("deadwood", "best_melds", "discard_hints", "close_outcome",
 
 
 def check_rules(rules: object) -> Rules:
-    """The :class:`Rules` a call runs under (``None``: the house rules)."""
+    """The :class:`Rules` a call runs under (``None``: the house rules; a str: the preset
+    of that name)."""
     if rules is None:
         return HOUSE_RULES
     if isinstance(rules, Rules):
         return rules
-    raise ChinchonError(f"rules must be a chinchon.Rules or None, got {type(rules).__name__}")
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    raise ChinchonError(
+        f"rules must be a chinchon.Rules, a preset name or None, got {type(rules).__name__}")
+
+
+#: the eights and nines of the four suits: not in the 40-card deck
+_EIGHTS_NINES = 0x0180018001800180
+
+
+def _not_in_deck(index: int, solver: SolverRules) -> str:
+    """Why the card of bit ``index`` is not in the deck of ``solver``'s rules."""
+    card = CARD_AT[index]
+    if card is not None and card.is_joker:
+        return f"card {card} is not in play under these rules (jokers={solver.jokers})"
+    return f"card {card} is not in the 40-card deck of these rules (no eights or nines)"
+
+
+def check_deck(once: int, twice: int, rules: Rules) -> None:
+    """Raise :class:`InvalidHandError` naming the first card (ascending bit order) of
+    the masks that the rules' deck does not have: an eight or nine with ``deck=40``, a
+    joker the rules do not put in play. The masks hold valid cards (a :class:`Hand`)."""
+    solver = rules.solver
+    bad = (once | twice) & ~solver.card_mask
+    if bad:
+        raise InvalidHandError(_not_in_deck((bad & -bad).bit_length() - 1, solver))
+
+
+def hand_for(hand: HandLike, decks: Optional[int], rules: Rules, *,
+             max_cards: Optional[int] = None, exact: Optional[int] = None) -> Hand:
+    """The :class:`Hand` a single-hand call works on, checked in this order: card text,
+    copies and the number of cards (:func:`~chinchon.cards.as_hand`), then the rules'
+    deck (:func:`check_deck`)."""
+    h = as_hand(hand, decks, max_cards=max_cards, exact=exact)
+    if (h.once | h.twice) & ~rules.solver.card_mask:
+        check_deck(h.once, h.twice, rules)
+    return h
 
 
 def check_threads(threads: object) -> int:
@@ -109,21 +158,34 @@ def normalize_batch(masks: Any) -> tuple[np.ndarray, int]:
     return np.ascontiguousarray(arr, dtype=np.uint64), decks
 
 
-def row_status(once: int, twice: int, exact: Optional[int]) -> str:
+def row_status(once: int, twice: int, exact: Optional[int],
+               rules: Optional[Rules] = None) -> str:
     """The C status name of one batch row (``'CC_OK'`` = fine), checked in the C
-    core's order (``cc_check_hand``)."""
-    if (once | twice) & ~LANE_MASK:
+    core's order (``cc_check_hand``): a bit that is no card of the rules' encoding
+    (bits 12-15 of a lane, but for the jokers the rules put in play: lane bits), twice
+    not within once, a natural card the rules' deck lacks (eights and nines with 40
+    cards), then the number of cards."""
+    lanes = LANE_MASK if rules is None else LANE_MASK | (rules.solver.joker_mask & JOKER_MASK)
+    if (once | twice) & ~lanes:
         return "CC_ERR_LANE_BITS"
     if twice & ~once:
         return "CC_ERR_TWICE_NOT_SUBSET"
+    if rules is not None and rules.deck == 40 and once & _EIGHTS_NINES:
+        return "CC_ERR_NOT_IN_DECK"
     n = bin(once).count("1") + bin(twice).count("1")
     if exact is not None:
         return "CC_OK" if n == exact else "CC_ERR_CARD_COUNT"
     return "CC_OK" if n <= 8 else "CC_ERR_TOO_MANY_CARDS"
 
 
-def row_error(status: str, row: int) -> BatchRowError:
-    """The exception for a bad batch row, the same for both implementations."""
+def row_error(status: str, row: int, once: int = 0) -> BatchRowError:
+    """The exception for a bad batch row, the same for both implementations. For
+    ``CC_ERR_NOT_IN_DECK``, ``once`` (the row's once mask) names the card."""
+    if status == "CC_ERR_NOT_IN_DECK" and once & _EIGHTS_NINES:
+        bad = once & _EIGHTS_NINES
+        card = CARD_AT[(bad & -bad).bit_length() - 1]
+        return BatchRowError(f"row {row}: card {card} is not in the 40-card deck of these "
+                             "rules (no eights or nines)", row)
     return BatchRowError(f"row {row}: {status_error(status)}", row)
 
 
@@ -147,8 +209,9 @@ def _holders(card_bit: int, masks: Sequence[tuple[int, int]]) -> str:
     return ", ".join(names)
 
 
-def _hand_masks(obj: HandLike, seat: int) -> tuple[int, int, bool]:
-    """``(once, twice, says_two_decks)`` of one seat's 7 cards; raises naming the hand."""
+def _hand_masks(obj: HandLike, seat: int, rules: Rules) -> tuple[int, int, bool]:
+    """``(once, twice, says_two_decks)`` of one seat's 7 cards; raises naming the hand:
+    card text, a third copy, the number of cards, a card the rules' deck lacks."""
     if isinstance(obj, Hand):
         once, twice, n = obj.once, obj.twice, len(obj)
         two = obj.decks == 2
@@ -170,6 +233,11 @@ def _hand_masks(obj: HandLike, seat: int) -> tuple[int, int, bool]:
         two = False
     if n != HAND_CARDS:
         raise deal_error("CC_ERR_CARD_COUNT", [(once, twice)], 0, -1, seat)
+    if (once | twice) & ~rules.solver.card_mask:
+        try:
+            check_deck(once, twice, rules)
+        except ChinchonError as exc:
+            raise type(exc)(f"{seat_name(seat)}: {exc}") from None
     return once, twice, two
 
 
@@ -206,8 +274,9 @@ def prepare_settle(closer7: HandLike, opponents: Any, decks: object,
     Returns ``(masks, decks, rules)``: ``masks[0]`` is the closer's ``(once, twice)``,
     then one per opponent in play order. Raises, in this order: a bad ``rules`` or
     ``decks`` or number of opponents (:class:`ChinchonError`); card text that does not
-    parse, or a hand that is not 7 cards (:class:`CardCountError`), hand by hand from the
-    closer on; a card in play three times (:class:`InvalidHandError`); a card held twice
+    parse, a hand that is not 7 cards (:class:`CardCountError`), or a card the rules'
+    deck does not have (:class:`InvalidHandError`), hand by hand from the closer on; a card
+    in play three times (:class:`InvalidHandError`); a card held twice
     in single-deck play (:class:`DuplicateCardError`). Whether the closer may close is
     checked by the solver (:func:`cannot_close_error`).
     """
@@ -228,7 +297,7 @@ def prepare_settle(closer7: HandLike, opponents: Any, decks: object,
     masks = []
     says_two = False
     for seat, obj in enumerate([closer7, *opponents]):
-        once, twice, two = _hand_masks(obj, seat)
+        once, twice, two = _hand_masks(obj, seat, rules)
         masks.append((once, twice))
         says_two = says_two or two
     # a card in play three times, across all hands

@@ -6,9 +6,19 @@ caballo/knight 11, rey/king 12. A card's text is its rank number then its suit l
 (``7o``, ``12b``); parsing also takes the aliases S/C/R (sota, caballo, rey) and
 J/N/K (jack, knight, king), in any case.
 
+Jokers (*comodines*, SPEC 9.4): under rules with ``jokers=1`` or ``2`` the deck holds
+one or two extra joker cards, written ``*1`` and ``*2`` (parsing also takes
+``joker1``/``joker2`` and ``comodin1``/``comodin2``, in any case). They are
+:class:`Card` values with ``is_joker`` true, ``rank`` 0 and ``suit`` ``'*'``. The ace of
+coins under ``wild_ace_of_coins`` is a joker to the solver but stays the card ``1o``.
+Which cards a hand may hold depends on the rules (the 40-card deck has no eights or
+nines); :class:`Hand` takes any card of any rules, the solver checks them against its
+rules.
+
 Bitmask encoding (stable, used by the batch API): card bit index = ``16 * suit +
-(rank - 1)`` with suits o=0, c=1, e=2, b=3; bits 12-15 of every 16-bit lane are zero.
-A single-deck hand is one ``int``; a double-deck hand is ``(once, twice)``.
+(rank - 1)`` with suits o=0, c=1, e=2, b=3; joker 1 is bit 12 and joker 2 bit 28; the
+other bits 12-15 of every 16-bit lane are always zero. A single-deck hand is one
+``int``; a double-deck hand is ``(once, twice)``.
 
 >>> Hand("7o 7c 7b 9e 10e 11e 4o")
 Hand('4o 7o 7c 9e 10e 11e 7b')
@@ -20,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .errors import CardCountError, CardParseError, DuplicateCardError, InvalidHandError
 
@@ -29,7 +39,13 @@ __all__ = [
     "SUIT_NAMES",
     "RANKS",
     "LANE_MASK",
+    "JOKER_MASK",
+    "CARD_MASK",
+    "JOKER_BITS",
     "SUIT_MASKS",
+    "JOKER_1",
+    "JOKER_2",
+    "JOKERS",
     "Card",
     "Hand",
     "HandLike",
@@ -48,11 +64,20 @@ __all__ = [
 SUITS = "oceb"
 SUIT_NAMES = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
 RANKS = tuple(range(1, 13))
+#: every natural card of the 48-card deck (bits 0-11 of each 16-bit lane)
 LANE_MASK = 0x0FFF0FFF0FFF0FFF
+#: bit index of each extra joker card: joker 1 (``*1``) = 12, joker 2 (``*2``) = 28
+JOKER_BITS: tuple[int, int] = (12, 28)
+#: the bits of the two extra jokers
+JOKER_MASK = (1 << 12) | (1 << 28)
+#: every bit that is a card under some rules: the 48 natural cards and the two jokers
+CARD_MASK = LANE_MASK | JOKER_MASK
 #: one mask per suit: every card of that suit
 SUIT_MASKS = {s: 0xFFF << (16 * i) for i, s in enumerate(SUITS)}
 
 _ALIASES = {"s": 10, "j": 10, "c": 11, "n": 11, "r": 12, "k": 12}
+#: the accepted spellings of each extra joker (lower case), canonical first
+_JOKER_NAMES = (("*1", "joker1", "comodin1"), ("*2", "joker2", "comodin2"))
 _TOKEN = re.compile(r"^(1[0-2]|[1-9]|[sjcnrk])([oceb])$", re.IGNORECASE)
 _SPLIT = re.compile(r"[\s,]+")
 
@@ -60,7 +85,13 @@ _SPLIT = re.compile(r"[\s,]+")
 class Card:
     """An immutable playing card: ``.rank`` 1-12, ``.suit`` one of ``'oceb'``.
 
-    Cards are interned: ``Card(7, 'o') is Card.parse('7o')``.
+    Cards are interned: ``Card(7, 'o') is Card.parse('7o')``. ``.points`` are the points
+    under the default point table: the rank number, and for a joker the default
+    ``joker_points`` (25); ``Rules.card_points(card)`` gives them under any rules.
+
+    The two extra jokers are ``Card('*1')`` (:data:`JOKER_1`, bit 12) and
+    ``Card('*2')`` (:data:`JOKER_2`, bit 28): ``.is_joker`` true, ``.rank`` 0,
+    ``.suit`` ``'*'``.
     """
 
     __slots__ = ("rank", "suit", "index", "points", "_str")
@@ -104,7 +135,9 @@ class Card:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("Card is immutable")
 
-    def __reduce__(self) -> tuple[type[Card], tuple[int, str]]:
+    def __reduce__(self) -> tuple[type[Card], tuple[Any, ...]]:
+        if self.rank == 0:
+            return (Card, (self._str,))
         return (Card, (self.rank, self.suit))
 
     def __copy__(self) -> Card:
@@ -113,9 +146,16 @@ class Card:
     def __deepcopy__(self, memo: object) -> Card:
         return self
 
+    @property
+    def is_joker(self) -> bool:
+        """True for the two extra joker cards ``*1`` and ``*2`` (not for the ace of
+        coins, which is a joker only under ``Rules.wild_ace_of_coins``)."""
+        return self.rank == 0
+
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse one card: ``'7o'``, ``'12b'``, ``'Ro'`` (= ``'12o'``), case-insensitive."""
+        """Parse one card: ``'7o'``, ``'12b'``, ``'Ro'`` (= ``'12o'``), ``'*1'`` (joker
+        1), case-insensitive."""
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
@@ -126,19 +166,23 @@ class Card:
             return card
         m = _TOKEN.match(token)
         if m is None:
-            raise CardParseError(f"unknown card {token!r} (expected e.g. 7o, 12b, Ro)", token)
+            if token.startswith("*") or token.lower().startswith(("joker", "comodin")):
+                raise CardParseError(
+                    f"unknown card {token!r}: the jokers are *1 and *2", token)
+            raise CardParseError(f"unknown card {token!r} (expected e.g. 7o, 12b, Ro, *1)",
+                                 token)
         r, s = m.group(1).lower(), m.group(2).lower()
         return cls(_ALIASES[r] if r in _ALIASES else int(r), s)
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """The card of bit index ``16 * suit + rank - 1``."""
+        """The card of bit index ``16 * suit + rank - 1``, or a joker (12, 28)."""
         if isinstance(index, bool) or not isinstance(index, int):
             raise InvalidHandError(f"card index must be an int, got {index!r}")
-        suit, r = divmod(index, 16)
-        if not (0 <= suit < 4 and r < 12):
+        card = CARD_AT[index] if 0 <= index < 64 else None
+        if card is None:
             raise InvalidHandError(f"{index} is not a card bit index")
-        return cls(r + 1, SUITS[suit])
+        return card
 
     @property
     def mask(self) -> int:
@@ -182,10 +226,32 @@ class Card:
 
 _ALL_CARDS = tuple(Card(r, s) for s in SUITS for r in RANKS)
 
-#: the one bit index -> Card table: ``CARD_AT[i]`` is the card of bit ``i`` (``None``
-#: for the unused bits 12-15 of each lane)
+
+def _make_joker(number: int) -> Card:
+    index = JOKER_BITS[number - 1]
+    card = object.__new__(Card)
+    object.__setattr__(card, "rank", 0)
+    object.__setattr__(card, "suit", "*")
+    object.__setattr__(card, "index", index)
+    object.__setattr__(card, "points", 25)
+    object.__setattr__(card, "_str", f"*{number}")
+    Card._cache[index] = card
+    return card
+
+
+#: joker 1, ``*1`` (bit 12), in play with ``Rules.jokers >= 1``
+JOKER_1 = _make_joker(1)
+#: joker 2, ``*2`` (bit 28), in play with ``Rules.jokers == 2``
+JOKER_2 = _make_joker(2)
+#: the two extra jokers, joker 1 first
+JOKERS = (JOKER_1, JOKER_2)
+
+#: the one bit index -> Card table: ``CARD_AT[i]`` is the card of bit ``i``: the natural
+#: cards, the jokers at 12 and 28, ``None`` for the bits that are never a card
 CARD_AT: tuple[Card | None, ...] = tuple(
-    Card(i % 16 + 1, SUITS[i // 16]) if i % 16 < 12 else None for i in range(64)
+    Card(i % 16 + 1, SUITS[i // 16]) if i % 16 < 12
+    else JOKER_1 if i == JOKER_BITS[0] else JOKER_2 if i == JOKER_BITS[1] else None
+    for i in range(64)
 )
 
 
@@ -195,6 +261,9 @@ def _spellings() -> dict[str, Card]:
         names = [str(card.rank)] + [a for a, r in _ALIASES.items() if r == card.rank]
         for name in names:
             table[f"{name}{card.suit}"] = card
+    for joker, spellings in zip(JOKERS, _JOKER_NAMES):
+        for spelling in spellings:
+            table[spelling] = joker
     return table
 
 
@@ -348,9 +417,10 @@ class Hand:
         for name, m in (("once", once), ("twice", twice)):
             if m < 0 or m >> 64:
                 raise InvalidHandError(f"{name} mask {m:#x} is not a 64-bit value")
-            if m & ~LANE_MASK:
+            if m & ~CARD_MASK:
                 raise InvalidHandError(
-                    f"{name} mask {m:#x} sets bits outside the card lanes (bits 12-15 of a lane)"
+                    f"{name} mask {m:#x} sets bits outside the card lanes (bits 12-15 of a "
+                    "lane, but for the jokers' bits 12 and 28)"
                 )
         if twice & ~once:
             raise InvalidHandError("twice mask holds a card that the once mask does not")
@@ -458,6 +528,9 @@ def _hand_from_state(once: int, twice: int, decks: int) -> Hand:
     return Hand.from_mask((once, twice), decks=decks)
 
 
+if TYPE_CHECKING:
+    from .rules import Rules
+
 HandLike = Union[Hand, str, Iterable[Union[Card, str]]]
 
 
@@ -479,7 +552,12 @@ def as_hand(obj: HandLike, decks: int | None = None, *, max_cards: int | None = 
     return hand
 
 
-def full_deck(decks: int = 1) -> list[Card]:
-    """Every card of one or two decks, in ascending bit order."""
+def full_deck(decks: int = 1, *, rules: Optional[Rules] = None) -> list[Card]:
+    """Every card of one or two decks, in ascending bit order: the 48 cards of the
+    house rules, or with ``rules`` the rules' deck (40 or 48 natural cards and the extra
+    jokers in play)."""
     _check_decks(decks)
-    return [c for c in _ALL_CARDS for _ in range(decks)]
+    if rules is None:
+        return [c for c in _ALL_CARDS for _ in range(decks)]
+    mask = rules.solver.card_mask
+    return [c for c in CARD_AT if c is not None and mask >> c.index & 1 for _ in range(decks)]

@@ -6,7 +6,7 @@ They are frozen dataclasses; ``to_dict()`` gives data that ``json.dumps`` takes 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple, Optional
 
 from .cards import CARD_AT, Card
@@ -26,7 +26,8 @@ __all__ = [
 ]
 
 #: outcome names by the C core's cc_outcome code (0 = cannot close)
-OUTCOMES: tuple[Optional[str], ...] = (None, "normal", "minus_ten", "chinchon")
+OUTCOMES: tuple[Optional[str], ...] = (None, "normal", "minus_ten", "chinchon",
+                                       "joker_chinchon")
 
 
 def seat_label(position: int) -> str:
@@ -34,28 +35,117 @@ def seat_label(position: int) -> str:
     return "closer" if position == 0 else f"opponent {position}"
 
 
+def _joker_key(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
+               joker_rank: Optional[int]) -> tuple[int, ...]:
+    """The tie-break key of docs/design.md: the natural cards' bit indices ascending
+    (copies repeated); with a joker, then ``64 + joker bit`` and, in a run, the bit
+    index of the card it stands for."""
+    if joker is None:
+        return tuple(c.index for c in cards)
+    naturals = list(c.index for c in cards)
+    naturals.remove(joker.index)
+    key = (*naturals, 64 + joker.index)
+    if kind == "run":
+        assert joker_rank is not None
+        suit = next(c for c in cards if c.index != joker.index).index // 16
+        key += (16 * suit + joker_rank - 1,)
+    return key
+
+
+def _joker_fields(d: dict[str, Any], joker: Optional[Card], joker_rank: Optional[int]
+                  ) -> dict[str, Any]:
+    d["joker"] = None if joker is None else str(joker)
+    d["joker_rank"] = joker_rank
+    return d
+
+
+def _repr(obj: Any) -> str:
+    """The dataclass repr, without the joker fields when there is no joker (so a meld of
+    the house rules reads as it always has)."""
+    names = [f.name for f in fields(obj)]
+    if obj.joker is None:
+        names = [n for n in names if n not in ("joker", "joker_rank")]
+    return f"{type(obj).__name__}({', '.join(f'{n}={getattr(obj, n)!r}' for n in names)})"
+
+
+def _in_place(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
+              joker_rank: Optional[int]) -> list[Card]:
+    """A meld's cards as a table shows them: a run in rank order with its joker in its
+    place, a set's joker last (without a joker: ascending card order)."""
+    if joker is None:
+        return list(cards)
+    rest = list(cards)
+    rest.remove(joker)
+    if kind == "set":
+        return [*rest, joker]
+    place = joker_rank or 0
+    return [c for c in rest if c.rank < place] + [joker] + [c for c in rest if c.rank > place]
+
+
+def _shown(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
+           joker_rank: Optional[int]) -> str:
+    """A meld as text, in table order; a run's joker written ``*1(5o)``."""
+    words = []
+    for c in _in_place(kind, cards, joker, joker_rank):
+        if c is joker and kind == "run":
+            words.append(f"{c}({joker_rank}{next(x for x in cards if x is not joker).suit})")
+        else:
+            words.append(str(c))
+    return " ".join(words)
+
+
 @dataclass(frozen=True)
 class Meld:
     """A meld: ``kind`` is ``'set'`` (same rank; *grupo*) or ``'run'`` (same suit,
-    consecutive ranks; *escalera*); ``cards`` in ascending card order."""
+    consecutive ranks; *escalera*); ``cards`` in ascending card order, a joker included.
+
+    Under rules with jokers a meld holds at most one: ``joker`` is that card (``*1``,
+    ``*2``, or ``1o`` under the wild ace) and ``joker_rank`` the rank it stands for (in a
+    run the rank it fills; in a set the set's rank); both ``None`` without a joker.
+    """
 
     kind: str
     cards: tuple[Card, ...]
+    joker: Optional[Card] = None
+    joker_rank: Optional[int] = None
 
     @property
     def key(self) -> tuple[int, ...]:
-        """The tie-break key of docs/design.md: ascending bit indices, copies repeated."""
-        return tuple(c.index for c in self.cards)
+        """The tie-break key of docs/design.md: the natural cards' ascending bit indices
+        (copies repeated); with a joker, then ``64 + the joker's bit`` and, in a run, the
+        bit index of the card it stands for."""
+        return _joker_key(self.kind, self.cards, self.joker, self.joker_rank)
+
+    @property
+    def stands_for(self) -> Optional[Card]:
+        """The card a run's joker stands for (``None`` without a joker, or in a set)."""
+        if self.joker is None or self.kind != "run" or self.joker_rank is None:
+            return None
+        suit = next(c for c in self.cards if c is not self.joker).suit
+        return Card(self.joker_rank, suit)
 
     @property
     def points(self) -> int:
+        """Sum of the cards' :attr:`Card.points` (the default point table)."""
         return sum(c.points for c in self.cards)
 
     def __str__(self) -> str:
-        return " ".join(str(c) for c in self.cards)
+        return _shown(self.kind, self.cards, self.joker, self.joker_rank)
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "cards": [str(c) for c in self.cards]}
+        """``kind``, ``cards``, ``joker`` (its text, or None) and ``joker_rank``."""
+        return _joker_fields({"kind": self.kind, "cards": [str(c) for c in self.cards]},
+                             self.joker, self.joker_rank)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Meld:
+        """The meld that :meth:`to_dict` wrote."""
+        joker = d.get("joker")
+        return cls(d["kind"], _cards_of(d["cards"]),
+                   None if joker is None else Card.parse(joker), d.get("joker_rank"))
 
 
 @dataclass(frozen=True)
@@ -68,9 +158,10 @@ class Arrangement:
     points: int
 
     def table_order(self) -> list[Card]:
-        """The cards in the order a table shows a hand: the melds first (each sorted),
-        then the unmatched cards in ascending order."""
-        return [c for m in self.melds for c in m.cards] + list(self.unmatched)
+        """The cards in the order a table shows a hand: the melds first (each sorted; a
+        run's joker in its place, a set's last), then the unmatched cards ascending."""
+        return [c for m in self.melds
+                for c in _in_place(m.kind, m.cards, m.joker, m.joker_rank)] + list(self.unmatched)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,7 +174,8 @@ class Arrangement:
 class Hint(NamedTuple):
     """What discarding ``card`` leaves: the deadwood ``points`` of the 7 cards kept,
     whether they ``can_close``, and the ``outcome`` of closing (``None`` when closing
-    is not allowed, else ``'normal'``, ``'minus_ten'`` or ``'chinchon'``).
+    is not allowed, else ``'normal'``, ``'minus_ten'``, ``'chinchon'`` or
+    ``'joker_chinchon'``).
 
     A named tuple rather than a dataclass: a server builds eight of these every turn.
     """
@@ -116,21 +208,27 @@ def one_per_card(hints: Sequence[Hint]) -> list[Hint]:
 class TableMeld:
     """A meld on the table after a close. ``owner`` is 0 for the closer and k for the
     k-th opponent in play order (1-based); ``open`` says whether lay-offs were allowed
-    onto it (False only for the closer's melds after minus ten). ``cards`` are the
-    final cards, lay-offs included, in ascending card order."""
+    onto it (False only for the closer's melds after minus ten or joker chinchón).
+    ``cards`` are the final cards, lay-offs included, in ascending card order; ``joker``
+    and ``joker_rank`` as for :class:`Meld` (a joker laid off onto it included)."""
 
     kind: str
     cards: tuple[Card, ...]
     owner: int
     open: bool
+    joker: Optional[Card] = None
+    joker_rank: Optional[int] = None
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        return _joker_fields({
             "kind": self.kind,
             "cards": [str(c) for c in self.cards],
             "owner": self.owner,
             "open": self.open,
-        }
+        }, self.joker, self.joker_rank)
 
 
 @dataclass(frozen=True)
@@ -161,7 +259,8 @@ class OpponentResult:
 @dataclass(frozen=True)
 class Settlement:
     """The settlement of a closed hand (SPEC §4): ``outcome`` (``'normal'``,
-    ``'minus_ten'``, ``'chinchon'``), the ``closer`` and ``opponents`` results, the final
+    ``'minus_ten'``, ``'chinchon'``, ``'joker_chinchon'``), the ``closer`` and
+    ``opponents`` results, the final
     ``table`` (melds in the order they were put down) and ``points``: the hand points
     per position, closer first, then the opponents in play order."""
 
@@ -193,7 +292,9 @@ class Settlement:
                                _cards_of(o["unmatched"]), o["points"])
                 for o in d["opponents"]
             ),
-            tuple(TableMeld(t["kind"], _cards_of(t["cards"]), t["owner"], t["open"])
+            tuple(TableMeld(t["kind"], _cards_of(t["cards"]), t["owner"], t["open"],
+                            None if t.get("joker") is None else Card.parse(t["joker"]),
+                            t.get("joker_rank"))
                   for t in d["table"]),
             tuple(d["points"]),
         )
@@ -204,24 +305,33 @@ def _cards_of(texts: Sequence[str]) -> tuple[Card, ...]:
 
 
 def _melds_of(ds: Sequence[dict[str, Any]]) -> tuple[Meld, ...]:
-    return tuple(Meld(d["kind"], _cards_of(d["cards"])) for d in ds)
+    return tuple(Meld.from_dict(d) for d in ds)
 
 
 # --------------------------------------------------------------- from plain data
 #
 # What the reference solver hands to build_settlement:
-#   meld    = (kind, key)                 kind 'set'/'run', key = ascending bit indices
+#   meld    = (kind, cards, joker, joker_rank)   kind 'set'/'run', cards = ascending bit
+#             indices (the joker's included), joker = its bit index or None
 #   closer  = (melds, unmatched, points)
 #   opp     = (melds, layoffs, unmatched, points), layoffs = [(bit index, table index)]
-#   table   = [(kind, key, owner, open)]
+#   table   = [(kind, cards, owner, open, joker, joker_rank)]
+#   (a meld or table entry without its last two items has no joker)
 
 
 def _cards(key: Iterable[int]) -> tuple[Card, ...]:
     return tuple(CARD_AT[i] for i in key)  # type: ignore[misc]
 
 
-def _meld(kind: str, key: Iterable[int]) -> Meld:
-    return Meld(kind, _cards(key))
+def _meld(kind: str, key: Iterable[int], joker: Optional[int] = None,
+          joker_rank: Optional[int] = None) -> Meld:
+    return Meld(kind, _cards(key), None if joker is None else CARD_AT[joker], joker_rank)
+
+
+def _table_meld(kind: str, key: Iterable[int], owner: int, is_open: bool,
+                joker: Optional[int] = None, joker_rank: Optional[int] = None) -> TableMeld:
+    return TableMeld(kind, _cards(key), owner, is_open,
+                     None if joker is None else CARD_AT[joker], joker_rank)
 
 
 def build_settlement(outcome: str, closer: Any, opponents: Sequence[Any], table: Sequence[Any],
@@ -230,16 +340,16 @@ def build_settlement(outcome: str, closer: Any, opponents: Sequence[Any], table:
     melds, unmatched, cpoints = closer
     return Settlement(
         outcome,
-        CloserResult(tuple(_meld(k, key) for k, key in melds), _cards(unmatched), cpoints),
+        CloserResult(tuple(_meld(*m) for m in melds), _cards(unmatched), cpoints),
         tuple(
             OpponentResult(
-                tuple(_meld(k, key) for k, key in omelds),
+                tuple(_meld(*m) for m in omelds),
                 tuple((CARD_AT[c], t) for c, t in layoffs),
                 _cards(ounmatched),
                 opoints,
             )
             for omelds, layoffs, ounmatched, opoints in opponents
         ),
-        tuple(TableMeld(kind, _cards(key), owner, is_open) for kind, key, owner, is_open in table),
+        tuple(_table_meld(*t) for t in table),
         tuple(points),
     )

@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._args import SOLVER_FUNCTIONS, check_rules, check_threads, normalize_batch, row_error
+from .. import reference as _reference
+from .._args import SOLVER_FUNCTIONS, check_rules, check_threads, hand_for, normalize_batch, row_error
 from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, coerce_cards
 from ..errors import raise_status
 from ..results import OUTCOMES, Arrangement, Hint, Meld
@@ -58,6 +59,26 @@ _pool = None
 
 cdef inline object _raise_status(cc_status st):
     raise_status(_STATUS_NAMES.get(st, f"status {<int>st}"))
+
+
+# Rule variants (SPEC 9) the C core does not know yet run on the reference: each public
+# function starts with one guard, `rules is not None and rules is not HOUSE_RULES` (two
+# pointer comparisons on the house-rule path), then _variant().
+
+cdef bint _variant(object rules) except -1:
+    """Whether a call under ``rules`` (not None, not HOUSE_RULES) needs the reference:
+    rules whose melds or outcomes are not the house rules' (jokers, 40 cards, another
+    point table, seven_run_wins=False)."""
+    return not check_rules(rules).plain_solver
+
+
+cdef object _refused(object hand, object decks, object rules, int max_cards, int exact,
+                     cc_status st):
+    """Raise the documented error of a hand the C core refused: the shared check names
+    the card (a joker the rules do not have, ...), else the status's own error."""
+    hand_for(hand, decks, check_rules(rules), max_cards=max_cards,
+             exact=exact if exact >= 0 else None)
+    _raise_status(st)
 
 
 cdef inline cc_rules _rules_for(object rules) except *:
@@ -162,7 +183,9 @@ cdef inline int _popcount(uint64_t m) noexcept nogil:
 
 # Single-hand calls keep the GIL: the C work is a few ns, less than releasing it costs.
 
-def deadwood(hand, *, decks=None):
+def deadwood(hand, *, decks=None, rules=None):
+    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
+        return _reference.deadwood(hand, decks=decks, rules=rules)
     cdef cc_hand h
     cdef int points = 0
     cdef cc_status st
@@ -174,7 +197,7 @@ def deadwood(hand, *, decks=None):
     st = cc_deadwood(&_house, h, &points)
     if st != CC_OK:
         _hand_of(hand, decks, 8, -1)  # the Python check names the problem
-        _raise_status(st)
+        _refused(hand, decks, rules, 8, -1, st)
     return points
 
 
@@ -195,28 +218,37 @@ cdef tuple _cards(cc_hand h):
     return tuple(out)
 
 
-def best_melds(hand, *, decks=None):
+def best_melds(hand, *, decks=None, rules=None):
+    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
+        return _reference.best_melds(hand, decks=decks, rules=rules)
     cdef cc_hand h = _hand_of(hand, decks, 8, -1)
     cdef cc_arrangement a
     cdef cc_status st = cc_best_melds(&_house, h, &a)
     if st != CC_OK:
-        _raise_status(st)
-    melds = tuple(Meld(_KINDS[a.melds[i].kind], _cards(a.melds[i].cards))
-                  for i in range(a.n_melds))
+        _refused(hand, decks, rules, 8, -1, st)
+    # filled without Meld.__init__ (its joker fields keep their None defaults): as fast
+    # as before Meld had them
+    melds = tuple([_filled(Meld, {"kind": _KINDS[a.melds[i].kind],
+                                  "cards": _cards(a.melds[i].cards)})
+                   for i in range(a.n_melds)])
     return Arrangement(melds, _cards(a.unmatched), a.points)
 
 
 def close_outcome(hand, *, decks=None, rules=None):
+    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
+        return _reference.close_outcome(hand, decks=decks, rules=rules)
     cdef cc_hand h = _hand_of(hand, decks, 7, 7)
     cdef cc_rules r = _rules_for(rules)
     cdef cc_outcome outcome = CC_CANNOT_CLOSE
     cdef cc_status st = cc_close_outcome(&r, h, &outcome)
     if st != CC_OK:
-        _raise_status(st)
+        _refused(hand, decks, rules, 7, 7, st)
     return OUTCOMES[<int>outcome]
 
 
 def discard_hints(hand8, *, decks=None, rules=None):
+    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
+        return _reference.discard_hints(hand8, decks=decks, rules=rules)
     cdef cc_hand h
     cdef cc_rules r = _rules_for(rules)
     cdef uint8_t points[8]
@@ -232,7 +264,7 @@ def discard_hints(hand8, *, decks=None, rules=None):
         h = _hand_of(order, decks, 8, 8)
     st = cc_discard_hints(&r, h, points, outcomes)
     if st != CC_OK:
-        _raise_status(st)
+        _refused(hand8 if order is None else order, decks, rules, 8, 8, st)
     cdef list hints = []
     cdef uint64_t m = h.once
     cdef int i
@@ -319,10 +351,14 @@ def _run_batch(int which, masks, threads, int width):
     return out
 
 
-def deadwood_batch(masks, *, threads=None):
+def deadwood_batch(masks, *, threads=None, rules=None):
+    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
+        return _reference.deadwood_batch(masks, threads=threads, rules=rules)
     return _run_batch(0, masks, threads, 1)
 
 
-def hints_batch(masks, *, threads=None):
+def hints_batch(masks, *, threads=None, rules=None):
+    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
+        return _reference.hints_batch(masks, threads=threads, rules=rules)
     return _run_batch(1, masks, threads, 8)
 include "_settle.pxi"

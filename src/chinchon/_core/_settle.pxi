@@ -95,6 +95,8 @@ cdef object _settlement_of(const cc_settlement *s, object minus_ten):
 
 
 def settle(closer7, opponents, *, decks=None, rules=None):
+    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
+        return _reference.settle(closer7, opponents, decks=decks, rules=rules)
     cdef cc_hand hands[6]
     cdef cc_settlement out
     cdef cc_rules r
@@ -103,7 +105,7 @@ def settle(closer7, opponents, *, decks=None, rules=None):
     fast = (type(closer7) is Hand and type(opponents) in (list, tuple)
             and 1 <= len(opponents) <= _MAX_OPPONENTS
             and (decks is None or (type(decks) is int and (decks == 1 or decks == 2)))
-            and (rules is None or isinstance(rules, _Rules)))
+            and (rules is None or isinstance(rules, _Rules)))  # a preset name: slow path
     if fast:
         for h in opponents:
             if type(h) is not Hand:
@@ -131,6 +133,8 @@ def settle(closer7, opponents, *, decks=None, rules=None):
         if <int>st == <int>CC_ERR_CANNOT_CLOSE:
             raise _cannot_close_error((hands[0].once, hands[0].twice), out.deadwood,
                                       HOUSE_RULES if rules is None else rules)
+        if fast:  # the shared check names the problem (a joker the rules lack, ...)
+            _settle_prepare(closer7, opponents, decks, rules)
         raise _deal_error(_STATUS_NAMES.get(st, f"status {<int>st}"),
                           [(hands[k].once, hands[k].twice) for k in range(n + 1)],
                           out.bad_seat, out.bad_card)

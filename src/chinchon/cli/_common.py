@@ -1,10 +1,14 @@
-"""What the subcommands share: the argument parser's error style and card options."""
+"""What the subcommands share: the argument parser's error style, card and rules options."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-__all__ = ["Parser", "card_options"]
+from ..errors import ChinchonError
+from ..rules import PRESETS, Rules
+
+__all__ = ["Parser", "card_options", "rules_of"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -14,8 +18,59 @@ class Parser(argparse.ArgumentParser):
 
 
 def card_options(p: argparse.ArgumentParser, decks_default: str) -> None:
-    """The options shared by the commands that take cards: decks, close limit, JSON."""
+    """The options shared by the commands that take cards: decks, rules, JSON."""
     p.add_argument("--decks", type=int, choices=(1, 2), default=None,
                    help=f"1 or 2 decks (default: {decks_default})")
-    p.add_argument("--close-limit", type=int, default=5, help="close allowed up to (5)")
+    rules_options(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+_NONE = "none"  # --joker-chinchon none: the field set to None (None means "not given")
+
+
+def _joker_chinchon(text: str) -> Any:
+    return _NONE if text.strip().lower() == _NONE else int(text)
+
+
+def _points(text: str) -> list[int]:
+    return [int(x) for x in text.replace(",", " ").split()]
+
+
+#: option -> (Rules field, argparse keywords): the field overrides of --rules
+_OVERRIDES: dict[str, tuple[str, dict[str, Any]]] = {
+    "--close-limit": ("close_limit", {"type": int, "help": "close allowed up to (house: 5)"}),
+    "--minus-ten": ("minus_ten", {"type": int, "help": "what a full meld takes off (10)"}),
+    "--deck": ("deck", {"type": int, "choices": (48, 40), "help": "48 or 40 cards"}),
+    "--jokers": ("jokers", {"type": int, "choices": (0, 1, 2),
+                            "help": "extra jokers *1, *2 per deck (0)"}),
+    "--wild-ace": ("wild_ace_of_coins", {"action": argparse.BooleanOptionalAction,
+                                         "help": "the ace of coins is a joker"}),
+    "--joker-points": ("joker_points", {"type": int, "help": "an unmatched joker's points (25)"}),
+    "--points": ("points", {"type": _points, "metavar": "P1,...,P12",
+                            "help": "points of ranks 1-12"}),
+    "--seven-run-wins": ("seven_run_wins", {"action": argparse.BooleanOptionalAction,
+                                            "help": "a natural 7-card run wins the game"}),
+    "--joker-chinchon": ("joker_chinchon", {"type": _joker_chinchon, "metavar": "N|none",
+                                            "help": "what a 7-card run with a joker takes off"}),
+}
+
+
+def rules_options(p: argparse.ArgumentParser) -> None:
+    """``--rules NAME`` and the field overrides (each default: the preset's value)."""
+    p.add_argument("--rules", default="barajamos", metavar="NAME",
+                   help=f"rules preset: {', '.join(PRESETS)} (default: barajamos)")
+    for option, (field, kwargs) in _OVERRIDES.items():
+        p.add_argument(option, dest=field, default=None, **kwargs)
+
+
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The rules of ``--rules`` with the overrides given on the command line."""
+    rules = Rules.preset(args.rules)
+    changes = {field: getattr(args, field) for field, _ in _OVERRIDES.values()
+               if getattr(args, field, None) is not None}
+    if changes.get("joker_chinchon") == _NONE:
+        changes["joker_chinchon"] = None
+    try:
+        return rules.replace(**changes) if changes else rules
+    except TypeError as exc:  # pragma: no cover - every override is a field
+        raise ChinchonError(str(exc)) from None

@@ -10,8 +10,7 @@ from .._backend import IMPLEMENTATION, best_melds, close_outcome, discard_hints
 from ..cards import Hand
 from ..errors import CardCountError
 from ..results import one_per_card
-from ..rules import Rules
-from ._common import card_options
+from ._common import card_options, rules_of
 
 
 def add_parser(sub: Any) -> None:
@@ -27,15 +26,15 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    rules = rules_of(args)
     hand = Hand(args.hand, decks=args.decks)
-    rules = Rules(close_limit=args.close_limit)
     if len(hand) == 8:
         hints = discard_hints(hand, rules=rules)
     elif len(hand) == 7:
         hints = None
     else:
         raise CardCountError(f"a hint needs 7 or 8 cards, got {len(hand)}: {hand}")
-    arrangement = best_melds(hand)
+    arrangement = best_melds(hand, rules=rules)
     shown = arrangement.table_order()
     if args.json:
         out: dict[str, Any] = {

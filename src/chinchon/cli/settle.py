@@ -7,9 +7,8 @@ import json
 from typing import Any
 
 from .._backend import IMPLEMENTATION, settle
-from ..results import seat_label
-from ..rules import Rules
-from ._common import card_options
+from ..results import Meld, seat_label
+from ._common import card_options, rules_of
 
 
 def add_parser(sub: Any) -> None:
@@ -29,7 +28,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = Rules(close_limit=args.close_limit)
+    rules = rules_of(args)
     result = settle(args.closer, args.opponent or [], decks=args.decks, rules=rules)
     if args.json:
         out = result.to_dict()
@@ -37,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     outcome = {"normal": "normal close", "minus_ten": "minus ten (the closer's melds are locked)",
-               "chinchon": "chinchón: the closer wins the game"}[result.outcome]
+               "chinchon": "chinchón: the closer wins the game",
+               "joker_chinchon": "chinchón with a joker (the closer's melds are locked)",
+               }[result.outcome]
     print(f"outcome: {outcome}")
 
     def melds_text(melds: Any) -> str:
@@ -62,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     print("table:")
     for t, meld in enumerate(result.table):
         lock = "" if meld.open else "  (locked)"
-        print(f"  #{t:<2} {meld.kind:<3}  {cards_text(meld.cards):<30} {seat_label(meld.owner)}{lock}")
+        shown = str(Meld(meld.kind, meld.cards, meld.joker, meld.joker_rank))
+        print(f"  #{t:<2} {meld.kind:<3}  {shown:<30} {seat_label(meld.owner)}{lock}")
     print("points:")
     for k, pts in enumerate(result.points):
         print(f"  {seat_label(k):<11} {pts:>4}")

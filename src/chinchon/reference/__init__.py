@@ -5,13 +5,15 @@ every way of combining them and every lay-off plan, and picks the best by the ex
 keys of docs/design.md. The tests use it as the oracle, the benchmarks as the baseline,
 and the package falls back to it where the native extension cannot load
 (``CHINCHON_IMPLEMENTATION=python`` forces it). It has the same functions, arguments,
-results and errors as the native module ``chinchon._core``.
+results and errors as the native module ``chinchon._core``, under every rules value of
+SPEC section 9 (the native module runs the variants it does not know on this one).
 """
 
 from __future__ import annotations
 
 from .._args import SOLVER_FUNCTIONS
 from .melds import arrange as arrange
+from .melds import arrangement as arrangement
 from .melds import best_melds as best_melds
 from .melds import candidate_melds as candidate_melds
 from .melds import close_outcome as close_outcome
@@ -23,4 +25,4 @@ from .settle import settle as settle
 
 IMPLEMENTATION = "python"
 
-__all__ = ["IMPLEMENTATION", *SOLVER_FUNCTIONS, "candidate_melds", "arrange"]
+__all__ = ["IMPLEMENTATION", *SOLVER_FUNCTIONS, "candidate_melds", "arrange", "arrangement"]

@@ -3,20 +3,28 @@
 Written for clarity, independent of the C core's bit tricks: it enumerates every meld
 and every way of combining them, and picks the best by the explicit keys of
 docs/design.md.
+
+Under every rule set of SPEC section 9: the 40-card deck (the jack follows the seven
+in a run), other point tables, and jokers -- the extra ``*1``/``*2`` and the ace of
+coins under ``wild_ace_of_coins``. A meld holds at most one joker and at least two
+natural cards, so a candidate meld is a set or a run of natural cards, or one of those
+short of one card plus a joker standing for it. A hand of at most 8 cards holds at most
+two disjoint melds.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, Optional
+from functools import lru_cache
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
-from .._args import check_rules, check_threads, normalize_batch, row_error, row_status
-from ..cards import CARD_AT, Hand, HandLike, as_hand, coerce_cards, mask_to_cards
+from .._args import check_rules, check_threads, hand_for, normalize_batch, row_error, row_status
+from ..cards import CARD_AT, JOKER_BITS, Card, Hand, HandLike, coerce_cards, mask_to_cards
 from ..results import OUTCOMES, Arrangement, Hint, Meld
-from ..rules import Rules
+from ..rules import HOUSE_RULES, Rules, SolverRules
 
 __all__ = [
     "deadwood",
@@ -27,10 +35,25 @@ __all__ = [
     "hints_batch",
     "candidate_melds",
     "arrange",
+    "arrangement",
 ]
 
-# A meld is held here as a sorted tuple of card indices (copies repeated): its key.
+# A meld's tie-break key (docs/design.md): the natural cards' bit indices ascending
+# (copies repeated); with a joker, then 64 + the joker's bit and, in a run, the bit index
+# of the card it stands for.
 MeldKey = tuple[int, ...]
+
+
+class CandidateMeld(NamedTuple):
+    """A meld the hand can form: ``key`` its tie-break key, ``cards`` the bit indices it
+    takes from the hand (ascending, the joker's included), ``joker`` the joker's bit
+    index and ``rank`` the rank that joker stands for (both None without a joker)."""
+
+    kind: str
+    key: MeldKey
+    cards: tuple[int, ...]
+    joker: Optional[int]
+    rank: Optional[int]
 
 
 def _rank(index: int) -> int:
@@ -41,8 +64,39 @@ def _suit(index: int) -> int:
     return index // 16
 
 
-def _points(index: int) -> int:
-    return _rank(index)
+class Deck:
+    """What the solver needs of one rule set and number of decks, worked out once:
+    each card's points, which bits are jokers, the run order of the ranks and the set
+    capacity (4 cards per deck, a joker counted)."""
+
+    __slots__ = ("rules", "decks", "points", "jokers", "order", "position", "capacity",
+                 "of_rank", "of_suit")
+
+    def __init__(self, rules: SolverRules, decks: int) -> None:
+        self.rules = rules
+        self.decks = decks
+        self.points = tuple(rules.card_points(i) if i % 16 < 12 or i in JOKER_BITS else 0
+                            for i in range(64))
+        self.jokers = rules.joker_mask
+        self.order = rules.rank_order            # ranks in run order
+        self.position = {r: p for p, r in enumerate(self.order)}  # rank -> place in a run
+        self.capacity = 4 * decks
+        # bit indices of each rank's cards (rank, (o, c, e, b)), of each suit in run order
+        self.of_rank = tuple((r, tuple(range(r - 1, 64, 16))) for r in self.order)
+        self.of_suit = tuple(tuple(16 * s + r - 1 for r in self.order) for s in range(4))
+
+    def is_joker(self, index: int) -> bool:
+        return bool(self.jokers >> index & 1)
+
+    def run_index(self, suit: int, position: int) -> int:
+        """Bit index of the card of ``suit`` at ``position`` of the run order."""
+        return 16 * suit + self.order[position] - 1
+
+
+@lru_cache(maxsize=256)
+def deck_for(rules: SolverRules, decks: int) -> Deck:
+    """The :class:`Deck` of a rule set (its solver view) and number of decks."""
+    return Deck(rules, decks)
 
 
 def _copy_choices(cards: Sequence[int], counts: Counter[int]) -> list[list[int]]:
@@ -54,69 +108,114 @@ def _copy_choices(cards: Sequence[int], counts: Counter[int]) -> list[list[int]]
     return choices
 
 
-def candidate_melds(counts: Counter[int]) -> list[tuple[str, MeldKey]]:
-    """Every meld that can be formed from a multiset of card indices.
+def candidate_melds(counts: Counter[int], deck: Optional[Deck] = None) -> list[CandidateMeld]:
+    """Every meld that can be formed from a multiset of card indices (``deck``: the
+    rules and decks; default the house rules, one deck).
 
-    Sets: every multiset of >= 3 cards of one rank that the hand holds (two copies of
-    a card allowed). Runs: every segment of >= 3 consecutive ranks of one suit that the
-    hand holds, one copy of each card.
+    Sets: every multiset of >= 3 natural cards of one rank (two copies of a card
+    allowed), and every multiset of >= 2 of them plus one joker, up to the set capacity.
+    Runs: every segment of >= 3 consecutive ranks (in the deck's run order) of one suit,
+    one copy of each card: all natural, or all natural but one place, where a joker
+    stands (inside the run or at either end; the natural card of that place may be held
+    too, for another meld).
     """
-    melds: list[tuple[str, MeldKey]] = []
-    for rank in range(1, 13):
-        cards = [(16 * s + rank - 1) for s in range(4) if counts[16 * s + rank - 1]]
-        # every choice of 0..count copies of each card of this rank
+    if deck is None:
+        deck = deck_for(HOUSE_RULES.solver, 1)
+    jm = deck.jokers
+    held = {i for i, k in counts.items() if k > 0 and not jm >> i & 1}  # natural cards
+    jokers = sorted(i for i, k in counts.items() if k > 0 and jm >> i & 1)
+    fewest = 2 if jokers else 3  # natural cards a meld needs
+    melds: list[CandidateMeld] = []
+    for rank, of_rank in deck.of_rank:
+        cards = [i for i in of_rank if i in held]
+        if sum(counts[i] for i in cards) < fewest:
+            continue
         for c in _copy_choices(cards, counts):
             if len(c) >= 3:
-                melds.append(("set", tuple(sorted(c))))
-    for suit in range(4):
-        for lo in range(1, 11):
-            hi = lo
-            while hi <= 12 and counts[16 * suit + hi - 1]:
-                if hi - lo + 1 >= 3:
-                    melds.append(("run", tuple(16 * suit + r - 1 for r in range(lo, hi + 1))))
-                hi += 1
+                melds.append(CandidateMeld("set", tuple(c), tuple(c), None, None))
+            if jokers and len(c) >= 2 and len(c) + 1 <= deck.capacity:
+                for j in jokers:
+                    melds.append(CandidateMeld("set", (*c, 64 + j), tuple(sorted((*c, j))),
+                                               j, rank))
+    n = len(deck.order)
+    for idx in deck.of_suit:
+        has = [i in held for i in idx]
+        if sum(has) < fewest:
+            continue
+        for lo in range(n - 2):
+            gap = -1  # the one place of the segment the hand lacks, if any
+            for hi in range(lo, n):
+                if not has[hi]:
+                    if gap >= 0 or not jokers:
+                        break
+                    gap = hi
+                if hi - lo < 2:
+                    continue
+                seg = idx[lo:hi + 1]
+                if gap < 0:
+                    melds.append(CandidateMeld("run", tuple(seg), tuple(seg), None, None))
+                for p in ([gap] if gap >= 0 else range(lo, hi + 1)) if jokers else ():
+                    naturals = tuple(i for q, i in enumerate(seg, start=lo) if q != p)
+                    for j in jokers:
+                        melds.append(CandidateMeld(
+                            "run", (*naturals, 64 + j, idx[p]), tuple(sorted((*naturals, j))),
+                            j, deck.order[p]))
     return melds
 
 
-def _fits(meld: MeldKey, counts: Counter[int]) -> bool:
-    need = Counter(meld)
+def _fits(cards: Sequence[int], counts: Counter[int]) -> bool:
+    need = Counter(cards)
     return all(counts[i] >= k for i, k in need.items())
 
 
-def _collections(
-    melds: Sequence[tuple[str, MeldKey]], start: int, counts: Counter[int]
-) -> Iterable[list[tuple[str, MeldKey]]]:
+def collections_of(melds: Sequence[CandidateMeld], start: int,
+                   counts: Counter[int]) -> Iterable[list[CandidateMeld]]:
     """Every collection of melds (from melds[start:], a meld possibly more than once:
     two decks can hold two identical runs) that fits in ``counts``."""
     yield []
     for i in range(start, len(melds)):
-        kind, key = melds[i]
-        if _fits(key, counts):
+        meld = melds[i]
+        if _fits(meld.cards, counts):
             rest = counts.copy()
-            rest.subtract(key)
-            for tail in _collections(melds, i, rest):
-                yield [(kind, key), *tail]
+            rest.subtract(meld.cards)
+            for tail in collections_of(melds, i, rest):
+                yield [meld, *tail]
 
 
-def _arrangement_key(chosen: list[tuple[str, MeldKey]], total: int) -> tuple[Any, ...]:
-    melded = [i for _, key in chosen for i in key]
-    points = total - sum(_points(i) for i in melded)
-    return (points, -len(melded), len(chosen), tuple(sorted(key for _, key in chosen)))
-
-
-def arrange(indices: Sequence[int]) -> tuple[list[tuple[str, MeldKey]], list[int], int]:
+def arrangement(indices: Sequence[int], deck: Optional[Deck] = None
+                ) -> tuple[list[CandidateMeld], list[int], int]:
     """The optimal arrangement of a multiset of card indices by the documented
-    tie-break: ``(melds in ascending key order, unmatched indices ascending, points)``."""
+    tie-break: ``(melds in ascending key order, unmatched indices ascending, points)``.
+
+    The key, smallest first: the points left unmatched; more cards melded (jokers
+    counted); fewer melds; the tuple of meld keys in ascending order."""
+    if deck is None:
+        deck = deck_for(HOUSE_RULES.solver, 1)
+    points = deck.points
     counts = Counter(indices)
-    total = sum(_points(i) for i in indices)
-    melds = candidate_melds(counts)
-    best = min(_collections(melds, 0, counts), key=lambda ch: _arrangement_key(ch, total))
-    best = sorted(best, key=lambda m: m[1])
+    total = sum(points[i] for i in indices)
+
+    def key(chosen: list[CandidateMeld]) -> tuple[Any, ...]:
+        melded = [i for m in chosen for i in m.cards]
+        return (total - sum(points[i] for i in melded), -len(melded), len(chosen),
+                tuple(sorted(m.key for m in chosen)))
+
+    best = min(collections_of(candidate_melds(counts, deck), 0, counts), key=key)
+    best = sorted(best, key=lambda m: m.key)
     left = counts.copy()
-    for _, key in best:
-        left.subtract(key)
+    for m in best:
+        left.subtract(m.cards)
     unmatched = sorted(left.elements())
-    return best, unmatched, sum(_points(i) for i in unmatched)
+    return best, unmatched, sum(points[i] for i in unmatched)
+
+
+def arrange(indices: Sequence[int], rules: Optional[Rules] = None, decks: int = 1
+            ) -> tuple[list[tuple[str, tuple[int, ...]]], list[int], int]:
+    """:func:`arrangement` with each meld as ``(kind, cards)`` (bit indices, a joker's
+    included): ``(melds, unmatched, points)``."""
+    deck = deck_for(check_rules(rules).solver, decks)
+    melds, unmatched, points = arrangement(indices, deck)
+    return [(m.kind, m.cards) for m in melds], unmatched, points
 
 
 def _indices(hand: Hand) -> list[int]:
@@ -127,62 +226,73 @@ def _cards(key: Iterable[int]) -> tuple[Any, ...]:
     return tuple(CARD_AT[i] for i in key)
 
 
-def _to_meld(kind: str, key: MeldKey) -> Meld:
-    return Meld(kind, _cards(key))
+def to_meld(m: CandidateMeld) -> Meld:
+    """The public :class:`Meld` of a candidate."""
+    return Meld(m.kind, _cards(m.cards), None if m.joker is None else CARD_AT[m.joker], m.rank)
 
 
-def deadwood(hand: HandLike, *, decks: Optional[int] = None) -> int:
+def deadwood(hand: HandLike, *, decks: Optional[int] = None,
+             rules: Optional[Rules] = None) -> int:
     """Optimal deadwood (points left in no meld) of a hand of at most 8 cards."""
-    h = as_hand(hand, decks, max_cards=8)
-    return arrange(_indices(h))[2]
+    rules = check_rules(rules)
+    h = hand_for(hand, decks, rules, max_cards=8)
+    return arrangement(_indices(h), deck_for(rules.solver, h.decks))[2]
 
 
-def best_melds(hand: HandLike, *, decks: Optional[int] = None) -> Arrangement:
-    """An optimal arrangement of a hand of at most 8 cards (docs/design.md tie-break)."""
-    h = as_hand(hand, decks, max_cards=8)
-    melds, unmatched, points = arrange(_indices(h))
-    return Arrangement(
-        tuple(_to_meld(k, key) for k, key in melds),
-        _cards(unmatched),
-        points,
-    )
+def best_melds(hand: HandLike, *, decks: Optional[int] = None,
+               rules: Optional[Rules] = None) -> Arrangement:
+    """An optimal arrangement of a hand of at most 8 cards (docs/design.md tie-break);
+    each meld says which card is its joker and what it stands for."""
+    rules = check_rules(rules)
+    h = hand_for(hand, decks, rules, max_cards=8)
+    melds, unmatched, points = arrangement(_indices(h), deck_for(rules.solver, h.decks))
+    return Arrangement(tuple(to_meld(m) for m in melds), _cards(unmatched), points)
 
 
-def _outcome_code(indices: Sequence[int], points: int, rules: Rules) -> int:
-    """cc_outcome of closing with these 7 cards: 0 cannot, 1 normal, 2 minus_ten, 3 chinchon."""
+def outcome_code(indices: Sequence[int], points: int, deck: Deck) -> int:
+    """cc_outcome of closing with these cards (deadwood ``points``): 0 cannot, 1 normal,
+    2 minus_ten, 3 chinchon, 4 joker_chinchon -- in SPEC 9.2's order."""
+    rules = deck.rules
     if points > rules.close_limit:
         return 0
-    if points == 0:
-        ranks = sorted(_rank(i) for i in indices)
-        one_suit = len({_suit(i) for i in indices}) == 1
-        if len(indices) == 7 and one_suit and ranks == list(range(ranks[0], ranks[0] + 7)):
-            return 3
-        return 2
-    return 1
+    if points == 0 and len(indices) == 7:
+        jokers = [i for i in indices if deck.is_joker(i)]
+        naturals = [i for i in indices if not deck.is_joker(i)]
+        if len({_suit(i) for i in naturals}) == 1 and len(set(naturals)) == len(naturals):
+            places = sorted(deck.position[_rank(i)] for i in naturals)
+            span = places[-1] - places[0]
+            if not jokers and span == 6 and rules.seven_run_wins:
+                return 3  # chinchón: seven natural cards in a run
+            if len(jokers) == 1 and span <= 6 and rules.joker_chinchon is not None:
+                return 4  # six in a run and a joker for the seventh place
+    return 2 if points == 0 else 1
 
 
 def close_outcome(hand: HandLike, *, decks: Optional[int] = None,
                   rules: Optional[Rules] = None) -> Optional[str]:
     """What closing with these 7 cards would be: None (not allowed), 'normal',
-    'minus_ten' or 'chinchon'."""
+    'minus_ten', 'chinchon' or 'joker_chinchon'."""
     rules = check_rules(rules)
-    h = as_hand(hand, decks, exact=7)
+    h = hand_for(hand, decks, rules, exact=7)
     idx = _indices(h)
-    return OUTCOMES[_outcome_code(idx, arrange(idx)[2], rules)]
+    deck = deck_for(rules.solver, h.decks)
+    return OUTCOMES[outcome_code(idx, arrangement(idx, deck)[2], deck)]
 
 
 def discard_hints(hand8: HandLike, *, decks: Optional[int] = None,
                   rules: Optional[Rules] = None) -> list[Hint]:
     """One Hint per card held: the deadwood of the 7 cards left if it is discarded and
-    whether (and how) those 7 could close. Cards in the order given (a Hand: ascending)."""
+    whether (and how) those 7 could close. Cards in the order given (a Hand: ascending).
+    A joker is listed like any card."""
     rules = check_rules(rules)
-    order = coerce_cards(hand8)
-    as_hand(hand8 if isinstance(hand8, Hand) else order, decks, exact=8)  # validates
+    order: list[Card] = coerce_cards(hand8)
+    h = hand_for(hand8 if isinstance(hand8, Hand) else order, decks, rules, exact=8)
+    deck = deck_for(rules.solver, h.decks)
     hints = []
     for pos, card in enumerate(order):
         rest = [c.index for c in order[:pos] + order[pos + 1 :]]
-        points = arrange(rest)[2]
-        code = _outcome_code(rest, points, rules)
+        points = arrangement(rest, deck)[2]
+        code = outcome_code(rest, points, deck)
         hints.append(Hint(card, points, code != 0, OUTCOMES[code]))
     return hints
 
@@ -199,31 +309,37 @@ def _rows(arr: np.ndarray, decks: int) -> Iterable[tuple[int, int]]:
             yield once, twice
 
 
-def deadwood_batch(masks: Any, *, threads: Optional[int] = None) -> np.ndarray:
+def deadwood_batch(masks: Any, *, threads: Optional[int] = None,
+                   rules: Optional[Rules] = None) -> np.ndarray:
     """Deadwood of each row (0-8 cards) of a batch in the public encoding:
     shape (n,) single deck, (n, 2) double deck. Returns uint8 of shape (n,)."""
+    rules = check_rules(rules)
     check_threads(threads)
     arr, decks = normalize_batch(masks)
+    deck = deck_for(rules.solver, decks)
     out = np.empty(arr.shape[0], dtype=np.uint8)
     for row, (once, twice) in enumerate(_rows(arr, decks)):
-        status = row_status(once, twice, None)
+        status = row_status(once, twice, None, rules)
         if status != "CC_OK":
-            raise row_error(status, row)
-        out[row] = arrange([c.index for c in mask_to_cards(once, twice)])[2]
+            raise row_error(status, row, once)
+        out[row] = arrangement([c.index for c in mask_to_cards(once, twice)], deck)[2]
     return out
 
 
-def hints_batch(masks: Any, *, threads: Optional[int] = None) -> np.ndarray:
+def hints_batch(masks: Any, *, threads: Optional[int] = None,
+                rules: Optional[Rules] = None) -> np.ndarray:
     """For each 8-card row: the deadwood after discarding each held card, in ascending
     card order (a double-deck copy listed twice). Returns uint8 of shape (n, 8)."""
+    rules = check_rules(rules)
     check_threads(threads)
     arr, decks = normalize_batch(masks)
+    deck = deck_for(rules.solver, decks)
     out = np.empty((arr.shape[0], 8), dtype=np.uint8)
     for row, (once, twice) in enumerate(_rows(arr, decks)):
-        status = row_status(once, twice, 8)
+        status = row_status(once, twice, 8, rules)
         if status != "CC_OK":
-            raise row_error(status, row)
+            raise row_error(status, row, once)
         idx = [c.index for c in mask_to_cards(once, twice)]
         for pos in range(8):
-            out[row, pos] = arrange(idx[:pos] + idx[pos + 1 :])[2]
+            out[row, pos] = arrangement(idx[:pos] + idx[pos + 1 :], deck)[2]
     return out
