@@ -173,9 +173,11 @@ def row_status(once: int, twice: int, exact: Optional[int],
     if rules is not None and rules.deck == 40 and once & _EIGHTS_NINES:
         return "CC_ERR_NOT_IN_DECK"
     n = bin(once).count("1") + bin(twice).count("1")
-    if exact is not None:
-        return "CC_OK" if n == exact else "CC_ERR_CARD_COUNT"
-    return "CC_OK" if n <= 8 else "CC_ERR_TOO_MANY_CARDS"
+    if n > 8:  # before the exact count, as the C core checks (cc_check_hand, then the call)
+        return "CC_ERR_TOO_MANY_CARDS"
+    if exact is not None and n != exact:
+        return "CC_ERR_CARD_COUNT"
+    return "CC_OK"
 
 
 def row_error(status: str, row: int, once: int = 0) -> BatchRowError:

@@ -24,8 +24,8 @@ from chinchon import (
 )
 
 from tests.oracles.impls import scaled
-from .variants_deals import random_deal
-from .variants_oracle import Oracle, meld_data
+from tests.oracles.variant_deals import random_deal
+from tests.oracles.variants import Oracle, meld_data
 
 ONE = Rules(jokers=1)
 

@@ -84,3 +84,13 @@ def test_jokers_under_plain_rules_are_named_in_both(native, rules):
         same(native, "close_outcome", hand, rules=rules)
         same(native, "best_melds", hand, rules=rules)
     same(native, "discard_hints", Hand("*1 2o 3o 4o 5o 6o 7o 1b"), rules=rules)
+
+
+def test_a_hints_row_over_8_cards_is_too_many_in_both(impl):
+    # found by test_batches: the reference said "wrong number of cards" where the C core
+    # (cc_check_hand before the exact count) says "too many cards"
+    from chinchon import BatchRowError
+    with pytest.raises(BatchRowError, match="row 0: too many cards"):
+        impl.hints_batch(np.array([0x3FF], dtype=np.uint64))
+    with pytest.raises(BatchRowError, match="row 0: wrong number of cards"):
+        impl.hints_batch(np.array([0x7F], dtype=np.uint64))

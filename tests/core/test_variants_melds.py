@@ -28,8 +28,8 @@ from chinchon import (
 )
 
 from tests.oracles.impls import scaled
-from .variants_deals import random_hand
-from .variants_oracle import Oracle
+from tests.oracles.variant_deals import random_hand
+from tests.oracles.variants import Oracle
 
 ONE = Rules(jokers=1)
 COURT10 = Rules(points=[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10])
