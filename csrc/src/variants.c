@@ -473,13 +473,12 @@ cc_status cc_var_discard_hints(const cc_rules *rules, cc_hand h, uint8_t *points
     return CC_OK;
 }
 
-/* Deadwood (hints == 0) or hints (hints == 1: rows of exactly 8 cards) of n batch rows
- * under rules that are not plain; stops at the first bad row. */
-cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
-                       int decks, uint8_t *out, size_t *bad_row)
+/* The rows of cc_var_batch, inlined once per (deck count, hints) so the joker-free rows
+ * run the house kernels with constants folded. */
+CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *view, int hints,
+                                      const uint64_t *masks, size_t n, int decks,
+                                      uint8_t *out, size_t *bad_row)
 {
-    const cc_rules local = *rules;
-    const cc_rules view = cc_view(rules);
     size_t i;
     for (i = 0; i < n; i++) {
         cc_hand h;
@@ -487,19 +486,37 @@ cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, 
         cc_status st;
         h.once = decks == 1 ? masks[i] : masks[2 * i];
         h.twice = decks == 1 ? 0 : masks[2 * i + 1];
-        st = cc_var_status(&local, h, CC_MAX_HAND, hints ? CC_MAX_HAND : -1, &cards);
+        st = cc_var_status(local, h, CC_MAX_HAND, hints ? CC_MAX_HAND : -1, &cards);
         if (st != CC_OK) {
             if (bad_row != NULL)
                 *bad_row = i;
             return st;
         }
         if (hints) {
-            cc_vhints(&view, &local, h, decks, out + 8 * i, NULL);
+            cc_vhints(view, local, h, decks, out + 8 * i, NULL);
+        } else if ((h.once & local->joker_mask) == 0) {
+            /* no joker: the house kernel on the run-order space */
+            out[i] = (uint8_t)cc_deadwood_core(view, cc_var_compact(local->deck, h.once),
+                                               cc_var_compact(local->deck, h.twice));
         } else {
             vhand v;
-            cc_split(&local, h, decks, &v);
-            out[i] = (uint8_t)cc_vdeadwood(&view, &local, &v);
+            cc_split(local, h, decks, &v);
+            out[i] = (uint8_t)cc_vdeadwood(view, local, &v);
         }
     }
     return CC_OK;
+}
+
+/* Deadwood (hints == 0) or hints (hints == 1: rows of exactly 8 cards) of n batch rows
+ * under rules that are not plain; stops at the first bad row. */
+cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
+                       int decks, uint8_t *out, size_t *bad_row)
+{
+    const cc_rules local = *rules;
+    const cc_rules view = cc_view(rules);
+    if (hints)
+        return decks == 1 ? cc_var_rows(&local, &view, 1, masks, n, 1, out, bad_row)
+                          : cc_var_rows(&local, &view, 1, masks, n, 2, out, bad_row);
+    return decks == 1 ? cc_var_rows(&local, &view, 0, masks, n, 1, out, bad_row)
+                      : cc_var_rows(&local, &view, 0, masks, n, 2, out, bad_row);
 }
