@@ -38,6 +38,7 @@ typedef enum cc_status {
     CC_ERR_THREE_COPIES,    /* a card in play more than twice */
     CC_ERR_CANNOT_CLOSE,    /* the closer's deadwood is over the close limit */
     CC_ERR_BAD_ARGUMENT,    /* a rules table or count out of range */
+    CC_ERR_NOT_IN_DECK,     /* a natural card the rules' deck lacks (an 8 or 9, deck 40) */
     CC_STATUS_END           /* sentinel: number of status codes */
 } cc_status;
 
@@ -46,20 +47,59 @@ typedef struct cc_hand {
     uint64_t twice;
 } cc_hand;
 
-/* Everything a rule variant means to the solver. Build it with cc_rules_init (or
- * cc_rules_default); plane is derived from points. */
+#define CC_JOKER1_BIT 12 /* the extra joker cards (SPEC 9.4): *1 and *2 */
+#define CC_JOKER2_BIT 28
+#define CC_EIGHTS_NINES UINT64_C(0x0180018001800180) /* not in the 40-card deck */
+
+/* The rule variants (SPEC 9.1) beyond the point table, close limit and minus ten: what
+ * cc_rules_init_variant takes. cc_rules_init gives the house values (48, 0, 0, 25, 1,
+ * 25). */
+typedef struct cc_variant {
+    int deck;              /* 48 (ranks 1-12) or 40 (no 8s/9s; the jack follows the 7) */
+    int wild_ace_of_coins; /* 0/1: bit 0 (1o, every copy) is a joker */
+    int jokers;            /* 0..2 extra jokers per deck: bit 12 (*1), then bit 28 (*2) */
+    int joker_points;      /* 0..31: points of a joker left unmatched */
+    int seven_run_wins;    /* 0/1: a natural 7-card run is chinchon (else minus ten) */
+    int joker_chinchon;    /* >= 0: a 7-card run with one joker scores -joker_chinchon;
+                              -1: none (such a close is minus ten) */
+} cc_variant;
+
+/* Everything a rule variant means to the solver. Build it with cc_rules_init,
+ * cc_rules_init_variant (or cc_rules_default); the fields after minus_ten are derived
+ * or set by those and read by the solver only. */
 typedef struct cc_rules {
     uint8_t points[CC_NRANKS]; /* points of ranks 1..12 (index rank-1), 0..31 */
     uint8_t close_limit;       /* closing allowed with deadwood <= close_limit */
     int minus_ten;             /* a close with every card melded scores -minus_ten (>= 0) */
-    uint64_t plane[5];         /* derived: bit k of a card's points, as a card mask */
+    uint64_t plane[5];         /* derived: bit k of a card's points, as a card mask (the
+                                  joker bits in play: joker_points) */
+    /* SPEC 9 variants (cc_variant) */
+    uint8_t deck;              /* 48 or 40 */
+    uint8_t wild_ace;          /* 0/1 */
+    uint8_t jokers;            /* 0..2 */
+    uint8_t joker_points;      /* 0..31 */
+    uint8_t seven_run_wins;    /* 0/1 */
+    uint8_t plain;             /* derived: 48 cards, no jokers, seven_run_wins -- the house
+                                  solver (any point table) runs unchanged */
+    uint8_t decks;             /* set capacity: 1 or 2 decks, 0 = 2 when a card of the
+                                  hand is held twice (the batch calls use their decks) */
+    int joker_chinchon;        /* >= 0, or -1 for none */
+    uint64_t joker_mask;       /* derived: the bits read as jokers */
+    uint64_t card_mask;        /* derived: every bit that is a card of the deck */
+    uint64_t wplane[5];        /* derived: the natural cards' planes in the run-order
+                                  space (40 cards: ranks 10-12 at bits 7-9 of a lane) */
+    uint8_t wpoints[CC_NRANKS];/* derived: points by place in the run order */
 } cc_rules;
 
 typedef enum cc_meld_kind { CC_SET = 0, CC_RUN = 1 } cc_meld_kind;
 
+/* A meld: its cards (the joker's bit included), kind, and with a joker (joker_rank != 0)
+ * the joker's bit index and the rank (1..12) it stands for (a set: the set's rank). */
 typedef struct cc_meld {
     cc_hand cards;
-    uint8_t kind; /* cc_meld_kind */
+    uint8_t kind;       /* cc_meld_kind */
+    uint8_t joker;      /* bit index of the joker (0 when none: read joker_rank) */
+    uint8_t joker_rank; /* 0: no joker */
 } cc_meld;
 
 typedef struct cc_arrangement {
@@ -74,7 +114,8 @@ typedef enum cc_outcome {
     CC_CANNOT_CLOSE = 0,
     CC_NORMAL = 1,
     CC_MINUS_TEN = 2,
-    CC_CHINCHON = 3
+    CC_CHINCHON = 3,
+    CC_JOKER_CHINCHON = 4 /* a 7-card run with one joker (SPEC 9.2) */
 } cc_outcome;
 
 /* Fill *rules with the house rules: points = rank, close limit 5, minus ten 10. O(1). */
@@ -85,6 +126,14 @@ void cc_rules_default(cc_rules *rules);
  * (and *rules untouched) when a value is out of range. */
 cc_status cc_rules_init(cc_rules *rules, const uint8_t points[CC_NRANKS], int close_limit,
                         int minus_ten);
+
+/* cc_rules_init plus the variants of *variant (NULL: the house values). O(1);
+ * CC_ERR_BAD_ARGUMENT (and *rules untouched) when a value is out of range. Under rules
+ * that are not plain (see cc_rules.plain) every call validates hands against the deck:
+ * a bit that is no card (jokers not in play included): CC_ERR_LANE_BITS; twice not in
+ * once; an eight or nine with 40 cards: CC_ERR_NOT_IN_DECK; then the count. */
+cc_status cc_rules_init_variant(cc_rules *rules, const uint8_t points[CC_NRANKS],
+                                int close_limit, int minus_ten, const cc_variant *variant);
 
 /* Check that h is a well-formed hand of at most max_cards cards: lanes, twice
  * subset of once. O(1). Returns the status; *n_cards gets the card count. */
@@ -173,6 +222,8 @@ typedef struct cc_table_meld {
     uint8_t kind;
     uint8_t owner;
     uint8_t open;
+    uint8_t joker;      /* as in cc_meld: its joker (a joker laid off onto it included) */
+    uint8_t joker_rank; /* 0: no joker */
 } cc_table_meld;
 
 /* One seat's side of a settlement. Melds in ascending key order; lay-offs in the order

@@ -69,6 +69,8 @@ static const struct {
     CC_STATUS_ROW(CC_ERR_CANNOT_CLOSE, "the closer's deadwood is over the close limit"),
     CC_STATUS_ROW(CC_ERR_BAD_ARGUMENT,
                   "bad argument (rules table, deck count or pointer out of range)"),
+    CC_STATUS_ROW(CC_ERR_NOT_IN_DECK, "a card the rules' deck does not have (an eight or "
+                                      "nine with 40 cards)"),
 };
 
 /* Whether status is one of the codes of cc_status (not the sentinel) with a table row.

@@ -9,6 +9,7 @@
 #include "bits.h"
 #include "hand.h"
 #include "melds.h"
+#include "variants.h"
 
 /* Hints of a valid 8-card hand: the deadwood after each discard, ascending card order,
  * a copy held twice listed twice. A card that some best 8-card collection leaves
@@ -80,6 +81,13 @@ CC_INLINE void cc_hint_points(const cc_rules *rules, cc_hand h, uint8_t *points)
         cc_hints_two_decks(rules, h.once, h.twice, points);
 }
 
+/* cc_hint_points for the variants' hands without jokers (on the working space).
+ * One 8-card deadwood plus <= 8 seven-card ones. */
+void cc_hints_plain(const cc_rules *rules, cc_hand h, uint8_t *points)
+{
+    cc_hint_points(rules, h, points);
+}
+
 /* Closing outcomes matching the hints of an 8-card hand, from its hint points.
  * O(8). */
 static void cc_hint_outcomes(const cc_rules *rules, uint64_t a, uint64_t b,
@@ -105,7 +113,11 @@ static void cc_hint_outcomes(const cc_rules *rules, uint64_t a, uint64_t b,
 cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
                            uint8_t *outcomes)
 {
-    cc_status st = cc_entry(rules, points, h, CC_MAX_HAND);
+    cc_status st;
+    if (rules != NULL && !rules->plain)
+        return points == NULL ? CC_ERR_BAD_ARGUMENT
+                              : cc_var_discard_hints(rules, h, points, outcomes);
+    st = cc_entry(rules, points, h, CC_MAX_HAND);
     if (st != CC_OK)
         return st;
     cc_hint_points(rules, h, points);
@@ -121,6 +133,8 @@ cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
 {
     size_t i;
     cc_status st = cc_batch_args(rules, masks, n, decks, out);
+    if (st == CC_OK && !rules->plain)
+        return cc_var_batch(rules, 1, masks, n, decks, out, bad_row);
     for (i = 0; st == CC_OK && i < n; i++) {
         cc_hand h;
         st = cc_batch_row(masks, i, decks, CC_MAX_HAND, &h, bad_row);

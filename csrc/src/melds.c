@@ -25,6 +25,7 @@
 #include "bits.h"
 #include "hand.h"
 #include "melds.h"
+#include "variants.h"
 
 /* ------------------------------------------------------------------------------ */
 /* Candidate enumeration (ascending key order)                                    */
@@ -43,6 +44,8 @@ static void cc_emit(cc_emit_ctx *c, uint64_t once, uint64_t twice, int kind)
         c->out[c->n].cards.once = once;
         c->out[c->n].cards.twice = twice;
         c->out[c->n].kind = (uint8_t)kind;
+        c->out[c->n].joker = 0;
+        c->out[c->n].joker_rank = 0;
     }
     c->n++;
 }
@@ -282,8 +285,9 @@ int cc_conflict_unmatched(const cc_rules *rules, uint64_t a, uint64_t b, uint64_
 /* Fast path                                                                      */
 
 /* Best arrangement of a valid hand of <= 8 cards (fast path, else exhaustive).
- * O(1) on the fast path. */
-static void cc_best_core(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+ * O(1) on the fast path. Also the variants' kernel for hands without jokers (on the
+ * working space, variants.h). */
+void cc_best_plain(const cc_rules *rules, cc_hand h, cc_arrangement *out)
 {
     uint64_t a = h.once, b = h.twice;
     uint64_t runs = cc_run_cards(a);
@@ -333,7 +337,10 @@ static void cc_best_core(const cc_rules *rules, cc_hand h, cc_arrangement *out)
  * A few ns on the fast path; a few masks per set rank where sets and runs compete. */
 cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
 {
-    cc_status st = cc_entry(rules, points, h, -1);
+    cc_status st;
+    if (rules != NULL && !rules->plain)
+        return points == NULL ? CC_ERR_BAD_ARGUMENT : cc_var_deadwood(rules, h, points);
+    st = cc_entry(rules, points, h, -1);
     if (st != CC_OK)
         return st;
     /* two inlined copies: the single-deck one drops every twice term */
@@ -346,9 +353,12 @@ cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
  * O(1) on the fast path; exhaustive over candidate pairs otherwise. */
 cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
 {
-    cc_status st = cc_entry(rules, out, h, -1);
+    cc_status st;
+    if (rules != NULL && !rules->plain)
+        return out == NULL ? CC_ERR_BAD_ARGUMENT : cc_var_best_melds(rules, h, out);
+    st = cc_entry(rules, out, h, -1);
     if (st == CC_OK)
-        cc_best_core(rules, h, out);
+        cc_best_plain(rules, h, out);
     return st;
 }
 
@@ -366,7 +376,10 @@ cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangem
  * CARD_COUNT when not 7). One deadwood. */
 cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
 {
-    cc_status st = cc_entry(rules, outcome, h, CC_HAND_CARDS);
+    cc_status st;
+    if (rules != NULL && !rules->plain)
+        return outcome == NULL ? CC_ERR_BAD_ARGUMENT : cc_var_close_outcome(rules, h, outcome);
+    st = cc_entry(rules, outcome, h, CC_HAND_CARDS);
     if (st == CC_OK)
         *outcome = cc_outcome_of(rules, h.once, h.twice,
                                  cc_deadwood_core(rules, h.once, h.twice));
@@ -402,6 +415,8 @@ cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t
     cc_status st = cc_batch_args(rules, masks, n, decks, out);
     if (st != CC_OK)
         return st;
+    if (!rules->plain)
+        return cc_var_batch(rules, 0, masks, n, decks, out, bad_row);
     return decks == 1 ? cc_deadwood_rows(rules, masks, n, 1, out, bad_row)
                       : cc_deadwood_rows(rules, masks, n, 2, out, bad_row);
 }

@@ -1,22 +1,61 @@
 /*
  * rules.c -- a rule set as the solver sees it: the point table (and its bit planes),
- * the close limit and what minus ten scores.
+ * the close limit, what minus ten scores, and the variants of SPEC section 9 (deck,
+ * jokers, joker points, which closes win) with the masks and planes derived from them.
  */
 #include "chinchon.h"
 
 #include "bits.h"
+#include "variants.h"
 
-/* Build the bit planes of a point table: plane[k] holds every card whose points have
- * bit k set. O(12 * 5). */
-static void cc_fill_planes(cc_rules *rules)
+/* Planes of a card-indexed table: plane[k] holds every bit i with (pts[i] >> k) & 1.
+ * O(64 * 5). */
+static void cc_planes_of(const uint8_t pts[64], uint64_t plane[5])
 {
-    int k, r;
+    int k, i;
     for (k = 0; k < 5; k++) {
-        uint64_t plane = 0;
+        uint64_t p = 0;
+        for (i = 0; i < 64; i++)
+            if ((pts[i] >> k) & 1u)
+                p |= UINT64_C(1) << i;
+        plane[k] = p;
+    }
+}
+
+/* Derive the masks, planes and place points of *rules from its fields.
+ * O(64 * 5). */
+static void cc_derive(cc_rules *rules)
+{
+    uint8_t raw[64] = {0}, work[64] = {0};
+    int s, r, i;
+    uint64_t extra = 0;
+    if (rules->jokers >= 1)
+        extra |= UINT64_C(1) << CC_JOKER1_BIT;
+    if (rules->jokers >= 2)
+        extra |= UINT64_C(1) << CC_JOKER2_BIT;
+    rules->joker_mask = extra | (rules->wild_ace ? UINT64_C(1) : 0);
+    rules->card_mask = (rules->deck == 40 ? CC_LANE_MASK & ~CC_EIGHTS_NINES : CC_LANE_MASK) |
+                       extra;
+    rules->plain = (uint8_t)(rules->deck == 48 && !rules->wild_ace && rules->jokers == 0 &&
+                             rules->seven_run_wins);
+    for (s = 0; s < CC_NSUITS; s++)
         for (r = 0; r < CC_NRANKS; r++)
-            if ((rules->points[r] >> k) & 1u)
-                plane |= CC_LANES << r;
-        rules->plane[k] = plane;
+            raw[16 * s + r] = rules->points[r];
+    for (i = 0; i < 64; i++) {
+        uint64_t bit = UINT64_C(1) << i;
+        if (rules->joker_mask & bit)
+            raw[i] = rules->joker_points; /* jokers never enter the working space */
+        else if (rules->card_mask & bit)
+            work[cc_ctz(cc_var_compact(rules->deck, bit))] = rules->points[i & 15];
+    }
+    cc_planes_of(raw, rules->plane);
+    cc_planes_of(work, rules->wplane);
+    for (r = 0; r < CC_NRANKS; r++)
+        rules->wpoints[r] = 0;
+    for (r = 0; r < CC_NRANKS; r++) {
+        int place = cc_var_place(rules->deck, r + 1);
+        if (place >= 0)
+            rules->wpoints[place] = rules->points[r];
     }
 }
 
@@ -25,31 +64,55 @@ static void cc_fill_planes(cc_rules *rules)
 void cc_rules_default(cc_rules *rules)
 {
     int r;
+    uint8_t points[CC_NRANKS];
     if (rules == NULL)
         return;
     for (r = 0; r < CC_NRANKS; r++)
-        rules->points[r] = (uint8_t)(r + 1);
-    rules->close_limit = 5;
-    rules->minus_ten = 10;
-    cc_fill_planes(rules);
+        points[r] = (uint8_t)(r + 1);
+    (void)cc_rules_init_variant(rules, points, 5, 10, NULL);
 }
 
 /* Fill *rules from a point table (each 0..31), a close limit (0..255) and the minus ten
- * score (0..INT_MAX). O(1); CC_ERR_BAD_ARGUMENT (*rules untouched) when out of range. */
+ * score (0..INT_MAX), with the house variants. O(1); CC_ERR_BAD_ARGUMENT (*rules
+ * untouched) when out of range. */
 cc_status cc_rules_init(cc_rules *rules, const uint8_t points[CC_NRANKS], int close_limit,
                         int minus_ten)
 {
-    int r;
+    return cc_rules_init_variant(rules, points, close_limit, minus_ten, NULL);
+}
+
+/* cc_rules_init with the variants of *variant (NULL: the house ones). O(1);
+ * CC_ERR_BAD_ARGUMENT (*rules untouched) when a value is out of range. */
+cc_status cc_rules_init_variant(cc_rules *rules, const uint8_t points[CC_NRANKS],
+                                int close_limit, int minus_ten, const cc_variant *variant)
+{
+    static const cc_variant house = {48, 0, 0, 25, 1, 25};
+    cc_rules r;
+    int i;
+    const cc_variant *v = variant != NULL ? variant : &house;
     if (rules == NULL || points == NULL || close_limit < 0 || close_limit > UINT8_MAX ||
         minus_ten < 0)
         return CC_ERR_BAD_ARGUMENT;
-    for (r = 0; r < CC_NRANKS; r++)
-        if (points[r] > 31)
+    for (i = 0; i < CC_NRANKS; i++)
+        if (points[i] > 31)
             return CC_ERR_BAD_ARGUMENT;
-    for (r = 0; r < CC_NRANKS; r++)
-        rules->points[r] = points[r];
-    rules->close_limit = (uint8_t)close_limit;
-    rules->minus_ten = minus_ten;
-    cc_fill_planes(rules);
+    if ((v->deck != 48 && v->deck != 40) || (v->wild_ace_of_coins != 0 &&
+                                              v->wild_ace_of_coins != 1) ||
+        v->jokers < 0 || v->jokers > 2 || v->joker_points < 0 || v->joker_points > 31 ||
+        (v->seven_run_wins != 0 && v->seven_run_wins != 1) || v->joker_chinchon < -1)
+        return CC_ERR_BAD_ARGUMENT;
+    for (i = 0; i < CC_NRANKS; i++)
+        r.points[i] = points[i];
+    r.close_limit = (uint8_t)close_limit;
+    r.minus_ten = minus_ten;
+    r.deck = (uint8_t)v->deck;
+    r.wild_ace = (uint8_t)v->wild_ace_of_coins;
+    r.jokers = (uint8_t)v->jokers;
+    r.joker_points = (uint8_t)v->joker_points;
+    r.seven_run_wins = (uint8_t)v->seven_run_wins;
+    r.joker_chinchon = v->joker_chinchon;
+    r.decks = 0;
+    cc_derive(&r);
+    *rules = r;
     return CC_OK;
 }

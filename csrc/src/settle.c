@@ -489,6 +489,8 @@ cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *oppone
     if (rules == NULL || opponents == NULL || n_opponents < 1 ||
         n_opponents > CC_MAX_OPPONENTS || decks < 0 || decks > 2)
         return CC_ERR_BAD_ARGUMENT;
+    if (!rules->plain)
+        return CC_ERR_BAD_ARGUMENT; /* variants: not yet in C (the binding uses the reference) */
     st = check_deal(closer, opponents, n_opponents, &decks, out);
     if (st != CC_OK)
         return st;

@@ -4,8 +4,11 @@
 # then a build under AddressSanitizer + UndefinedBehaviorSanitizer with a quarter of the
 # random cases. Exits non-zero on any failure. Called from .ci/run; about a minute on
 # two cores.
-#   CC_TEST_ITERS      random hands of test_core (default 200000)
+#   CC_TEST_ITERS      random hands of test_core and test_variants (default 200000)
 #   SETTLE_TEST_DEALS  random deals of test_settle (default 20000)
+#   CHINCHON_EXHAUSTIVE=1  also the ctest label "exhaustive" in the plain build: every
+#                      7-card hand of the 40-card deck under conga against the brute
+#                      force (test_variants exhaustive; ~40 s of CPU on this machine)
 #   CC                 the compiler (CMake's default otherwise)
 #   CHINCHON_CTEST_DIR where to build (default: a temporary directory, removed after)
 set -eu
@@ -32,10 +35,14 @@ run() {
   cmake -S "$src" -B "$out/$name" $gen "$@" >"$out/$name.configure.log" 2>&1 ||
     { cat "$out/$name.configure.log"; exit 1; }
   cmake --build "$out/$name" --parallel "$jobs"
-  (cd "$out/$name" && ctest --output-on-failure --parallel "$jobs")
+  (cd "$out/$name" && ctest --output-on-failure --parallel "$jobs" -LE exhaustive)
 }
 
 run plain -DCMAKE_BUILD_TYPE=Release -DCHINCHON_WERROR=ON
+if [ "${CHINCHON_EXHAUSTIVE:-0}" = 1 ]; then
+  echo "== plain: ctest -L exhaustive"
+  (cd "$out/plain" && ctest --output-on-failure -L exhaustive)
+fi
 # the sanitized programs run ~3x slower: a quarter of the random cases
 CC_TEST_ITERS=$((CC_TEST_ITERS / 4 + 1)) SETTLE_TEST_DEALS=$((SETTLE_TEST_DEALS / 4 + 1)) \
   run sanitized -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHINCHON_WERROR=ON \

@@ -16,6 +16,7 @@ cdef extern from "chinchon.h" nogil:
         CC_ERR_THREE_COPIES
         CC_ERR_CANNOT_CLOSE
         CC_ERR_BAD_ARGUMENT
+        CC_ERR_NOT_IN_DECK
         CC_STATUS_END
 
     ctypedef struct cc_hand:
@@ -26,10 +27,22 @@ cdef extern from "chinchon.h" nogil:
         uint8_t points[12]
         uint8_t close_limit
         int minus_ten
+        uint8_t plain
+        uint8_t decks
+
+    ctypedef struct cc_variant:
+        int deck
+        int wild_ace_of_coins
+        int jokers
+        int joker_points
+        int seven_run_wins
+        int joker_chinchon
 
     ctypedef struct cc_meld:
         cc_hand cards
         uint8_t kind
+        uint8_t joker
+        uint8_t joker_rank
 
     ctypedef struct cc_arrangement:
         cc_meld melds[2]
@@ -42,8 +55,11 @@ cdef extern from "chinchon.h" nogil:
         CC_NORMAL
         CC_MINUS_TEN
         CC_CHINCHON
+        CC_JOKER_CHINCHON
 
     void cc_rules_default(cc_rules *rules)
+    cc_status cc_rules_init_variant(cc_rules *rules, const uint8_t *points, int close_limit,
+                                    int minus_ten, const cc_variant *variant)
     cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
     cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
     cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
@@ -65,6 +81,8 @@ cdef extern from "chinchon.h" nogil:
         uint8_t kind
         uint8_t owner
         uint8_t open
+        uint8_t joker
+        uint8_t joker_rank
 
     ctypedef struct cc_seat_result:
         cc_meld melds[2]

@@ -39,6 +39,7 @@ _STATUS_NAMES = {
     CC_ERR_THREE_COPIES: "CC_ERR_THREE_COPIES",
     CC_ERR_CANNOT_CLOSE: "CC_ERR_CANNOT_CLOSE",
     CC_ERR_BAD_ARGUMENT: "CC_ERR_BAD_ARGUMENT",
+    CC_ERR_NOT_IN_DECK: "CC_ERR_NOT_IN_DECK",
 }
 assert len(_STATUS_NAMES) == <int>CC_STATUS_END and all(
     cc_status_name(<cc_status>code).decode() == name for code, name in _STATUS_NAMES.items()
@@ -61,15 +62,68 @@ cdef inline object _raise_status(cc_status st):
     raise_status(_STATUS_NAMES.get(st, f"status {<int>st}"))
 
 
-# Rule variants (SPEC 9) the C core does not know yet run on the reference: each public
-# function starts with one guard, `rules is not None and rules is not HOUSE_RULES` (two
-# pointer comparisons on the house-rule path), then _variant().
+# Rule variants (SPEC 9): the C core takes a cc_rules built once per distinct solver view
+# of a Rules value (Rules.solver, hashable), cached here. Each public function keeps the
+# house-rule path first (`rules is None or rules is HOUSE_RULES`: two pointer
+# comparisons), then looks its rules up.
 
-cdef bint _variant(object rules) except -1:
-    """Whether a call under ``rules`` (not None, not HOUSE_RULES) needs the reference:
-    rules whose melds or outcomes are not the house rules' (jokers, 40 cards, another
-    point table, seven_run_wins=False)."""
-    return not check_rules(rules).plain_solver
+cdef class _CRules:
+    """A cc_rules built from one Rules.solver."""
+    cdef cc_rules r
+
+
+cdef dict _RULES = {}
+cdef _CRules _HOUSE_CR = _CRules()
+_HOUSE_CR.r = _house
+cdef int _INT_MAX = 2147483647
+
+
+cdef _CRules _crules_of(object rules):
+    """The cc_rules of a Rules value (checked), built on first use and cached by its
+    solver view."""
+    solver = rules.solver
+    cr = _RULES.get(solver)
+    if cr is not None:
+        return <_CRules>cr
+    cdef _CRules c = _CRules()
+    cdef uint8_t pts[12]
+    cdef cc_variant v
+    cdef int i
+    for i in range(12):
+        pts[i] = <uint8_t>solver.points[i]
+    v.deck = solver.deck
+    v.wild_ace_of_coins = 1 if solver.wild_ace_of_coins else 0
+    v.jokers = solver.jokers
+    v.joker_points = solver.joker_points
+    v.seven_run_wins = 1 if solver.seven_run_wins else 0
+    v.joker_chinchon = -1 if solver.joker_chinchon is None else min(solver.joker_chinchon,
+                                                                      _INT_MAX)
+    # Rules.minus_ten is an unbounded int: the C copy only matters when it fits (the
+    # settlement's closer points are taken from the Python int)
+    st = cc_rules_init_variant(&c.r, pts, solver.close_limit,
+                               solver.minus_ten if solver.minus_ten <= _INT_MAX else 0, &v)
+    if st != CC_OK:
+        _raise_status(st)
+    if len(_RULES) >= 1024:
+        _RULES.clear()
+    _RULES[solver] = c
+    return c
+
+
+cdef inline cc_rules _rules_for(object rules, object hand=None, object decks=None) except *:
+    """The cc_rules of a call: the house rules for None, else the cached rules with the
+    hand's number of decks (its set capacity): given, a Hand's own, or 0 (inferred by
+    the C core: 2 when a card is held twice)."""
+    if rules is None or rules is HOUSE_RULES:
+        return _house
+    cdef cc_rules r = _crules_of(check_rules(rules)).r
+    if decks is not None and type(decks) is int and (decks == 1 or decks == 2):
+        r.decks = <uint8_t>decks
+    elif decks is None and type(hand) is Hand:
+        r.decks = <uint8_t>hand._decks
+    else:
+        r.decks = 0
+    return r
 
 
 cdef object _refused(object hand, object decks, object rules, int max_cards, int exact,
@@ -79,17 +133,6 @@ cdef object _refused(object hand, object decks, object rules, int max_cards, int
     hand_for(hand, decks, check_rules(rules), max_cards=max_cards,
              exact=exact if exact >= 0 else None)
     _raise_status(st)
-
-
-cdef inline cc_rules _rules_for(object rules) except *:
-    cdef cc_rules r = _house
-    if rules is not None and rules is not HOUSE_RULES:
-        rules = check_rules(rules)
-        r.close_limit = <uint8_t>rules.close_limit
-        # Rules.minus_ten is an unbounded int: the C copy only matters when it fits (the
-        # settlement's closer points are taken from the Python int)
-        r.minus_ten = rules.minus_ten if rules.minus_ten <= 2147483647 else 0
-    return r
 
 
 cdef inline bint _add_card(uint64_t *once, uint64_t *twice, int index,
@@ -184,17 +227,21 @@ cdef inline int _popcount(uint64_t m) noexcept nogil:
 # Single-hand calls keep the GIL: the C work is a few ns, less than releasing it costs.
 
 def deadwood(hand, *, decks=None, rules=None):
-    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
-        return _reference.deadwood(hand, decks=decks, rules=rules)
     cdef cc_hand h
     cdef int points = 0
     cdef cc_status st
-    if type(hand) is Hand and decks is None:  # the per-turn case, inlined
-        h.once = hand._once
-        h.twice = hand._twice
+    cdef cc_rules r
+    if rules is None or rules is HOUSE_RULES:
+        if type(hand) is Hand and decks is None:  # the per-turn case, inlined
+            h.once = hand._once
+            h.twice = hand._twice
+        else:
+            h = _hand_of(hand, decks, 8, -1)
+        st = cc_deadwood(&_house, h, &points)
     else:
+        r = _rules_for(rules, hand, decks)
         h = _hand_of(hand, decks, 8, -1)
-    st = cc_deadwood(&_house, h, &points)
+        st = cc_deadwood(&r, h, &points)
     if st != CC_OK:
         _hand_of(hand, decks, 8, -1)  # the Python check names the problem
         _refused(hand, decks, rules, 8, -1, st)
@@ -218,27 +265,29 @@ cdef tuple _cards(cc_hand h):
     return tuple(out)
 
 
+cdef object _meld(const cc_meld *m):
+    """The Meld of a C meld, filled without Meld.__init__ (without a joker its joker
+    fields keep their None defaults): as fast as before Meld had them."""
+    if m.joker_rank == 0:
+        return _filled(Meld, {"kind": _KINDS[m.kind], "cards": _cards(m.cards)})
+    return _filled(Meld, {"kind": _KINDS[m.kind], "cards": _cards(m.cards),
+                          "joker": _BY_INDEX[m.joker], "joker_rank": <int>m.joker_rank})
+
+
 def best_melds(hand, *, decks=None, rules=None):
-    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
-        return _reference.best_melds(hand, decks=decks, rules=rules)
+    cdef cc_rules r = _rules_for(rules, hand, decks)
     cdef cc_hand h = _hand_of(hand, decks, 8, -1)
     cdef cc_arrangement a
-    cdef cc_status st = cc_best_melds(&_house, h, &a)
+    cdef cc_status st = cc_best_melds(&r, h, &a)
     if st != CC_OK:
         _refused(hand, decks, rules, 8, -1, st)
-    # filled without Meld.__init__ (its joker fields keep their None defaults): as fast
-    # as before Meld had them
-    melds = tuple([_filled(Meld, {"kind": _KINDS[a.melds[i].kind],
-                                  "cards": _cards(a.melds[i].cards)})
-                   for i in range(a.n_melds)])
+    melds = tuple([_meld(&a.melds[i]) for i in range(a.n_melds)])
     return Arrangement(melds, _cards(a.unmatched), a.points)
 
 
 def close_outcome(hand, *, decks=None, rules=None):
-    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
-        return _reference.close_outcome(hand, decks=decks, rules=rules)
+    cdef cc_rules r = _rules_for(rules, hand, decks)
     cdef cc_hand h = _hand_of(hand, decks, 7, 7)
-    cdef cc_rules r = _rules_for(rules)
     cdef cc_outcome outcome = CC_CANNOT_CLOSE
     cdef cc_status st = cc_close_outcome(&r, h, &outcome)
     if st != CC_OK:
@@ -247,10 +296,8 @@ def close_outcome(hand, *, decks=None, rules=None):
 
 
 def discard_hints(hand8, *, decks=None, rules=None):
-    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
-        return _reference.discard_hints(hand8, decks=decks, rules=rules)
     cdef cc_hand h
-    cdef cc_rules r = _rules_for(rules)
+    cdef cc_rules r = _rules_for(rules, hand8, decks)
     cdef uint8_t points[8]
     cdef uint8_t outcomes[8]
     cdef cc_status st
@@ -289,12 +336,12 @@ def discard_hints(hand8, *, decks=None, rules=None):
 
 
 # Hints are immutable values; a server asks for eight every turn, so each distinct one
-# is built once and shared (at most 64 cards x 256 points x 4 outcomes).
-cdef list _HINTS = [None] * (64 * 256 * 4)
+# is built once and shared (at most 64 cards x 256 points x 5 outcomes).
+cdef list _HINTS = [None] * (64 * 256 * 5)
 
 
 cdef inline object _hint(int index, int points, int outcome):
-    cdef int key = (index * 256 + points) * 4 + outcome
+    cdef int key = (index * 256 + points) * 5 + outcome
     hint = _HINTS[key]
     if hint is None:
         hint = Hint(_BY_INDEX[index], points, outcome != 0, OUTCOMES[outcome])
@@ -304,24 +351,28 @@ cdef inline object _hint(int index, int points, int outcome):
 
 # ---------------------------------------------------------------- batch API
 
-cdef inline cc_status _call_batch(int which, const uint64_t *masks, size_t n, int decks,
-                                  uint8_t *out, size_t *bad) noexcept nogil:
+cdef inline cc_status _call_batch(int which, const cc_rules *rules, const uint64_t *masks,
+                                  size_t n, int decks, uint8_t *out,
+                                  size_t *bad) noexcept nogil:
     if which == 0:
-        return cc_deadwood_batch(&_house, masks, n, decks, out, bad)
-    return cc_hints_batch(&_house, masks, n, decks, out, bad)
+        return cc_deadwood_batch(rules, masks, n, decks, out, bad)
+    return cc_hints_batch(rules, masks, n, decks, out, bad)
 
 
-def _chunk(int which, const uint64_t[::1] flat, uint8_t[::1] res, int decks, int width,
-           size_t lo, size_t hi):
+def _chunk(int which, _CRules cr, const uint64_t[::1] flat, uint8_t[::1] res, int decks,
+           int width, size_t lo, size_t hi):
     """Run rows lo..hi of a batch without the GIL: (status, absolute bad row)."""
     cdef size_t bad = 0
     cdef cc_status st
     with nogil:
-        st = _call_batch(which, &flat[lo * decks], hi - lo, decks, &res[lo * width], &bad)
+        st = _call_batch(which, &cr.r, &flat[lo * decks], hi - lo, decks, &res[lo * width],
+                         &bad)
     return <int>st, lo + bad
 
 
-def _run_batch(int which, masks, threads, int width):
+def _run_batch(int which, masks, threads, int width, rules):
+    cdef _CRules cr = _HOUSE_CR if rules is None or rules is HOUSE_RULES else _crules_of(
+        check_rules(rules))
     cdef int nthreads = check_threads(threads)
     arr, decks = normalize_batch(masks)
     cdef size_t n = arr.shape[0]
@@ -332,7 +383,7 @@ def _run_batch(int which, masks, threads, int width):
     res = out.reshape(-1)
     cdef size_t chunks = min(<size_t>nthreads, (n + _MIN_ROWS_PER_THREAD - 1) // _MIN_ROWS_PER_THREAD)
     if chunks <= 1:
-        results = [_chunk(which, flat, res, decks, width, 0, n)]
+        results = [_chunk(which, cr, flat, res, decks, width, 0, n)]
     else:
         # contiguous chunks, one per thread; the C core is thread-safe and the GIL is
         # released inside each chunk
@@ -341,24 +392,21 @@ def _run_batch(int which, masks, threads, int width):
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 2,
                                        thread_name_prefix="chinchon")
-        futures = [_pool.submit(_chunk, which, flat, res, decks, width, lo, min(n, lo + step))
+        futures = [_pool.submit(_chunk, which, cr, flat, res, decks, width, lo,
+                                min(n, lo + step))
                    for lo in range(0, n, step)]
         results = [f.result() for f in futures]
     failures = [(row, st) for st, row in results if st != 0]
     if failures:
         row, st = min(failures)
-        raise row_error(_STATUS_NAMES.get(st, f"status {st}"), row)
+        raise row_error(_STATUS_NAMES.get(st, f"status {st}"), row, int(flat[row * decks]))
     return out
 
 
 def deadwood_batch(masks, *, threads=None, rules=None):
-    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
-        return _reference.deadwood_batch(masks, threads=threads, rules=rules)
-    return _run_batch(0, masks, threads, 1)
+    return _run_batch(0, masks, threads, 1, rules)
 
 
 def hints_batch(masks, *, threads=None, rules=None):
-    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
-        return _reference.hints_batch(masks, threads=threads, rules=rules)
-    return _run_batch(1, masks, threads, 8)
+    return _run_batch(1, masks, threads, 8, rules)
 include "_settle.pxi"

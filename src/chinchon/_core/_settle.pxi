@@ -95,7 +95,9 @@ cdef object _settlement_of(const cc_settlement *s, object minus_ten):
 
 
 def settle(closer7, opponents, *, decks=None, rules=None):
-    if rules is not None and rules is not HOUSE_RULES and _variant(rules):
+    if (rules is not None and rules is not HOUSE_RULES
+            and not _crules_of(check_rules(rules)).r.plain):
+        # the variants' settlement is not in the C core yet
         return _reference.settle(closer7, opponents, decks=decks, rules=rules)
     cdef cc_hand hands[6]
     cdef cc_settlement out

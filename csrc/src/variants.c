@@ -1,0 +1,522 @@
+/*
+ * variants.c -- the meld search under the rule variants of SPEC section 9: the 40-card
+ * deck, other point tables, jokers (the extra *1 and *2, and the wild ace of coins) and the
+ * closes they make. Exact, with the tie-break of docs/design.md ("Rule variants").
+ *
+ * How it works. A hand is split into its natural cards, moved to the working space
+ * (variants.h: runs are consecutive bits there with either deck), and its jokers,
+ * counted per joker bit. Without a joker the house solver's kernels run unchanged on
+ * the working space with the rules' working planes (a "view" of the rules). With a
+ * joker, every candidate meld is listed -- the natural ones (cc_enumerate_melds), every
+ * set of >= 2 natural cards of a rank plus one joker (up to the set capacity), every
+ * segment of >= 3 places of a suit held but for one place, where a joker stands (inside,
+ * or at either end; with the whole segment held, at any of its places) -- and since 8
+ * cards hold at most two melds, the best single candidate or pair is the answer: by
+ * score alone for the deadwood, and for the arrangement over the candidates sorted by
+ * their keys, so that the first best pair (i <= j) is the one the tie-break wants.
+ */
+#include "chinchon.h"
+
+#include <string.h>
+
+#include "bits.h"
+#include "hand.h"
+#include "melds.h"
+#include "variants.h"
+
+#define CC_VAR_MAX_CAND 384 /* > the most candidates of 8 cards with jokers (~150) */
+#define CC_KEY_MAX 20 /* 16 natural cards (never more than 8), a joker, its place */
+
+static const uint8_t cc_joker_bits[3] = {0, CC_JOKER1_BIT, CC_JOKER2_BIT};
+
+/* A hand split for the variant search: natural cards in the working space, jokers by
+ * slot (0: bit 0 under the wild ace, 1: *1, 2: *2). */
+typedef struct vhand {
+    uint64_t a, b;  /* natural cards held once / twice (working space) */
+    uint8_t jn[3];  /* copies held of each joker */
+    int nj;         /* jokers held, copies counted */
+    int n;          /* cards held */
+    int cap;        /* set capacity: 4 per deck */
+} vhand;
+
+/* A candidate meld of a hand with jokers. */
+typedef struct vcand {
+    uint64_t o, t;  /* its natural cards (working space) */
+    int8_t js;      /* joker slot, -1 none */
+    uint8_t kind;   /* CC_SET / CC_RUN */
+    uint8_t stand;  /* a run's joker: working bit of the card it stands for */
+    uint8_t place;  /* a set's place (its rank in the run order) */
+    int16_t pts;    /* points it melds */
+    uint8_t cnt;    /* cards it melds, the joker counted */
+    uint8_t klen;
+    uint8_t key[CC_KEY_MAX];
+} vcand;
+
+/* The rules with plane and points in the working space: what the house kernels read.
+ * O(1): a struct copy. */
+static cc_rules cc_view(const cc_rules *rules)
+{
+    cc_rules v = *rules;
+    memcpy(v.plane, rules->wplane, sizeof v.plane);
+    memcpy(v.points, rules->wpoints, sizeof v.points);
+    return v;
+}
+
+/* Split a valid hand: natural cards to the working space, jokers counted by slot.
+ * decks: 1 or 2 (the set capacity), 0 to infer (2 when a card is held twice). O(1). */
+static void cc_split(const cc_rules *rules, cc_hand h, int decks, vhand *v)
+{
+    uint64_t jm = rules->joker_mask;
+    int k;
+    v->a = cc_var_compact(rules->deck, h.once & ~jm);
+    v->b = cc_var_compact(rules->deck, h.twice & ~jm);
+    v->nj = 0;
+    for (k = 0; k < 3; k++) {
+        int bit = cc_joker_bits[k];
+        v->jn[k] = (uint8_t)(((jm >> bit) & 1u) ? ((h.once >> bit) & 1u) + ((h.twice >> bit) & 1u)
+                                                : 0u);
+        v->nj += v->jn[k];
+    }
+    v->n = cc_popcount(h.once) + cc_popcount(h.twice);
+    if (decks == 0)
+        decks = h.twice != 0 ? 2 : 1;
+    v->cap = 4 * decks;
+}
+
+/* ------------------------------------------------------------------ candidates */
+
+/* Fill a candidate's points, count and key. O(cards). */
+static void cc_finish(const cc_rules *view, const cc_rules *rules, vcand *c)
+{
+    uint64_t m;
+    int n = 0;
+    c->pts = (int16_t)(cc_wpop(view, c->o) + cc_wpop(view, c->t) +
+                       (c->js >= 0 ? rules->joker_points : 0));
+    c->cnt = (uint8_t)(cc_popcount(c->o) + cc_popcount(c->t) + (c->js >= 0));
+    for (m = c->o; m != 0 && n < CC_KEY_MAX - 4; m &= m - 1) {
+        int i = cc_ctz(m);
+        c->key[n++] = (uint8_t)i;
+        if ((c->t >> i) & 1u)
+            c->key[n++] = (uint8_t)i;
+    }
+    if (c->js >= 0) {
+        c->key[n++] = (uint8_t)(64 + cc_joker_bits[c->js]);
+        if (c->kind == CC_RUN)
+            c->key[n++] = c->stand;
+    }
+    c->klen = (uint8_t)n;
+}
+
+typedef struct vlist {
+    vcand *c;
+    int n;
+} vlist;
+
+/* Append a candidate (the buffer is sized above the most any hand of 8 cards gives).
+ * O(cards). */
+static void cc_push(const cc_rules *view, const cc_rules *rules, vlist *l, uint64_t o,
+                    uint64_t t, int js, int kind, int stand, int place)
+{
+    vcand *c;
+    if (l->n >= CC_VAR_MAX_CAND)
+        return; /* unreachable (see CC_VAR_MAX_CAND); keeps the bound explicit */
+    c = &l->c[l->n++];
+    c->o = o;
+    c->t = t;
+    c->js = (int8_t)js;
+    c->kind = (uint8_t)kind;
+    c->stand = (uint8_t)stand;
+    c->place = (uint8_t)place;
+    cc_finish(view, rules, c);
+}
+
+/* Sets with a joker: every sub-multiset of >= 2 of the cards idx[start..n) (ascending,
+ * a copy listed twice) extending the partial set (o, t) of `size` cards, plus each
+ * joker held, while size + 1 <= the capacity. O(sets emitted). */
+static void cc_joker_sets(const cc_rules *view, const cc_rules *rules, const vhand *v,
+                          vlist *l, const int *idx, int n, int start, cc_hand s, int size,
+                          int place)
+{
+    int i, k;
+    if (size >= 2 && size + 1 <= v->cap)
+        for (k = 0; k < 3; k++)
+            if (v->jn[k])
+                cc_push(view, rules, l, s.once, s.twice, k, CC_SET, 0, place);
+    if (size + 2 > v->cap)
+        return; /* one more natural card leaves no room for the joker */
+    for (i = start; i < n; i++) {
+        if (i > start && idx[i] == idx[i - 1])
+            continue;
+        cc_joker_sets(view, rules, v, l, idx, n, i + 1, cc_hand_add(s, idx[i]), size + 1,
+                      place);
+    }
+}
+
+/* Every candidate meld of a split hand holding a joker, unsorted. O(candidates). */
+static int cc_candidates(const cc_rules *view, const cc_rules *rules, const vhand *v,
+                         vcand *out)
+{
+    cc_meld nat[CC_MAX_CANDIDATES];
+    cc_hand h;
+    vlist l;
+    int k, i, s, places = rules->deck == 40 ? 10 : CC_NRANKS;
+    l.c = out;
+    l.n = 0;
+    h.once = v->a;
+    h.twice = v->b;
+    k = cc_enumerate_melds(h, nat, CC_MAX_CANDIDATES);
+    if (k > CC_MAX_CANDIDATES)
+        k = CC_MAX_CANDIDATES; /* unreachable for <= 8 cards */
+    for (i = 0; i < k; i++)
+        cc_push(view, rules, &l, nat[i].cards.once, nat[i].cards.twice, -1, nat[i].kind, 0, 0);
+    if (v->nj == 0)
+        return l.n;
+    for (i = 0; i < places; i++) {
+        uint64_t col = CC_LANES << i;
+        int idx[2 * CC_NSUITS], n = 0;
+        cc_hand e;
+        uint64_t x;
+        if (cc_popcount(v->a & col) + cc_popcount(v->b & col) < 2)
+            continue;
+        for (x = v->a & col; x != 0; x &= x - 1) {
+            int c = cc_ctz(x);
+            idx[n++] = c;
+            if ((v->b >> c) & 1u)
+                idx[n++] = c;
+        }
+        e.once = 0;
+        e.twice = 0;
+        cc_joker_sets(view, rules, v, &l, idx, n, 0, e, 0, i);
+    }
+    for (s = 0; s < CC_NSUITS; s++) {
+        unsigned lane = (unsigned)(v->a >> (16 * s)) & 0xFFFu;
+        int lo, hi;
+        if (cc_popcount(lane) < 2)
+            continue;
+        for (lo = 0; lo + 2 < places; lo++) {
+            int gap = -1;
+            for (hi = lo; hi < places; hi++) {
+                int p;
+                if (!((lane >> hi) & 1u)) {
+                    if (gap >= 0)
+                        break;
+                    gap = hi;
+                }
+                if (hi - lo < 2)
+                    continue;
+                for (p = (gap >= 0 ? gap : lo); p <= (gap >= 0 ? gap : hi); p++) {
+                    unsigned seg = ((1u << (hi + 1)) - 1u) & ~((1u << lo) - 1u) & ~(1u << p);
+                    int j;
+                    for (j = 0; j < 3; j++)
+                        if (v->jn[j])
+                            cc_push(view, rules, &l, (uint64_t)seg << (16 * s), 0, j, CC_RUN,
+                                    16 * s + p, 0);
+                }
+            }
+        }
+    }
+    return l.n;
+}
+
+/* Compare two candidates' keys as Python tuples (a proper prefix first). O(key). */
+static int cc_key_cmp(const vcand *x, const vcand *y)
+{
+    int i;
+    for (i = 0; i < x->klen && i < y->klen; i++)
+        if (x->key[i] != y->key[i])
+            return x->key[i] < y->key[i] ? -1 : 1;
+    return (x->klen > y->klen) - (x->klen < y->klen);
+}
+
+/* Whether candidates x and y fit in the hand together. O(1). */
+CC_INLINE int cc_vpair_fits(const vhand *v, const vcand *x, const vcand *y)
+{
+    if (((x->t & y->o) | (x->o & y->t)) != 0 || (x->o & y->o & ~v->b) != 0)
+        return 0;
+    return x->js < 0 || x->js != y->js || v->jn[x->js] >= 2;
+}
+
+/* The best single candidate or pair of c[0..k) by score -- points melded, then cards,
+ * then fewer melds -- the first best in the order scanned; returns the points melded.
+ * O(k^2). */
+static int cc_vsearch(const vhand *v, const vcand *c, int k, int *bi, int *bj)
+{
+    int i, j, best = 2, best_pts = 0;
+    *bi = -1;
+    *bj = -1;
+    for (i = 0; i < k; i++) {
+        int score = (c[i].pts << 8) | (c[i].cnt << 2) | 1;
+        if (score > best) {
+            best = score;
+            best_pts = c[i].pts;
+            *bi = i;
+        }
+    }
+    for (i = 0; i < k; i++) {
+        if (c[i].cnt + 3 > v->n)
+            continue;
+        for (j = i; j < k; j++) {
+            int score;
+            if (c[i].cnt + c[j].cnt > v->n || !cc_vpair_fits(v, &c[i], &c[j]))
+                continue;
+            score = ((c[i].pts + c[j].pts) << 8) | ((c[i].cnt + c[j].cnt) << 2);
+            if (score > best) {
+                best = score;
+                best_pts = c[i].pts + c[j].pts;
+                *bi = i;
+                *bj = j;
+            }
+        }
+    }
+    return best_pts;
+}
+
+/* Points of a split hand's cards. O(1). */
+static int cc_vtotal(const cc_rules *view, const cc_rules *rules, const vhand *v)
+{
+    return cc_wpop(view, v->a) + cc_wpop(view, v->b) + v->nj * rules->joker_points;
+}
+
+/* Deadwood of a split hand (view: cc_view(rules)). O(1) without jokers (the house
+ * kernel), else the candidate search. */
+static int cc_vdeadwood(const cc_rules *view, const cc_rules *rules, const vhand *v)
+{
+    vcand c[CC_VAR_MAX_CAND];
+    int k, bi, bj;
+    if (v->nj == 0)
+        return cc_deadwood_core(view, v->a, v->b);
+    k = cc_candidates(view, rules, v, c);
+    return cc_vtotal(view, rules, v) - cc_vsearch(v, c, k, &bi, &bj);
+}
+
+/* ------------------------------------------------------------------ arrangement */
+
+/* A candidate as a cc_meld with raw card bits. O(1). */
+static cc_meld cc_raw_meld(const cc_rules *rules, const vcand *c)
+{
+    cc_meld m;
+    m.cards.once = cc_var_expand(rules->deck, c->o);
+    m.cards.twice = cc_var_expand(rules->deck, c->t);
+    m.kind = c->kind;
+    m.joker = 0;
+    m.joker_rank = 0;
+    if (c->js >= 0) {
+        m.joker = cc_joker_bits[c->js];
+        m.cards = cc_hand_add(m.cards, m.joker);
+        m.joker_rank = (uint8_t)cc_var_rank(rules->deck, c->kind == CC_SET ? c->place
+                                                                          : c->stand & 15);
+    }
+    return m;
+}
+
+/* Sort candidates by key (insertion sort; a few dozen at most in practice).
+ * O(k^2) compares. */
+static void cc_sort(vcand *c, int k)
+{
+    int i, j;
+    for (i = 1; i < k; i++) {
+        vcand x = c[i];
+        for (j = i; j > 0 && cc_key_cmp(&c[j - 1], &x) > 0; j--)
+            c[j] = c[j - 1];
+        c[j] = x;
+    }
+}
+
+/* Best arrangement of a valid hand under any rules, decks 0 (infer), 1 or 2.
+ * O(1) without jokers on the house fast path, else the sorted candidate search. */
+void cc_var_arrange(const cc_rules *rules, cc_hand h, int decks, cc_arrangement *out)
+{
+    cc_rules view = cc_view(rules);
+    vhand v;
+    vcand c[CC_VAR_MAX_CAND];
+    int k, bi, bj, i;
+    cc_hand left = h;
+    cc_split(rules, h, decks, &v);
+    memset(out, 0, sizeof *out);
+    if (v.nj == 0) {
+        cc_hand w;
+        w.once = v.a;
+        w.twice = v.b;
+        cc_best_plain(&view, w, out);
+        for (i = 0; i < out->n_melds; i++) {
+            out->melds[i].cards.once = cc_var_expand(rules->deck, out->melds[i].cards.once);
+            out->melds[i].cards.twice = cc_var_expand(rules->deck, out->melds[i].cards.twice);
+        }
+        out->unmatched.once = cc_var_expand(rules->deck, out->unmatched.once);
+        out->unmatched.twice = cc_var_expand(rules->deck, out->unmatched.twice);
+        return;
+    }
+    k = cc_candidates(&view, rules, &v, c);
+    cc_sort(c, k);
+    out->points = cc_vtotal(&view, rules, &v) - cc_vsearch(&v, c, k, &bi, &bj);
+    if (bi >= 0)
+        out->melds[out->n_melds++] = cc_raw_meld(rules, &c[bi]);
+    if (bj >= 0)
+        out->melds[out->n_melds++] = cc_raw_meld(rules, &c[bj]);
+    for (i = 0; i < out->n_melds; i++)
+        left = cc_hand_minus(left, out->melds[i].cards);
+    out->unmatched = left;
+}
+
+/* Outcome of closing with the 7 valid cards h whose deadwood is d (SPEC 9.2's order).
+ * O(1). */
+cc_outcome cc_var_outcome(const cc_rules *rules, cc_hand h, int d)
+{
+    if (d > rules->close_limit)
+        return CC_CANNOT_CLOSE;
+    if (d == 0 && h.twice == 0) {
+        uint64_t jm = rules->joker_mask;
+        uint64_t a = cc_var_compact(rules->deck, h.once & ~jm);
+        int nj = cc_popcount(h.once & jm);
+        if (a != 0 && (cc_ctz(a) >> 4) == (cc_highest_bit(a) >> 4)) {
+            uint64_t x = a >> cc_ctz(a);
+            if (nj == 0 && x == UINT64_C(0x7F) && rules->seven_run_wins)
+                return CC_CHINCHON;
+            if (nj == 1 && x < UINT64_C(0x80) && cc_popcount(a) == 6 &&
+                rules->joker_chinchon >= 0)
+                return CC_JOKER_CHINCHON;
+        }
+    }
+    return d == 0 ? CC_MINUS_TEN : CC_NORMAL;
+}
+
+/* ------------------------------------------------------------------ entry points */
+
+/* Deadwood of a hand of 0..8 cards under rules that are not plain. */
+cc_status cc_var_deadwood(const cc_rules *rules, cc_hand h, int *points)
+{
+    int n;
+    cc_rules view;
+    vhand v;
+    cc_status st = cc_var_status(rules, h, CC_MAX_HAND, -1, &n);
+    if (st != CC_OK)
+        return st;
+    view = cc_view(rules);
+    cc_split(rules, h, rules->decks, &v);
+    *points = cc_vdeadwood(&view, rules, &v);
+    return CC_OK;
+}
+
+/* Best arrangement of a hand of 0..8 cards under rules that are not plain. */
+cc_status cc_var_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+{
+    int n;
+    cc_status st = cc_var_status(rules, h, CC_MAX_HAND, -1, &n);
+    if (st == CC_OK)
+        cc_var_arrange(rules, h, rules->decks, out);
+    return st;
+}
+
+/* Outcome of closing with exactly 7 cards under rules that are not plain. */
+cc_status cc_var_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
+{
+    int n;
+    cc_rules view;
+    vhand v;
+    cc_status st = cc_var_status(rules, h, CC_MAX_HAND, CC_HAND_CARDS, &n);
+    if (st != CC_OK)
+        return st;
+    view = cc_view(rules);
+    cc_split(rules, h, rules->decks, &v);
+    *outcome = cc_var_outcome(rules, h, cc_vdeadwood(&view, rules, &v));
+    return CC_OK;
+}
+
+/* Hint points (and outcomes, when not NULL) of a valid 8-card hand, decks 0/1/2.
+ * Without a joker: the house hints kernel on the working space; else one search per
+ * card held. */
+static void cc_vhints(const cc_rules *view, const cc_rules *rules, cc_hand h, int decks,
+                      uint8_t *points, uint8_t *outcomes)
+{
+    uint64_t x;
+    int k = 0;
+    if ((h.once & rules->joker_mask) == 0) {
+        cc_hand w;
+        w.once = cc_var_compact(rules->deck, h.once);
+        w.twice = cc_var_compact(rules->deck, h.twice);
+        cc_hints_plain(view, w, points);
+        if (outcomes == NULL)
+            return;
+    }
+    for (x = h.once; x != 0; x &= x - 1) {
+        int i = cc_ctz(x), copies = 1 + (int)((h.twice >> i) & 1u), c;
+        uint64_t bit = UINT64_C(1) << i;
+        cc_hand h7 = cc_hand_remove_once(h, bit);
+        int d;
+        if ((h.once & rules->joker_mask) == 0) {
+            d = points[k];
+        } else {
+            vhand v;
+            cc_split(rules, h7, decks == 0 ? (h.twice != 0 ? 2 : 1) : decks, &v);
+            d = cc_vdeadwood(view, rules, &v);
+        }
+        for (c = 0; c < copies; c++) {
+            points[k] = (uint8_t)d;
+            if (outcomes != NULL)
+                outcomes[k] = (uint8_t)cc_var_outcome(rules, h7, d);
+            k++;
+        }
+    }
+}
+
+/* Discard hints of exactly 8 cards under rules that are not plain. */
+cc_status cc_var_discard_hints(const cc_rules *rules, cc_hand h, uint8_t *points,
+                               uint8_t *outcomes)
+{
+    int n;
+    cc_rules view;
+    cc_status st = cc_var_status(rules, h, CC_MAX_HAND, CC_MAX_HAND, &n);
+    if (st != CC_OK)
+        return st;
+    view = cc_view(rules);
+    cc_vhints(&view, rules, h, rules->decks, points, outcomes);
+    return CC_OK;
+}
+
+/* The rows of cc_var_batch, inlined once per (deck count, hints) so the joker-free rows
+ * run the house kernels with constants folded. */
+CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *view, int hints,
+                                      const uint64_t *masks, size_t n, int decks,
+                                      uint8_t *out, size_t *bad_row)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        cc_hand h;
+        int cards;
+        cc_status st;
+        h.once = decks == 1 ? masks[i] : masks[2 * i];
+        h.twice = decks == 1 ? 0 : masks[2 * i + 1];
+        st = cc_var_status(local, h, CC_MAX_HAND, hints ? CC_MAX_HAND : -1, &cards);
+        if (st != CC_OK) {
+            if (bad_row != NULL)
+                *bad_row = i;
+            return st;
+        }
+        if (hints) {
+            cc_vhints(view, local, h, decks, out + 8 * i, NULL);
+        } else if ((h.once & local->joker_mask) == 0) {
+            /* no joker: the house kernel on the run-order space */
+            out[i] = (uint8_t)cc_deadwood_core(view, cc_var_compact(local->deck, h.once),
+                                               cc_var_compact(local->deck, h.twice));
+        } else {
+            vhand v;
+            cc_split(local, h, decks, &v);
+            out[i] = (uint8_t)cc_vdeadwood(view, local, &v);
+        }
+    }
+    return CC_OK;
+}
+
+/* Deadwood (hints == 0) or hints (hints == 1: rows of exactly 8 cards) of n batch rows
+ * under rules that are not plain; stops at the first bad row. */
+cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
+                       int decks, uint8_t *out, size_t *bad_row)
+{
+    const cc_rules local = *rules;
+    const cc_rules view = cc_view(rules);
+    if (hints)
+        return decks == 1 ? cc_var_rows(&local, &view, 1, masks, n, 1, out, bad_row)
+                          : cc_var_rows(&local, &view, 1, masks, n, 2, out, bad_row);
+    return decks == 1 ? cc_var_rows(&local, &view, 0, masks, n, 1, out, bad_row)
+                      : cc_var_rows(&local, &view, 0, masks, n, 2, out, bad_row);
+}
