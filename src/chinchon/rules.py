@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .errors import ChinchonError
 
-__all__ = ["Rules", "HOUSE_RULES"]
+__all__ = ["Rules", "HOUSE_RULES", "PRESETS"]
 
 
 @dataclass(frozen=True)
@@ -46,5 +46,17 @@ class Rules:
                 f"Rules.reconnect_seconds must be a number >= 0, got {self.reconnect_seconds!r}"
             )
 
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The named rules of :data:`PRESETS` (case-insensitive), e.g. ``'barajamos'``."""
+        key = name.strip().lower() if isinstance(name, str) else name
+        if key not in PRESETS:
+            raise ChinchonError(f"unknown rules preset {name!r}; choose from "
+                                f"{', '.join(PRESETS)}")
+        return PRESETS[key]
+
 
 HOUSE_RULES = Rules()
+
+#: named rules, accepted by :meth:`Rules.preset` (the house rules are ``'barajamos'``)
+PRESETS: dict[str, Rules] = {"barajamos": HOUSE_RULES}
