@@ -461,6 +461,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="greedy", help="the bots' kind: greedy or random")
     p.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
     p.set_defaults(func=_cmd_play)
+
+    # the table server lives in chinchon.server (an optional extra); this is its hook
+    from .server.cli import add_arguments as _serve_arguments, main as _serve_main
+
+    p = sub.add_parser(
+        "serve",
+        help='host tables in the browser (needs pip install "chinchon[server]")',
+        description="Run the table server: a web page and a WebSocket JSON protocol "
+                    "(docs/protocol.md); tables are kept in SQLite and resumed on restart.",
+    )
+    _serve_arguments(p)
+    p.set_defaults(func=_serve_main)
     return parser
 
 
