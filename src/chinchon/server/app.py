@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from pathlib import Path
 from typing import Any, AsyncIterator, Optional
 
@@ -36,8 +37,6 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 #: messages queued for one connection before it counts as too slow and is dropped
 SEND_QUEUE = 1024
-
-_CLOSE = object()
 
 _SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -72,40 +71,46 @@ class _SecurityHeaders:
 
 
 class _SocketClient:
-    """A :class:`~chinchon.server.manager.Client` over a Starlette WebSocket."""
+    """A :class:`~chinchon.server.manager.Client` over a Starlette WebSocket: ``send``
+    appends to a buffer that one writer task drains in order."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
-        self.queue: asyncio.Queue[Any] = asyncio.Queue(SEND_QUEUE)
+        self.buffer: deque[str] = deque()
+        self.wakeup = asyncio.Event()
         self.closed = False
+        self.close_with: Optional[tuple[int, str]] = None
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self.buffer) >= SEND_QUEUE:
             self.close(1013, "too slow: messages were piling up")
+            return
+        self.buffer.append(text)
+        self.wakeup.set()
 
     def close(self, code: int, reason: str) -> None:
         if self.closed:
             return
         self.closed = True
-        # jump the queue: a closing connection gets nothing more
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait((_CLOSE, code, reason))
+        self.buffer.clear()  # a closing connection gets nothing more
+        self.close_with = (code, reason)
+        self.wakeup.set()
 
     async def writer(self) -> None:
         ws = self.ws
+        buffer = self.buffer
         try:
             while True:
-                item = await self.queue.get()
-                if isinstance(item, tuple) and item and item[0] is _CLOSE:
+                await self.wakeup.wait()
+                self.wakeup.clear()
+                while buffer:
+                    await ws.send_text(buffer.popleft())
+                if self.close_with is not None:
                     if ws.application_state == WebSocketState.CONNECTED:
-                        await ws.close(item[1], item[2])
+                        await ws.close(*self.close_with)
                     return
-                await ws.send_text(item)
         except Exception:  # the socket is gone; the reader sees the disconnect
             self.closed = True
             with contextlib.suppress(Exception):

@@ -5,10 +5,13 @@ The manager knows nothing of HTTP or WebSockets. A connection is anything with
 (:mod:`chinchon.server.app`) gives it real sockets, the tests may give it lists.
 
 Everything here runs on one asyncio event loop, and each incoming message is handled
-to the end without awaiting: check it, apply its event to the table, commit the event
-and the table's new state to the store in one transaction, and only then queue the new
-views for the seats. So no two events of a table interleave, the store never lags what
-anyone was told, and a refused event changes nothing.
+to the end without awaiting: check it, apply its event to the table (a refused event
+changes nothing), stage the event for the store and put the seats' new views in the
+outbox. At the end of the loop's turn (``call_soon``) every staged event of every table
+is written in one transaction (a group commit), and only once it is committed does
+the outbox go out. So no two events of a table interleave and nobody is ever told of
+an event the store does not hold. While a commit is pending every message, errors
+included, waits in the outbox, so each connection gets its messages in order.
 
 Time: the manager reads ``clock()`` (``time.monotonic`` unless a test injects
 another). Each table has its own clock, ``clock() + offset``, which continues from
@@ -33,13 +36,16 @@ from ..bots import BOTS, Bot, make_bot
 from ..errors import ChinchonError, IllegalAction
 from ..rules import Rules
 from .protocol import MAX_MESSAGE_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, parse_message
-from .store import Store, StoreError
+from .store import Store, StoreError, StoredTable, TableWrite
 from .tables import Table
-from .views import lobby_entry, view_for
+from .views import encode_views, lobby_entry
 
 __all__ = ["Manager", "ServerConfig", "Client", "presets"]
 
 log = logging.getLogger("chinchon.server")
+
+#: events after which the table's full snapshot is stored: a hand or game starts or ends
+_SNAPSHOT_EVENTS = frozenset({"start", "close", "next_hand", "restart", "abandon"})
 
 
 def presets() -> dict[str, Rules]:
@@ -66,6 +72,9 @@ class ServerConfig:
     burst: int = 40
     #: tables not over that the server holds at once
     max_tables: int = 5000
+    #: a table's full snapshot is stored at least every this many events (besides the
+    #: start and end of each hand); 1 stores it with every event
+    snapshot_every: int = 50
     #: "normal" or "full" (see :class:`chinchon.server.store.Store`)
     durability: str = "normal"
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
@@ -94,9 +103,10 @@ class Conn:
 class Live:
     """A table held in memory, with what is not stored: connections, bots, timers."""
 
-    def __init__(self, table: Table, offset: float) -> None:
+    def __init__(self, table: Table, offset: float, snap_seq: int) -> None:
         self.table = table
         self.offset = offset
+        self.snap_seq = snap_seq      # the event of the stored snapshot
         self.conns: dict[int, list[Conn]] = {}
         self.bots: dict[int, Bot] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
@@ -113,6 +123,18 @@ class Live:
         for handle in self.timers.values():
             handle.cancel()
         self.timers.clear()
+
+
+class _Staged:
+    """A table's events waiting for the group commit."""
+
+    __slots__ = ("live", "seq_before", "events", "snapshot")
+
+    def __init__(self, live: Live, seq_before: int) -> None:
+        self.live = live
+        self.seq_before = seq_before
+        self.events: list[tuple[int, str]] = []
+        self.snapshot = False
 
 
 def _sha256(token: str) -> str:
@@ -134,6 +156,10 @@ class Manager:
         self.stats = {"events": 0, "messages_in": 0, "refused": 0, "connections": 0}
         self._numbers = 0
         self._loop: Optional[asyncio.AbstractEventLoop] = None
+        # the group commit: events staged per table, messages held until they are stored
+        self._staged: dict[str, _Staged] = {}
+        self._outbox: list[tuple[Client, str, bool]] = []
+        self._flush_handle: Optional[asyncio.Handle] = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -142,11 +168,11 @@ class Manager:
         self._loop = asyncio.get_running_loop()
         for stored in self.store.unfinished():
             try:
-                table = Table.restore(stored.meta, stored.game)
+                table = self._load(stored)
             except (ChinchonError, KeyError, TypeError, ValueError) as exc:
                 log.error("table %s cannot be restored, left as is: %s", stored.id, exc)
                 continue
-            live = Live(table, table.clock - self.clock())
+            live = Live(table, table.clock - self.clock(), stored.snap_seq)
             self.live[table.id] = live
             try:
                 if table.status == "playing":
@@ -155,10 +181,20 @@ class Manager:
             except (IllegalAction, StoreError) as exc:  # pragma: no cover - defensive
                 log.error("table %s: restart event refused: %s", table.id, exc)
             self._drive(live)
+        self.flush()
         if self.live:
             log.info("resumed %d table(s) from %s", len(self.live), self.store.path)
 
+    def _load(self, stored: StoredTable) -> Table:
+        """The table from its stored snapshot and the events after it."""
+        events = [json.loads(r) for _, r in self.store.events(stored.id, after=stored.snap_seq)]
+        table = Table.load(stored.meta, stored.game, events)
+        if table.seq != stored.seq:
+            raise ValueError(f"table {stored.id}: {table.seq} events found, {stored.seq} recorded")
+        return table
+
     def stop(self) -> None:
+        self.flush()
         for live in self.live.values():
             live.cancel_all()
         self.store.close()
@@ -169,7 +205,7 @@ class Manager:
         self._numbers += 1
         self.stats["connections"] += 1
         conn = Conn(client, self.config.burst, self.clock(), self._numbers)
-        client.send(_dumps({
+        self._send(client, _dumps({
             "type": "welcome", "v": PROTOCOL_VERSION, "server": f"chinchon {__version__}",
             "presets": {name: _rules_dict(r) for name, r in presets().items()},
             "bots": list(BOTS),
@@ -232,7 +268,7 @@ class Manager:
         out: dict[str, Any] = {"type": "error", "code": code, "message": message}
         if request_id is not None:
             out["id"] = request_id
-        conn.client.send(_dumps(out))
+        self._send(conn.client, _dumps(out))
 
     # ------------------------------------------------------------------ messages
 
@@ -240,7 +276,7 @@ class Manager:
         kind = msg["type"]
         rid = msg.get("id")
         if kind == "ping":
-            conn.client.send(_dumps({"type": "pong", **({"id": rid} if rid is not None else {})}))
+            self._send(conn.client, _dumps({"type": "pong", **({"id": rid} if rid is not None else {})}))
         elif kind == "lobby":
             self._send_lobby(conn, rid)
         elif kind == "create":
@@ -277,7 +313,7 @@ class Manager:
         out: dict[str, Any] = {"type": "lobby", "tables": tables}
         if rid is not None:
             out["id"] = rid
-        conn.client.send(_dumps(out))
+        self._send(conn.client, _dumps(out))
 
     def _create(self, conn: Conn, msg: dict[str, Any]) -> None:
         if sum(1 for lv in self.live.values() if lv.table.status != "over") >= self.config.max_tables:
@@ -305,7 +341,7 @@ class Manager:
         table = Table.from_create(record)
         self.store.create(table_id, table.status, table.meta_json(), _dumps(record))
         self.stats["events"] += 1
-        live = Live(table, 0.0)
+        live = Live(table, 0.0, 1)
         self.live[table_id] = live
         self._detach(conn)
         self._attach(conn, live, 0)
@@ -349,7 +385,7 @@ class Manager:
             return
         self._detach(conn)
         for other in list(live.conns.get(seat, [])):  # the newest connection wins
-            other.client.send(_dumps({"type": "replaced", "table": table.id, "seat": seat}))
+            self._send(other.client, _dumps({"type": "replaced", "table": table.id, "seat": seat}))
             self._detach(other, quiet=True)
             other.client.close(4000, "the seat was taken over by another connection")
         self._attach(conn, live, seat)
@@ -375,7 +411,7 @@ class Manager:
         out: dict[str, Any] = {"type": "left", "table": table.id}
         if rid is not None:
             out["id"] = rid
-        conn.client.send(_dumps(out))
+        self._send(conn.client, _dumps(out))
 
     def _table(self, table_id: str, load_over: bool = False) -> Live:
         live = self.live.get(table_id)
@@ -384,8 +420,8 @@ class Manager:
         if load_over:  # a finished table still shows its end to its players
             stored = self.store.load(table_id)
             if stored is not None and stored.status == "over":
-                live = Live(Table.restore(stored.meta, stored.game), 0.0)
-                live.offset = live.table.clock - self.clock()
+                table = self._load(stored)
+                live = Live(table, table.clock - self.clock(), stored.snap_seq)
                 self.live[table_id] = live
                 return live
         raise ProtocolError("no_table", f"no table {table_id!r} on this server")
@@ -397,7 +433,7 @@ class Manager:
             out["token"] = token
         if rid is not None:
             out["id"] = rid
-        conn.client.send(_dumps(out))
+        self._send(conn.client, _dumps(out), durable=True)
 
     def _attach(self, conn: Conn, live: Live, seat: int) -> None:
         conn.table = live.table.id
@@ -449,47 +485,107 @@ class Manager:
     def now(self, live: Live) -> float:
         return self.clock() + live.offset
 
+    def _send(self, client: Client, text: str, durable: bool = False) -> None:
+        """Send now, or after the pending commit if there is one (``durable``: the
+        message tells of staged events and is dropped if their commit fails)."""
+        if self._staged:
+            self._outbox.append((client, text, durable))
+        else:
+            client.send(text)
+
     def _commit(self, live: Live, record: dict[str, Any]) -> None:
-        """Apply one event and store it with the table's new state, in one transaction.
-        Refused events (IllegalAction) change nothing; a failed write reloads the
-        table from the store, so memory never runs ahead of the database."""
+        """Apply one event and stage it for the store (written at the end of this turn
+        of the event loop, see :meth:`flush`). A refused event (IllegalAction) changes
+        nothing and stages nothing."""
         table = live.table
         record["now"] = self.now(live)
+        before = table.seq
         try:
             table.apply(record)
         except IllegalAction:
             raise
-        except Exception:  # a bug half-way through: back to the stored state
+        except Exception:  # a bug half-way through: store what came before, reload it
+            self.flush()
             self._reload(live)
             raise
-        try:
-            self.store.commit(table.id, table.seq, table.status, table.meta_json(),
-                              table.game_json(), _dumps(record))
-        except StoreError:
-            self._reload(live)
-            raise
-        self.stats["events"] += 1
+        staged = self._staged.get(table.id)
+        if staged is None:
+            staged = self._staged[table.id] = _Staged(live, before)
+        staged.events.append((table.seq, _dumps(record)))
+        if (record["kind"] in _SNAPSHOT_EVENTS or table.status == "over"
+                or table.seq - live.snap_seq >= self.config.snapshot_every):
+            staged.snapshot = True
+        if self._flush_handle is None:
+            loop = self._loop or asyncio.get_running_loop()
+            self._flush_handle = loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write every staged event in one transaction, then send the outbox. If the
+        write fails nothing of it is stored: the tables are reloaded from the store,
+        the messages about the lost events are dropped, and their connections get an
+        error and the reloaded view."""
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        staged, self._staged = self._staged, {}
+        outbox, self._outbox = self._outbox, []
+        failed = False
+        if staged:
+            writes = []
+            events = []
+            for table_id, st in staged.items():
+                table = st.live.table
+                snapshot = (table.meta_json(), table.game_json()) if st.snapshot else None
+                writes.append(TableWrite(table_id, st.seq_before, table.seq, table.status,
+                                         snapshot))
+                events.extend((table_id, seq, rec) for seq, rec in st.events)
+            try:
+                self.store.write(writes, events)
+            except StoreError as exc:
+                log.error("store: %s; %d table(s) reloaded", exc, len(staged))
+                failed = True
+            else:
+                self.stats["events"] += len(events)
+                for st in staged.values():
+                    if st.snapshot:
+                        st.live.snap_seq = st.live.table.seq
+        told: set[int] = set()
+        for client, text, durable in outbox:
+            if failed and durable:
+                if id(client) not in told:
+                    told.add(id(client))
+                    client.send(_dumps({"type": "error", "code": "internal",
+                                        "message": "the server could not save the last "
+                                                   "events; the table was reloaded"}))
+                continue
+            client.send(text)
+        if failed:
+            for st in staged.values():
+                self._reload(st.live)
+                if self.live.get(st.live.table.id) is st.live:
+                    self._publish(st.live, None, None)
 
     def _reload(self, live: Live) -> None:
+        """Back to what the store holds (after a failed write or a bug)."""
         stored = self.store.load(live.table.id)
         if stored is not None:
-            live.table = Table.restore(stored.meta, stored.game)
+            live.table = self._load(stored)
+            live.snap_seq = stored.snap_seq
             live.bots.clear()
 
     def _publish(self, live: Live, actor: Optional[Conn], rid: Any) -> None:
-        """Send every connected seat its view, then schedule what happens next."""
+        """Queue every connected seat's view, then schedule what happens next."""
         table = live.table
-        connected = live.connected()
-        now = self.now(live)
-        summary = self.config.summary_seconds
-        for seat, conns in live.conns.items():
-            view = view_for(table, seat, connected=connected, now=now, summary_seconds=summary)
-            text = _dumps(view)
-            for c in conns:
-                if c is actor and rid is not None:
-                    c.client.send(_dumps(dict(view, ack=rid)))
+        seats = [seat for seat, conns in live.conns.items() if conns]
+        texts = encode_views(table, seats, connected=live.connected(), now=self.now(live),
+                             summary_seconds=self.config.summary_seconds)
+        for seat in seats:
+            text = texts[seat]
+            for c in live.conns[seat]:
+                if c is actor and rid is not None:  # the view answers this message
+                    self._send(c.client, f'{text[:-1]},"ack":{_dumps(rid)}}}', durable=True)
                 else:
-                    c.client.send(text)
+                    self._send(c.client, text, durable=True)
         self._drive(live)
 
     # ------------------------------------------------------------------ what happens next

@@ -2,17 +2,28 @@
 
 Two tables:
 
-- ``tables``: one row per table, the latest state (``meta``: seats, rules, clock...;
-  ``game``: :meth:`chinchon.Game.to_json`, NULL until the game starts) and ``seq``, the
-  number of the last event applied.
-- ``events``: every event of every table, ``(table_id, seq)`` -> the record (JSON).
+- ``events``: every event of every table, ``(table_id, seq)`` -> the record (JSON), in
+  the order they happened. The events are the truth: replaying a table's events from
+  its ``create`` gives the table (:meth:`chinchon.server.tables.Table.replay`).
+- ``tables``: one row per table: ``seq`` (the last event), ``status``, and a
+  **snapshot** of the whole table (``meta``: seats, rules, clock...; ``game``:
+  :meth:`chinchon.Game.to_json`, NULL until the game starts) taken at event
+  ``snap_seq``. The table now = that snapshot + the events after it.
 
-:meth:`Store.commit` writes one event and the state it led to in **one transaction**;
-the server tells nobody about an event before that transaction is committed. The file
-is in WAL mode; ``synchronous=NORMAL`` (the default here) keeps every committed
-transaction through a crash of the server process (SIGKILL included) and can lose the
-last ones only if the operating system itself stops; ``durability="full"`` syncs every
-commit to disk (power-loss safe, slower).
+:meth:`Store.write` writes events with their tables' new ``seq``, ``status`` and,
+when due, snapshots, in **one transaction**; the server tells nobody about an event
+before the transaction holding it is committed. The server gathers the events of one
+turn of its event loop into one such transaction (a group commit): under load one
+commit carries many events, at rest each event has its own. The server takes a snapshot at the
+events that open or end a hand or the game and every ``snapshot_every`` events
+(``chinchon serve --snapshot-every``, 1 = after every event), so a restart replays a
+few events at most; a game's JSON grows with its log, so a snapshot after every event
+costs more the longer a game runs.
+
+The file is in WAL mode; ``synchronous=NORMAL`` (the default here) keeps every
+committed transaction through a crash of the server process (SIGKILL included) and
+can lose the last ones only if the operating system itself stops;
+``durability="full"`` syncs every commit to disk (power-loss safe, slower).
 """
 
 from __future__ import annotations
@@ -20,9 +31,9 @@ from __future__ import annotations
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
-__all__ = ["Store", "StoreError", "StoredTable", "SCHEMA_VERSION"]
+__all__ = ["Store", "StoreError", "StoredTable", "TableWrite", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 
@@ -31,6 +42,7 @@ CREATE TABLE IF NOT EXISTS tables (
     id       TEXT PRIMARY KEY,
     status   TEXT NOT NULL,
     seq      INTEGER NOT NULL,
+    snap_seq INTEGER NOT NULL,
     meta     TEXT NOT NULL,
     game     TEXT,
     created  REAL NOT NULL,
@@ -54,11 +66,27 @@ class StoreError(Exception):
 
 @dataclass(frozen=True)
 class StoredTable:
+    """A ``tables`` row: the snapshot (``meta``, ``game``) is at event ``snap_seq``;
+    :meth:`Store.events` gives the events after it, up to ``seq``."""
+
     id: str
     status: str
     seq: int
+    snap_seq: int
     meta: str
     game: Optional[str]
+
+
+@dataclass(frozen=True)
+class TableWrite:
+    """One table's part of :meth:`Store.write`: it moves from event ``seq_before`` to
+    ``seq``; ``snapshot`` is ``(meta, game)`` at ``seq``, or None to keep the last one."""
+
+    table_id: str
+    seq_before: int
+    seq: int
+    status: str
+    snapshot: Optional[tuple[str, Optional[str]]] = None
 
 
 class Store:
@@ -85,31 +113,42 @@ class Store:
         self._db.close()
 
     def create(self, table_id: str, status: str, meta: str, record: str) -> None:
-        """A new table with its first event (seq 1)."""
+        """A new table with its first event (seq 1) and its snapshot after it."""
         now = time.time()
         self._transaction(
-            ("INSERT INTO tables (id, status, seq, meta, game, created, updated) "
-             "VALUES (?, ?, 1, ?, NULL, ?, ?)", (table_id, status, meta, now, now)),
+            ("INSERT INTO tables (id, status, seq, snap_seq, meta, game, created, updated) "
+             "VALUES (?, ?, 1, 1, ?, NULL, ?, ?)", (table_id, status, meta, now, now)),
             ("INSERT INTO events (table_id, seq, record, at) VALUES (?, 1, ?, ?)",
              (table_id, record, now)),
         )
 
-    def commit(self, table_id: str, seq: int, status: str, meta: str, game: Optional[str],
-               record: str) -> None:
-        """Event ``seq`` of the table and the state after it, in one transaction. Refused
-        (:class:`StoreError`, nothing written) unless the stored table is at ``seq - 1``."""
+    def write(self, tables: Sequence[TableWrite], events: Sequence[tuple[str, int, str]]) -> None:
+        """Events ``(table_id, seq, record)`` and each table's new ``seq``, ``status`` and
+        (when given) snapshot, in **one transaction** (the server's group commit: every
+        event staged during one turn of the event loop). Refused as a whole
+        (:class:`StoreError`, nothing written) if a table is not at the ``seq_before``
+        the write expects, or if any statement fails."""
         now = time.time()
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                cur = db.execute(
-                    "UPDATE tables SET status=?, seq=?, meta=?, game=?, updated=? "
-                    "WHERE id=? AND seq=?", (status, seq, meta, game, now, table_id, seq - 1))
-                if cur.rowcount != 1:
-                    raise StoreError(f"table {table_id} is not at event {seq - 1} in the database")
-                db.execute("INSERT INTO events (table_id, seq, record, at) VALUES (?, ?, ?, ?)",
-                           (table_id, seq, record, now))
+                for w in tables:
+                    if w.snapshot is None:
+                        cur = db.execute(
+                            "UPDATE tables SET status=?, seq=?, updated=? WHERE id=? AND seq=?",
+                            (w.status, w.seq, now, w.table_id, w.seq_before))
+                    else:
+                        cur = db.execute(
+                            "UPDATE tables SET status=?, seq=?, snap_seq=?, meta=?, game=?, "
+                            "updated=? WHERE id=? AND seq=?",
+                            (w.status, w.seq, w.seq, w.snapshot[0], w.snapshot[1], now,
+                             w.table_id, w.seq_before))
+                    if cur.rowcount != 1:
+                        raise StoreError(f"table {w.table_id} is not at event {w.seq_before} "
+                                         f"in the database")
+                db.executemany("INSERT INTO events (table_id, seq, record, at) VALUES (?, ?, ?, ?)",
+                               [(t, q, r, now) for t, q, r in events])
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
@@ -132,17 +171,17 @@ class Store:
             raise StoreError(f"database write failed: {exc}") from exc
 
     def load(self, table_id: str) -> Optional[StoredTable]:
-        row = self._db.execute("SELECT id, status, seq, meta, game FROM tables WHERE id=?",
+        row = self._db.execute("SELECT id, status, seq, snap_seq, meta, game FROM tables WHERE id=?",
                                (table_id,)).fetchone()
         return None if row is None else StoredTable(*row)
 
     def unfinished(self) -> list[StoredTable]:
         """Every table not over, oldest first: what a restarted server resumes."""
-        rows = self._db.execute("SELECT id, status, seq, meta, game FROM tables "
+        rows = self._db.execute("SELECT id, status, seq, snap_seq, meta, game FROM tables "
                                 "WHERE status != 'over' ORDER BY created").fetchall()
         return [StoredTable(*r) for r in rows]
 
-    def events(self, table_id: str) -> list[tuple[int, str]]:
-        """``(seq, record)`` of every event of the table, in order."""
-        return self._db.execute("SELECT seq, record FROM events WHERE table_id=? ORDER BY seq",
-                                (table_id,)).fetchall()
+    def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
+        """``(seq, record)`` of the table's events after event ``after``, in order."""
+        return self._db.execute("SELECT seq, record FROM events WHERE table_id=? AND seq>? "
+                                "ORDER BY seq", (table_id, after)).fetchall()

@@ -69,6 +69,8 @@ class Table:
         self.reason = ""              # why a table ended without its game ending
         self.last: Optional[dict[str, Any]] = None   # the last event record
         self.bot_kind = "greedy"      # the bots that fill open seats at the start
+        self.rules_dict = asdict(rules)
+        self._last_hand: tuple[Any, Optional[dict[str, Any]]] = (None, None)
 
     # ------------------------------------------------------------------ reading
 
@@ -87,6 +89,14 @@ class Table:
 
     def bot_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "bot"]
+
+    def last_hand_dict(self) -> Optional[dict[str, Any]]:
+        """The public record of the game's last closed hand as a dict, built once per
+        hand (every seat's view carries it until the next close). Do not modify it."""
+        last = None if self.game is None else self.game.last_hand
+        if self._last_hand[0] is not last:
+            self._last_hand = (last, None if last is None else last.to_dict())
+        return self._last_hand[1]
 
     # ------------------------------------------------------------------ events
 
@@ -205,6 +215,9 @@ class Table:
     def _on_draw(self, r: dict[str, Any]) -> Any:
         game, _ = self._my_turn(r)
         card = game.draw(r["source"])
+        if "card" in r and r["card"] != str(card):  # replaying a stored event
+            raise IllegalAction(f"replay diverged: the stored draw took {r['card']}, "
+                                f"the game gave {card}")
         r["card"] = str(card)
         return card
 
@@ -300,6 +313,15 @@ class Table:
         t.reason = m["reason"]
         t.bot_kind = m["bot_kind"]
         t.game = None if game is None else Game.from_json(game)
+        return t
+
+    @classmethod
+    def load(cls, meta: str, game: Optional[str], events: list[dict[str, Any]]) -> Table:
+        """The table from a snapshot (:meth:`meta_json`, :meth:`game_json`) and the
+        event records stored after it."""
+        t = cls.restore(meta, game)
+        for r in events:
+            t.apply(dict(r))
         return t
 
     @classmethod
