@@ -85,16 +85,17 @@ class _SocketClient:
         if self.closed:
             return
         if len(self.buffer) >= SEND_QUEUE:
+            self.buffer.clear()  # it would never catch up: drop it
             self.close(1013, "too slow: messages were piling up")
             return
         self.buffer.append(text)
         self.wakeup.set()
 
     def close(self, code: int, reason: str) -> None:
+        """Close once the messages already queued are sent; nothing more is queued."""
         if self.closed:
             return
         self.closed = True
-        self.buffer.clear()  # a closing connection gets nothing more
         self.close_with = (code, reason)
         self.wakeup.set()
 

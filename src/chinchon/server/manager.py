@@ -137,6 +137,16 @@ class _Staged:
         self.snapshot = False
 
 
+def _game_accepts(players: int) -> bool:
+    from ..game import Game
+
+    try:
+        Game(players, seed=0)
+    except IllegalAction:
+        return False
+    return True
+
+
 def _sha256(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -156,9 +166,12 @@ class Manager:
         self.stats = {"events": 0, "messages_in": 0, "refused": 0, "connections": 0}
         self._numbers = 0
         self._loop: Optional[asyncio.AbstractEventLoop] = None
+        #: the table sizes the game accepts (asked of chinchon.Game itself)
+        self.player_counts = [n for n in range(1, 13) if _game_accepts(n)]
         # the group commit: events staged per table, messages held until they are stored
         self._staged: dict[str, _Staged] = {}
-        self._outbox: list[tuple[Client, str, bool]] = []
+        # (client, text, durable, close): a message, or with text None a close (code, reason)
+        self._outbox: list[tuple[Client, Optional[str], bool, Optional[tuple[int, str]]]] = []
         self._flush_handle: Optional[asyncio.Handle] = None
 
     # ------------------------------------------------------------------ life cycle
@@ -209,6 +222,7 @@ class Manager:
             "type": "welcome", "v": PROTOCOL_VERSION, "server": f"chinchon {__version__}",
             "presets": {name: _rules_dict(r) for name, r in presets().items()},
             "bots": list(BOTS),
+            "players": self.player_counts,
             "limits": {"message_bytes": MAX_MESSAGE_BYTES, "rate": self.config.rate,
                        "burst": self.config.burst, "name_chars": MAX_NAME_CHARS},
         }))
@@ -346,9 +360,8 @@ class Manager:
         self._detach(conn)
         self._attach(conn, live, 0)
         self._seated_message(conn, live, 0, token, msg.get("id"))
-        if not table.open_seats():
-            self._commit(live, {"kind": "start", "seed": secrets.randbits(63)})
         self._publish(live, conn, msg.get("id"))
+        self._start_if_full(live)
 
     def _join(self, conn: Conn, msg: dict[str, Any]) -> None:
         live = self._table(msg["table"])
@@ -368,9 +381,13 @@ class Manager:
         self._detach(conn)
         self._attach(conn, live, seat)
         self._seated_message(conn, live, seat, token, msg.get("id"))
-        if not table.open_seats():
-            self._commit(live, {"kind": "start", "seed": secrets.randbits(63)})
         self._publish(live, conn, msg.get("id"))
+        self._start_if_full(live)
+
+    def _start_if_full(self, live: Live) -> None:
+        if live.table.status == "waiting" and not live.table.open_seats():
+            self._commit(live, {"kind": "start", "seed": secrets.randbits(63)})
+            self._publish(live, None, None)
 
     def _resume(self, conn: Conn, msg: dict[str, Any]) -> None:
         live = self._table(msg["table"], load_over=True)
@@ -387,7 +404,7 @@ class Manager:
         for other in list(live.conns.get(seat, [])):  # the newest connection wins
             self._send(other.client, _dumps({"type": "replaced", "table": table.id, "seat": seat}))
             self._detach(other, quiet=True)
-            other.client.close(4000, "the seat was taken over by another connection")
+            self._close(other.client, 4000, "the seat was taken over by another connection")
         self._attach(conn, live, seat)
         self._seated_message(conn, live, seat, None, msg.get("id"))
         game = table.game
@@ -489,9 +506,16 @@ class Manager:
         """Send now, or after the pending commit if there is one (``durable``: the
         message tells of staged events and is dropped if their commit fails)."""
         if self._staged:
-            self._outbox.append((client, text, durable))
+            self._outbox.append((client, text, durable, None))
         else:
             client.send(text)
+
+    def _close(self, client: Client, code: int, reason: str) -> None:
+        """Close a connection after what it was already sent (or is to be sent)."""
+        if self._staged:
+            self._outbox.append((client, None, False, (code, reason)))
+        else:
+            client.close(code, reason)
 
     def _commit(self, live: Live, record: dict[str, Any]) -> None:
         """Apply one event and stage it for the store (written at the end of this turn
@@ -550,15 +574,18 @@ class Manager:
                     if st.snapshot:
                         st.live.snap_seq = st.live.table.seq
         told: set[int] = set()
-        for client, text, durable in outbox:
-            if failed and durable:
+        for client, text, durable, close in outbox:
+            if text is None:
+                assert close is not None
+                client.close(*close)
+            elif failed and durable:
                 if id(client) not in told:
                     told.add(id(client))
                     client.send(_dumps({"type": "error", "code": "internal",
                                         "message": "the server could not save the last "
                                                    "events; the table was reloaded"}))
-                continue
-            client.send(text)
+            else:
+                client.send(text)
         if failed:
             for st in staged.values():
                 self._reload(st.live)
