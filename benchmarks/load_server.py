@@ -31,6 +31,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import socket
 import sqlite3
@@ -42,6 +43,10 @@ import time
 from typing import Any, Optional
 
 import websockets
+
+import chinchon
+
+RNG = random.Random(14)
 
 
 def free_port() -> int:
@@ -92,13 +97,26 @@ class Seat:
         return json.loads(await self.ws.recv())
 
     def choose(self, view: dict[str, Any]) -> Optional[dict[str, Any]]:
+        """Take the discard when it lowers the points in hand, else the stock; close when
+        allowed; else keep the fewest points (ties at random, a random discard one time
+        in ten, so no hand loops for ever); rejoin when allowed, else ready."""
         can = view["can"]
         if can["draw"]:
-            return {"type": "draw", "source": "stock" if "stock" in can["draw"] else "discard"}
+            top = view["game"]["discard_top"]
+            if "discard" in can["draw"] and top is not None:
+                hints = chinchon.discard_hints(view["hand"] + [top])
+                if min(h.points for h in hints) < chinchon.deadwood(view["hand"]):
+                    return {"type": "draw", "source": "discard"}
+            return {"type": "draw", "source": "stock"}
         if can["discard"]:
             hints = view["hints"]
-            card = min(hints, key=lambda c: (hints[c]["points"], c))
-            return {"type": "close" if hints[card]["close"] else "discard", "card": card}
+            closing = [c for c in hints if hints[c]["close"]]
+            if closing:
+                return {"type": "close", "card": min(closing, key=lambda c: hints[c]["points"])}
+            if RNG.random() < 0.1:
+                return {"type": "discard", "card": RNG.choice(sorted(hints))}
+            card = min(hints, key=lambda c: (hints[c]["points"], RNG.random()))
+            return {"type": "discard", "card": card}
         if can["rejoin"]:
             return {"type": "rejoin"}
         if can["ready"]:
