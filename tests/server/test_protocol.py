@@ -317,3 +317,12 @@ def test_page_and_static_files_are_served_with_a_strict_policy(server: Server) -
     with urllib.request.urlopen(server.http + "/healthz", timeout=10) as r:
         health = json.loads(r.read())
     assert health["ok"] is True and health["events"] > 0
+
+
+def test_five_seats_two_decks_one_person_four_bots(server: Server, clients: list[Client]) -> None:
+    """Two decks: a hand may hold a card twice; still only your own cards are shown."""
+    (person,) = new_table(server, clients, humans=1, players=5, bots=4)
+    final = play(person)
+    assert final["status"] == "over"
+    events = server.events(person.table)
+    assert check_messages(person.messages, person.table, truths(events)) > 20
