@@ -231,6 +231,7 @@
     players.value = counts.includes(4) ? "4" : String(counts[0]);
     rules.replaceChildren(...Object.keys(w.presets).map((name) => el("option", { value: name, text: name })));
     kind.replaceChildren(...w.bots.map((b) => el("option", { value: b, text: b })));
+    if (w.bots.includes("greedy")) kind.value = "greedy";
     fillBots();
     describeRules();
   }
