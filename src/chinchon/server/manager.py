@@ -588,9 +588,16 @@ class Manager:
                 client.send(text)
         if failed:
             for st in staged.values():
-                self._reload(st.live)
-                if self.live.get(st.live.table.id) is st.live:
-                    self._publish(st.live, None, None)
+                live = st.live
+                self._reload(live)
+                # a seat taken by a lost event is open again: its connection sits nowhere
+                for seat, conns in list(live.conns.items()):
+                    if live.table.seats[seat].kind != "human":
+                        for c in conns:
+                            c.table = c.seat = None
+                        del live.conns[seat]
+                if self.live.get(live.table.id) is live:
+                    self._publish(live, None, None)
 
     def _reload(self, live: Live) -> None:
         """Back to what the store holds (after a failed write or a bug)."""
