@@ -555,8 +555,8 @@ class Manager:
         outbox, self._outbox = self._outbox, []
         failed = False
         if staged:
-            writes = []
-            events = []
+            writes: list[TableWrite] = []
+            events: list[tuple[str, int, str]] = []
             for table_id, st in staged.items():
                 table = st.live.table
                 snapshot = (table.meta_json(), table.game_json()) if st.snapshot else None
@@ -670,8 +670,8 @@ class Manager:
         phase = game.phase
         if phase in ("draw", "discard"):
             live.cancel("summary")
-            seat = game.turn
-            if seat is not None and table.seats[seat].kind == "bot":
+            turn = game.turn
+            if turn is not None and table.seats[turn].kind == "bot":
                 if "bot" not in live.timers:
                     self._later(live, "bot", self.config.bot_delay, lambda: self._bot_move(live))
             else:
