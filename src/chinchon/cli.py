@@ -2,8 +2,9 @@
 
 Subcommands: ``hint`` (best melds and discard hints of a hand), ``settle`` (the
 settlement of a closed hand: melds, lay-offs, points per seat), ``simulate`` (bulk
-games between bots, with statistics) and ``play`` (a person against bots in the
-terminal; it reads stdin, so piped input drives it). Each subcommand is a
+games between bots, with statistics), ``play`` (a person against bots in the
+terminal; it reads stdin, so piped input drives it) and ``serve`` (the table server of
+:mod:`chinchon.server`, an optional extra; only a hook lives here). Each subcommand is a
 ``_cmd_*`` function registered in :func:`build_parser`. Bad input prints one line on
 stderr and exits with status 2.
 """

@@ -326,3 +326,34 @@ def test_five_seats_two_decks_one_person_four_bots(server: Server, clients: list
     assert final["status"] == "over"
     events = server.events(person.table)
     assert check_messages(person.messages, person.table, truths(events)) > 20
+
+
+def test_the_bare_command_keeps_tables_in_the_user_data_folder(tmp_path: Any) -> None:
+    """``chinchon serve`` with no --db: $XDG_DATA_HOME/chinchon/tables.sqlite3."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from .conftest import free_port
+
+    port = free_port()
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "chinchon", "serve", "--port", str(port),
+                             "--log-level", "warning"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                    assert json.loads(r.read())["ok"] is True
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+        assert (tmp_path / "chinchon" / "tables.sqlite3").exists()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out = proc.communicate(timeout=15)[0].decode()
+    assert "tables.sqlite3" in out and f"http://127.0.0.1:{port}/" in out

@@ -240,3 +240,25 @@ def test_manager_clock_cancels_a_table_when_a_seat_does_not_come_back(tmp_path: 
         m.stop()
 
     asyncio.run(scenario())
+
+
+def test_serve_without_the_extra_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    from chinchon.cli import main
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    assert main(["serve", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "uvicorn" in err and 'pip install "chinchon[server]"' in err
+
+
+def test_serve_refuses_nonsense_options(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    from chinchon.cli import main
+
+    assert main(["serve", "--rate", "0"]) == 2
+    assert main(["serve", "--bot-delay", "-1"]) == 2
+    assert "--bot-delay" in capsys.readouterr().err
