@@ -17,6 +17,7 @@ Record kinds (docs/protocol.md, "Stored events"): ``create``, ``join``, ``leave`
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict, dataclass
 from typing import Any, Optional
 
@@ -27,6 +28,9 @@ from ..rules import Rules
 __all__ = ["Seat", "Table", "BOT_NAMES", "META_FORMAT"]
 
 META_FORMAT = 1
+
+# a seat's cards as shown: (hand in table order, melds, deadwood or None)
+_Arranged = tuple[list[str], list[list[str]], Optional[int]]
 
 #: names given to bots, in order, skipping any a person at the table already uses
 BOT_NAMES = ("Lola", "Paco", "Carmen", "Manolo", "Pilar", "Curro", "Rocío", "Pepe",
@@ -71,6 +75,7 @@ class Table:
         self.bot_kind = "greedy"      # the bots that fill open seats at the start
         self.rules_dict = asdict(rules)
         self._last_hand: tuple[Any, Optional[dict[str, Any]]] = (None, None)
+        self._arranged: dict[int, tuple[tuple[Any, ...], _Arranged]] = {}
 
     # ------------------------------------------------------------------ reading
 
@@ -89,6 +94,28 @@ class Table:
 
     def bot_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "bot"]
+
+    def arranged(self, seat: int) -> _Arranged:
+        """The seat's cards as the table shows them: ``(hand, melds, deadwood)``, the hand
+        melds first (each meld sorted) then the rest, the deadwood only with 7 cards.
+        Kept until the seat's cards change (a hand changes for one seat per event, and
+        every event shows every seat its hand)."""
+        game = self.game
+        if game is None:
+            return [], [], None
+        held = tuple(game.held(seat))
+        known = self._arranged.get(seat)
+        if known is not None and known[0] == held:
+            return known[1]
+        if not held:
+            value: _Arranged = ([], [], None)
+        else:
+            arrangement = sys.modules["chinchon"].best_melds(list(held), decks=game.decks)
+            melds = [[str(c) for c in m.cards] for m in arrangement.melds]
+            hand = [c for m in melds for c in m] + [str(c) for c in arrangement.unmatched]
+            value = (hand, melds, arrangement.points if len(held) == 7 else None)
+        self._arranged[seat] = (held, value)
+        return value
 
     def last_hand_dict(self) -> Optional[dict[str, Any]]:
         """The public record of the game's last closed hand as a dict, built once per

@@ -21,7 +21,6 @@ public half is encoded to JSON once per event and joined to each seat's private 
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, Optional, Sequence
 
 from .protocol import PROTOCOL_VERSION
@@ -119,14 +118,8 @@ def private_view(table: Table, you: int) -> dict[str, Any]:
             can["start"] = you == 0
             can["leave"] = you != 0
         return out
-    held = game.held(you)
-    if held:
-        arrangement = sys.modules["chinchon"].best_melds(held, decks=game.decks)
-        melds = [[str(c) for c in m.cards] for m in arrangement.melds]
-        out["hand"] = [c for m in melds for c in m] + [str(c) for c in arrangement.unmatched]
-        out["melds"] = melds
-        if len(held) == 7:
-            out["deadwood"] = arrangement.points
+    hand, melds, deadwood = table.arranged(you)
+    out["hand"], out["melds"], out["deadwood"] = hand, melds, deadwood
     if game.result is not None:
         return out
     phase = game.phase
