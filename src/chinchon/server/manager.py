@@ -271,7 +271,7 @@ class Manager:
         if conn.tokens < 1.0:
             conn.refused += 1
             if conn.refused > 4 * cfg.burst:
-                conn.client.close(1008, "too many messages")
+                self._close(conn.client, 1008, "too many messages")
             raise ProtocolError("rate_limited",
                                 f"too many messages: at most {cfg.rate:g} per second "
                                 f"(bursts of {cfg.burst})")
