@@ -94,7 +94,9 @@ class Server:
         self._log_file.close()
 
     def client(self) -> "Client":
-        return Client(self.url)
+        c = Client(self.url)
+        c.server = self
+        return c
 
     def events(self, table: str) -> list[dict[str, Any]]:
         """The table's stored event records, in order (read straight from SQLite)."""
@@ -131,6 +133,7 @@ class Client:
         self.table: Optional[str] = None
         self.seat: Optional[int] = None
         self.token: Optional[str] = None
+        self.server: Optional[Server] = None
 
     def close(self) -> None:
         self._cm.__exit__(None, None, None)
@@ -188,7 +191,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture
 def clients() -> Iterator[list[Client]]:
-    """Clients opened by a test, closed after it."""
+    """Clients opened by a test, closed after it; then every message each of them got
+    is checked for cards its seat must not see (against the events the server stored)."""
+    from .checks import check_messages, truths
+
     opened: list[Client] = []
     yield opened
     for c in opened:
@@ -196,3 +202,11 @@ def clients() -> Iterator[list[Client]]:
             c.close()
         except Exception:
             pass
+    cache: dict[str, Any] = {}
+    for c in opened:
+        if c.server is None:
+            continue
+        for table in {m["table"] for m in c.messages if m["type"] == "view"}:
+            if table not in cache:
+                cache[table] = truths(c.server.events(table))
+            check_messages(c.messages, table, cache[table])

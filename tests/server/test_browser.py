@@ -47,6 +47,7 @@ if _missing:
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -116,69 +117,73 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
     # play by clicking, hand after hand, until Close has been seen both lit and dark
     # and a hand has been settled after that (or the game ends)
     for _ in range(1500):
-        state = WebDriverWait(d, 30).until(lambda d: d.execute_script(STATE_JS))
-        if state == "over":
-            break
-        if state == "summary":
-            rows = d.find_elements(By.CSS_SELECTOR, "#settlement .srow")
-            assert 2 <= len(rows) <= 3  # one per player in the hand, the closer first
-            assert "closer" in rows[0].get_attribute("class")
-            assert d.find_element(By.ID, "summary-title").text.startswith("Hand ")
-            summaries += 1
-            if "summary" not in saved:
-                shot(d, "table-summary")
-                saved.add("summary")
-            if lit_seen and dim_seen:
+        try:
+            state = WebDriverWait(d, 30).until(lambda d: d.execute_script(STATE_JS))
+            if state == "over":
                 break
-            hand = d.find_element(By.ID, "bar-table").text
-            button = d.find_elements(By.CSS_SELECTOR, "#btn-rejoin:not([hidden])") or \
-                d.find_elements(By.CSS_SELECTOR, "#btn-ready:not([hidden])")
-            button[0].click()
-            WebDriverWait(d, 20).until(lambda d: d.find_element(By.ID, "bar-table").text != hand
-                                       or d.execute_script(STATE_JS) == "over")
-            continue
-        if state == "draw":
-            d.find_element(By.ID, "stock").click()
-            WebDriverWait(d, 10).until(lambda d: d.execute_script(STATE_JS) != "draw")
-            continue
-        # discard: every card carries the points left; compare with the library
-        cards = d.find_elements(By.CSS_SELECTOR, "#hand .card")
-        held = [c.get_attribute("data-card") for c in cards]
-        assert len(held) == 8
-        hints = {str(h.card): h for h in chinchon.discard_hints(held)}
-        for c in cards:
-            label = c.find_element(By.CSS_SELECTOR, ".left")
-            h = hints[c.get_attribute("data-card")]
-            assert int(label.get_attribute("data-points")) == h.points
-            assert (label.get_attribute("data-close") or None) == h.outcome
-        any_close = any(h.can_close for h in hints.values())
-        close = d.find_element(By.ID, "btn-close")
-        assert ("lit" in close.get_attribute("class")) == any_close
-        assert close.is_enabled() == any_close
-        # select a card of each kind: Close is lit exactly for the cards that may close
-        for card in {h.can_close: c for c, h in hints.items()}.values():
-            d.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{card}"]').click()
+            if state == "summary":
+                rows = d.find_elements(By.CSS_SELECTOR, "#settlement .srow")
+                assert 2 <= len(rows) <= 3  # one per player in the hand, the closer first
+                assert "closer" in rows[0].get_attribute("class")
+                assert d.find_element(By.ID, "summary-title").text.startswith("Hand ")
+                summaries += 1
+                if "summary" not in saved:
+                    shot(d, "table-summary")
+                    saved.add("summary")
+                if lit_seen and dim_seen:
+                    break
+                hand = d.find_element(By.ID, "bar-table").text
+                button = d.find_elements(By.CSS_SELECTOR, "#btn-rejoin:not([hidden])") or \
+                    d.find_elements(By.CSS_SELECTOR, "#btn-ready:not([hidden])")
+                button[0].click()
+                WebDriverWait(d, 20).until(lambda d: d.find_element(By.ID, "bar-table").text != hand
+                                           or d.execute_script(STATE_JS) == "over")
+                continue
+            if state == "draw":
+                d.find_element(By.ID, "stock").click()
+                WebDriverWait(d, 10).until(lambda d: d.execute_script(STATE_JS) != "draw")
+                continue
+            # discard: every card carries the points left; compare with the library
+            cards = d.find_elements(By.CSS_SELECTOR, "#hand .card")
+            held = [c.get_attribute("data-card") for c in cards]
+            assert len(held) == 8
+            hints = {str(h.card): h for h in chinchon.discard_hints(held)}
+            for c in cards:
+                label = c.find_element(By.CSS_SELECTOR, ".left")
+                h = hints[c.get_attribute("data-card")]
+                assert int(label.get_attribute("data-points")) == h.points
+                assert (label.get_attribute("data-close") or None) == h.outcome
+            any_close = any(h.can_close for h in hints.values())
             close = d.find_element(By.ID, "btn-close")
-            assert ("lit" in close.get_attribute("class")) == hints[card].can_close
-            assert close.is_enabled() == hints[card].can_close
-            d.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{card}"]').click()
-        checked_turns += 1
-        if "discard" not in saved:
-            shot(d, "table-discard")
-            saved.add("discard")
-        if any_close:
-            lit_seen = True
-            if "close" not in saved:
-                shot(d, "table-can-close")
-                saved.add("close")
-            d.find_element(By.ID, "btn-close").click()
-        else:
-            dim_seen = True
-            best = min(hints.values(), key=lambda h: h.points)
-            d.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{best.card}"]').click()
-            d.find_element(By.ID, "btn-discard").click()
-        WebDriverWait(d, 10).until(lambda d: d.execute_script(STATE_JS) != "discard"
-                                   or not d.find_elements(By.CSS_SELECTOR, "#hand .card.selected"))
+            assert ("lit" in close.get_attribute("class")) == any_close
+            assert close.is_enabled() == any_close
+            # select a card of each kind: Close is lit exactly for the cards that may close
+            for card in {h.can_close: c for c, h in hints.items()}.values():
+                d.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{card}"]').click()
+                close = d.find_element(By.ID, "btn-close")
+                assert ("lit" in close.get_attribute("class")) == hints[card].can_close
+                assert close.is_enabled() == hints[card].can_close
+                d.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{card}"]').click()
+            checked_turns += 1
+            if "discard" not in saved:
+                shot(d, "table-discard")
+                saved.add("discard")
+            if any_close:
+                lit_seen = True
+                if "close" not in saved:
+                    shot(d, "table-can-close")
+                    saved.add("close")
+                d.find_element(By.ID, "btn-close").click()
+            else:
+                dim_seen = True
+                best = min(hints.values(), key=lambda h: h.points)
+                d.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{best.card}"]').click()
+                d.find_element(By.ID, "btn-discard").click()
+            WebDriverWait(d, 10).until(lambda d: d.execute_script(STATE_JS) != "discard"
+                                       or not d.find_elements(By.CSS_SELECTOR, "#hand .card.selected"))
+
+        except StaleElementReferenceException:
+            continue  # a new view re-drew the page under us: look again
     assert checked_turns >= 1 and dim_seen
     if d.execute_script(STATE_JS) == "over":
         shot(d, "table-over")
