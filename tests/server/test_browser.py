@@ -105,10 +105,11 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
     d.find_element(By.ID, "create").click()
     wait.until(lambda d: d.find_element(By.ID, "table").is_displayed())
 
-    # the name is shown as typed, as text: no element was made of it
-    me = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#me-seat .name"))
-    assert me.text == NAME
-    assert not d.find_elements(By.CSS_SELECTOR, "#me-seat b")
+    # the name is shown as typed, as text: no element was made of it (the seat box is
+    # re-drawn on every view, so read it inside the wait)
+    steady = WebDriverWait(d, 20, ignored_exceptions=(StaleElementReferenceException,))
+    assert steady.until(lambda d: d.find_element(By.CSS_SELECTOR, "#me-seat .name").text) == NAME
+    assert not d.find_elements(By.CSS_SELECTOR, "#me-seat b, #opponents b")
 
     checked_turns = 0
     lit_seen = dim_seen = False
@@ -118,7 +119,7 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
     # and a hand has been settled after that (or the game ends)
     for _ in range(1500):
         try:
-            state = WebDriverWait(d, 30).until(lambda d: d.execute_script(STATE_JS))
+            state = WebDriverWait(d, 30).until(lambda d: d.execute_script(STATE_JS))  # noqa: B023
             if state == "over":
                 break
             if state == "summary":
