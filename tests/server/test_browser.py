@@ -119,7 +119,7 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
     # and a hand has been settled after that (or the game ends)
     for _ in range(1500):
         try:
-            state = WebDriverWait(d, 30).until(lambda d: d.execute_script(STATE_JS))  # noqa: B023
+            state = WebDriverWait(d, 30).until(lambda d: d.execute_script(STATE_JS))
             if state == "over":
                 break
             if state == "summary":
