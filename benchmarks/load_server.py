@@ -264,10 +264,10 @@ def check_database(db: str, stats: Stats) -> list[str]:
             continue
         seq = tables[table][0]
         # after the last event the clients saw, only events of the server's own may
-        # follow: their disconnections (the run stopped, they closed their sockets) and
-        # the next hand opened after their last 'ready'
+        # follow: their disconnections (the run stopped, they closed their sockets), the
+        # start after the last join and the next hand after the last 'ready'
         unseen = [stored.get((table, s), {}).get("kind") for s in range(seen + 1, seq + 1)]
-        if seq < seen or any(k not in ("disconnect", "next_hand") for k in unseen):
+        if seq < seen or any(k not in ("disconnect", "next_hand", "start") for k in unseen):
             problems.append(f"{table}: database at event {seq}, clients saw up to {seen} "
                             f"(unseen: {unseen})")
     for table, (seq, snap_seq, meta, game) in tables.items():
