@@ -285,7 +285,7 @@
         action = el("button", { type: "button", class: "primary", text: "Join",
                                 "data-join": t.id, onclick: () => join(t.id) });
       } else {
-        action = el("span", { class: "badge live", text: `hand ${t.hand_number}` });
+        action = el("span", { class: "badge live", text: `playing · hand ${t.hand_number}` });
       }
       return el("li", {}, el("span", { class: "tid", text: t.id }),
                 el("span", { class: "badge", text: t.preset }), names, action);
