@@ -257,7 +257,8 @@ def check_database(db: str, stats: Stats) -> list[str]:
                 (msg.get("source") is not None and rec.get("source") != msg["source"]):
             problems.append(f"{table} #{seq}: stored {rec} is not the acknowledged {msg}")
     tables = {tid: (seq, snap_seq, meta, game) for tid, seq, snap_seq, meta, game in
-              con.execute("SELECT id, seq, snap_seq, meta, game FROM tables")}
+              con.execute("SELECT t.id, t.seq, s.snap_seq, s.meta, s.game FROM tables t "
+                          "JOIN snapshots s ON s.table_id = t.id")}
     for table, seen in stats.max_seq.items():
         if table not in tables:
             problems.append(f"{table}: clients saw it, the database has no such table")

@@ -1,14 +1,16 @@
 """Where tables live between restarts: one SQLite file (standard library ``sqlite3``).
 
-Two tables:
+Three tables:
 
 - ``events``: every event of every table, ``(table_id, seq)`` -> the record (JSON), in
   the order they happened. The events are the truth: replaying a table's events from
   its ``create`` gives the table (:meth:`chinchon.server.tables.Table.replay`).
-- ``tables``: one row per table: ``seq`` (the last event), ``status``, and a
-  **snapshot** of the whole table (``meta``: seats, rules, clock...; ``game``:
-  :meth:`chinchon.Game.to_json`, NULL until the game starts) taken at event
-  ``snap_seq``. The table now = that snapshot + the events after it.
+- ``tables``: one small row per table: ``seq`` (its last event) and ``status``.
+- ``snapshots``: per table, the whole table (``meta``: seats, rules, clock...;
+  ``game``: :meth:`chinchon.Game.to_json`, NULL until the game starts) at event
+  ``snap_seq``. The table now = that snapshot + the events after it. (Apart from
+  ``tables`` because SQLite rewrites a whole row on any update: the small row changes
+  with every event, the big one only at a snapshot.)
 
 :meth:`Store.write` writes events with their tables' new ``seq``, ``status`` and,
 when due, snapshots, in **one transaction**; the server tells nobody about an event
@@ -42,13 +44,16 @@ CREATE TABLE IF NOT EXISTS tables (
     id       TEXT PRIMARY KEY,
     status   TEXT NOT NULL,
     seq      INTEGER NOT NULL,
-    snap_seq INTEGER NOT NULL,
-    meta     TEXT NOT NULL,
-    game     TEXT,
     created  REAL NOT NULL,
     updated  REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables (status);
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT PRIMARY KEY,
+    snap_seq INTEGER NOT NULL,
+    meta     TEXT NOT NULL,
+    game     TEXT
+);
 CREATE TABLE IF NOT EXISTS events (
     table_id TEXT NOT NULL,
     seq      INTEGER NOT NULL,
@@ -60,13 +65,17 @@ CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+_SELECT = ("SELECT t.id, t.status, t.seq, s.snap_seq, s.meta, s.game "
+           "FROM tables t JOIN snapshots s ON s.table_id = t.id")
+
+
 class StoreError(Exception):
     """The database refused a write (disk full, a concurrent writer, a stale seq)."""
 
 
 @dataclass(frozen=True)
 class StoredTable:
-    """A ``tables`` row: the snapshot (``meta``, ``game``) is at event ``snap_seq``;
+    """A table as stored: the snapshot (``meta``, ``game``) is at event ``snap_seq``;
     :meth:`Store.events` gives the events after it, up to ``seq``."""
 
     id: str
@@ -116,8 +125,10 @@ class Store:
         """A new table with its first event (seq 1) and its snapshot after it."""
         now = time.time()
         self._transaction(
-            ("INSERT INTO tables (id, status, seq, snap_seq, meta, game, created, updated) "
-             "VALUES (?, ?, 1, 1, ?, NULL, ?, ?)", (table_id, status, meta, now, now)),
+            ("INSERT INTO tables (id, status, seq, created, updated) VALUES (?, ?, 1, ?, ?)",
+             (table_id, status, now, now)),
+            ("INSERT INTO snapshots (table_id, snap_seq, meta, game) VALUES (?, 1, ?, NULL)",
+             (table_id, meta)),
             ("INSERT INTO events (table_id, seq, record, at) VALUES (?, 1, ?, ?)",
              (table_id, record, now)),
         )
@@ -134,19 +145,16 @@ class Store:
             db.execute("BEGIN IMMEDIATE")
             try:
                 for w in tables:
-                    if w.snapshot is None:
-                        cur = db.execute(
-                            "UPDATE tables SET status=?, seq=?, updated=? WHERE id=? AND seq=?",
-                            (w.status, w.seq, now, w.table_id, w.seq_before))
-                    else:
-                        cur = db.execute(
-                            "UPDATE tables SET status=?, seq=?, snap_seq=?, meta=?, game=?, "
-                            "updated=? WHERE id=? AND seq=?",
-                            (w.status, w.seq, w.seq, w.snapshot[0], w.snapshot[1], now,
-                             w.table_id, w.seq_before))
+                    cur = db.execute(
+                        "UPDATE tables SET status=?, seq=?, updated=? WHERE id=? AND seq=?",
+                        (w.status, w.seq, now, w.table_id, w.seq_before))
                     if cur.rowcount != 1:
                         raise StoreError(f"table {w.table_id} is not at event {w.seq_before} "
                                          f"in the database")
+                    if w.snapshot is not None:
+                        db.execute("UPDATE snapshots SET snap_seq=?, meta=?, game=? "
+                                   "WHERE table_id=?",
+                                   (w.seq, w.snapshot[0], w.snapshot[1], w.table_id))
                 db.executemany("INSERT INTO events (table_id, seq, record, at) VALUES (?, ?, ?, ?)",
                                [(t, q, r, now) for t, q, r in events])
             except BaseException:
@@ -171,14 +179,12 @@ class Store:
             raise StoreError(f"database write failed: {exc}") from exc
 
     def load(self, table_id: str) -> Optional[StoredTable]:
-        row = self._db.execute("SELECT id, status, seq, snap_seq, meta, game FROM tables WHERE id=?",
-                               (table_id,)).fetchone()
+        row = self._db.execute(_SELECT + " WHERE t.id=?", (table_id,)).fetchone()
         return None if row is None else StoredTable(*row)
 
     def unfinished(self) -> list[StoredTable]:
         """Every table not over, oldest first: what a restarted server resumes."""
-        rows = self._db.execute("SELECT id, status, seq, snap_seq, meta, game FROM tables "
-                                "WHERE status != 'over' ORDER BY created").fetchall()
+        rows = self._db.execute(_SELECT + " WHERE t.status != 'over' ORDER BY t.created").fetchall()
         return [StoredTable(*r) for r in rows]
 
     def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
