@@ -4,6 +4,7 @@ SIGKILL and started again."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -107,9 +108,12 @@ def test_names_are_cleaned_of_control_characters_and_kept_verbatim_otherwise(
     assert view["seats"][0]["name"] == "<i onclick=x> &amp;"
 
 
-def test_sigkill_and_restart_resume_the_table_mid_hand(tmp_path: Path) -> None:
+@pytest.mark.parametrize("snapshot_every", ["1", "7"])
+def test_sigkill_and_restart_resume_the_table_mid_hand(tmp_path: Path, snapshot_every: str) -> None:
+    """With a snapshot after every event, and with one every 7 events (the restart then
+    replays the events stored after the last snapshot)."""
     server = Server(tmp_path / "tables.sqlite3", "--bot-delay", "0", "--rate", "1000",
-                    "--burst", "1000", "--snapshot-every", "7")
+                    "--burst", "1000", "--snapshot-every", snapshot_every)
     opened: list[Client] = []
     try:
         (person,) = new_table(server, opened, humans=1, players=3, bots=2)
@@ -122,6 +126,14 @@ def test_sigkill_and_restart_resume_the_table_mid_hand(tmp_path: Path) -> None:
         assert before["status"] == "playing"
         assert before["seq"] == server.stored_seq(table)
         assert before["game"]["last_hand"] is not None
+        con = sqlite3.connect(f"file:{server.db}?mode=ro", uri=True)
+        (snap_seq,) = con.execute("SELECT snap_seq FROM snapshots WHERE table_id=?",
+                                  (table,)).fetchone()
+        con.close()
+        if snapshot_every == "1":
+            assert snap_seq == before["seq"]
+        else:
+            assert before["seq"] - 7 < snap_seq <= before["seq"]
         server.kill()
         person.close()
         server.start()
