@@ -130,7 +130,7 @@
   // ------------------------------------------------------------------ connection
   const state = {
     ws: null, welcome: null, view: null, lobby: [], table: null, seat: null,
-    selected: null, nextId: 1, retry: 0, showLast: false,
+    selected: null, nextId: 1, retry: 0, showLast: false, replaced: false,
     lobbyTimer: null, tick: null, prevHand: [],
   };
 
@@ -160,6 +160,10 @@
       onMessage(msg);
     };
     ws.onclose = () => {
+      if (state.replaced) {  // another window took this seat: no tug of war
+        setConn("down", "open in another window");
+        return;
+      }
       setConn("down", "reconnecting…");
       const wait = Math.min(8000, 400 * 2 ** state.retry++);
       setTimeout(connect, wait);
@@ -196,7 +200,8 @@
         showLobby();
         break;
       case "replaced":
-        toast("This seat was opened in another window.", true);
+        state.replaced = true;
+        toast("This seat is now open in another window. Reload this page to play here.", true);
         break;
       case "error":
         if (msg.code === "bad_token" || msg.code === "no_table") {
