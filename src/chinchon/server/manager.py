@@ -88,16 +88,15 @@ class Client(Protocol):
 class Conn:
     """The manager's record of one connection."""
 
-    __slots__ = ("client", "table", "seat", "tokens", "stamp", "refused", "number")
+    __slots__ = ("client", "table", "seat", "tokens", "stamp", "refused")
 
-    def __init__(self, client: Client, burst: int, now: float, number: int) -> None:
+    def __init__(self, client: Client, burst: int, now: float) -> None:
         self.client = client
         self.table: Optional[str] = None
         self.seat: Optional[int] = None
         self.tokens = float(burst)
         self.stamp = now
         self.refused = 0
-        self.number = number
 
 
 class Live:
@@ -164,7 +163,6 @@ class Manager:
         self.store = store if store is not None else Store(config.db, durability=config.durability)
         self.live: dict[str, Live] = {}
         self.stats = {"events": 0, "messages_in": 0, "refused": 0, "connections": 0}
-        self._numbers = 0
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         #: the table sizes the game accepts (asked of chinchon.Game itself)
         self.player_counts = [n for n in range(1, 13) if _game_accepts(n)]
@@ -189,8 +187,7 @@ class Manager:
             self.live[table.id] = live
             try:
                 if table.status == "playing":
-                    humans = [s for s in table.humans()]
-                    self._commit(live, {"kind": "restart", "seats": humans})
+                    self._commit(live, {"kind": "restart", "seats": table.humans()})
             except (IllegalAction, StoreError) as exc:  # pragma: no cover - defensive
                 log.error("table %s: restart event refused: %s", table.id, exc)
             self._drive(live)
@@ -215,9 +212,8 @@ class Manager:
     # ------------------------------------------------------------------ connections
 
     def connect(self, client: Client) -> Conn:
-        self._numbers += 1
         self.stats["connections"] += 1
-        conn = Conn(client, self.config.burst, self.clock(), self._numbers)
+        conn = Conn(client, self.config.burst, self.clock())
         self._send(client, _dumps({
             "type": "welcome", "v": PROTOCOL_VERSION, "server": f"chinchon {__version__}",
             "presets": {name: _rules_dict(r) for name, r in presets().items()},
