@@ -1,0 +1,105 @@
+"""``chinchon serve``: run the table server (needs ``pip install "chinchon[server]"``).
+
+Importing this module needs nothing beyond the core package; Starlette and uvicorn are
+imported only when the server starts, so the main CLI can always offer ``serve``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+__all__ = ["add_arguments", "main", "default_db", "DEFAULT_HOST", "DEFAULT_PORT"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+#: uvicorn refuses WebSocket frames larger than this outright (close code 1009); the
+#: protocol's own, smaller limit answers a too-big message with an error instead
+WS_MAX_BYTES = 64 * 1024
+
+
+def default_db() -> str:
+    """``$XDG_DATA_HOME/chinchon/tables.sqlite3`` (``~/.local/share/...`` by default)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return os.path.join(base, "chinchon", "tables.sqlite3")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default=DEFAULT_HOST,
+                   help=f"address to listen on ({DEFAULT_HOST}; 0.0.0.0 for every interface)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port ({DEFAULT_PORT})")
+    p.add_argument("--db", default=None,
+                   help="SQLite file of the tables, created if missing "
+                        "(default: $XDG_DATA_HOME/chinchon/tables.sqlite3)")
+    p.add_argument("--reconnect-seconds", type=float, default=None, metavar="S",
+                   help="override every table's reconnect wait (default: the rules', 60)")
+    p.add_argument("--bot-delay", type=float, default=0.8, metavar="S",
+                   help="pause before each bot move, so people can follow (0.8)")
+    p.add_argument("--summary-seconds", type=float, default=45.0, metavar="S",
+                   help="longest wait in the summary between hands (45)")
+    p.add_argument("--rate", type=float, default=20.0, metavar="N",
+                   help="messages per second allowed per connection (20)")
+    p.add_argument("--burst", type=int, default=40, metavar="N",
+                   help="messages allowed at once above --rate (40)")
+    p.add_argument("--snapshot-every", type=int, default=50, metavar="N",
+                   help="store a table's full snapshot at least every N events (50; "
+                        "1 = with every event)")
+    p.add_argument("--durability", choices=("normal", "full"), default="normal",
+                   help="normal: survives a killed server; full: also a power cut, slower")
+    p.add_argument("--log-level", default="info",
+                   choices=("critical", "error", "warning", "info", "debug"))
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the server until interrupted. Returns the exit status."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError as exc:
+        print(f"chinchon serve: error: {exc.name} is not installed; the server is an "
+              f"optional extra: pip install \"chinchon[server]\"", file=sys.stderr)
+        return 2
+    from .app import create_app
+    from .manager import ServerConfig
+
+    if not (0 < args.rate <= 1e6 and 1 <= args.burst <= 1e6
+            and 1 <= args.snapshot_every <= 1e6):
+        print("chinchon serve: error: --rate must be 0..1e6, --burst and --snapshot-every "
+              "1..1e6", file=sys.stderr)
+        return 2
+    for name in ("reconnect_seconds", "bot_delay", "summary_seconds"):
+        value = getattr(args, name)
+        if value is not None and not 0 <= value < 1e6:
+            print(f"chinchon serve: error: --{name.replace('_', '-')} must be 0..1e6 "
+                  f"seconds, got {value}", file=sys.stderr)
+            return 2
+    db = args.db or default_db()
+    Path(db).parent.mkdir(parents=True, exist_ok=True)
+    config = ServerConfig(db=db, reconnect_seconds=args.reconnect_seconds,
+                          bot_delay=args.bot_delay, summary_seconds=args.summary_seconds,
+                          rate=args.rate, burst=args.burst, durability=args.durability,
+                          snapshot_every=args.snapshot_every)
+    print(f"chinchon serve: tables in {db}; open http://{_url_host(args.host)}:{args.port}/",
+          file=sys.stderr, flush=True)
+    uvicorn.run(create_app(config), host=args.host, port=args.port, ws_max_size=WS_MAX_BYTES,
+                ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
+                log_level=args.log_level,
+                lifespan="on", access_log=args.log_level == "debug")
+    return 0
+
+
+def _url_host(host: str) -> str:
+    if host in ("0.0.0.0", "::", ""):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
+def run(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m chinchon.server [options]``: the same as ``chinchon serve``."""
+    parser = argparse.ArgumentParser(prog="python -m chinchon.server",
+                                     description="Run the chinchon table server.")
+    add_arguments(parser)
+    return main(parser.parse_args(argv))

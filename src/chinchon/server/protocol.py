@@ -1,0 +1,201 @@
+"""The table server's wire protocol: JSON text messages over one WebSocket.
+
+This module only parses and checks what a client sends (size, JSON, schema); it knows
+nothing of tables. ``docs/protocol.md`` is the reference for every message.
+
+Every client message is a JSON object with a ``type``; an optional ``id`` (an int or a
+short string) is echoed in the reply it causes, and an optional ``v`` must be
+:data:`PROTOCOL_VERSION`. Fields not listed for a type are refused, so that a typo is an
+error rather than a silently ignored option.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any, Callable, Optional
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "MAX_MESSAGE_BYTES",
+    "MAX_NAME_CHARS",
+    "ProtocolError",
+    "parse_message",
+    "clean_name",
+    "SCHEMAS",
+]
+
+#: bumped on any change a client could notice; sent in ``welcome``
+PROTOCOL_VERSION = 1
+
+#: the largest client message accepted, in bytes of UTF-8 (the biggest legal one is
+#: well under 300 bytes)
+MAX_MESSAGE_BYTES = 2048
+
+MAX_NAME_CHARS = 24
+_TABLE_ID_CHARS = 32
+_TOKEN_CHARS = 128
+_ID_CHARS = 64
+
+
+class ProtocolError(Exception):
+    """A message the server refuses: ``code`` (machine-readable, listed in
+    docs/protocol.md) and a message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        #: the ``id`` of the refused message, when it had a valid one
+        self.request_id: Any = None
+
+
+# --------------------------------------------------------------------------- fields
+
+Check = Callable[[str, Any], Any]
+
+
+def _int(lo: int, hi: int) -> Check:
+    def check(field: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ProtocolError("bad_message", f"{field} must be an integer, got {value!r}")
+        if not lo <= value <= hi:
+            raise ProtocolError("bad_message", f"{field} must be {lo}..{hi}, got {value}")
+        return value
+
+    return check
+
+
+def _str(max_chars: int, choices: Optional[tuple[str, ...]] = None) -> Check:
+    def check(field: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise ProtocolError("bad_message", f"{field} must be a string, got {value!r}")
+        if not 0 < len(value) <= max_chars:
+            raise ProtocolError("bad_message",
+                                f"{field} must be 1 to {max_chars} characters long")
+        if choices is not None and value not in choices:
+            raise ProtocolError("bad_message",
+                                f"{field} must be one of {', '.join(choices)}, got {value!r}")
+        return value
+
+    return check
+
+
+def _name(field: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ProtocolError("bad_message", f"{field} must be a string, got {value!r}")
+    return clean_name(value)
+
+
+def clean_name(text: str) -> str:
+    """A player's name as shown to the table: control and format characters (newlines,
+    bidi overrides, zero-width...) removed, whitespace collapsed, 1 to
+    :data:`MAX_NAME_CHARS` characters. HTML is *not* escaped here: the page writes
+    names as text, never as markup, and the protocol carries them verbatim."""
+    kept = "".join(" " if ch.isspace() else ch for ch in text
+                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    name = " ".join(kept.split())
+    if not name:
+        raise ProtocolError("bad_message", "name must hold at least one visible character")
+    if len(name) > MAX_NAME_CHARS:
+        raise ProtocolError("bad_message", f"name must be at most {MAX_NAME_CHARS} characters")
+    return name
+
+
+def _bool(field: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError("bad_message", f"{field} must be true or false, got {value!r}")
+    return value
+
+
+_table = _str(_TABLE_ID_CHARS)
+_card = _str(3)
+
+#: type -> {field: (required, check)}; ``type``, ``id`` and ``v`` are allowed everywhere
+SCHEMAS: dict[str, dict[str, tuple[bool, Check]]] = {
+    "ping": {},
+    "lobby": {},
+    "create": {
+        "name": (True, _name),
+        "players": (True, _int(1, 12)),  # the game itself says which counts it seats
+        "rules": (False, _str(32)),
+        "bots": (False, _int(0, 11)),
+        "bot": (False, _str(16)),
+    },
+    "join": {"table": (True, _table), "name": (True, _name)},
+    "resume": {"table": (True, _table), "seat": (True, _int(0, 11)),
+               "token": (True, _str(_TOKEN_CHARS))},
+    "start": {},
+    "leave": {},
+    "draw": {"source": (True, _str(8, ("stock", "discard")))},
+    "discard": {"card": (True, _card)},
+    "close": {"card": (True, _card)},
+    "rejoin": {},
+    "ready": {},
+}
+
+
+def _check_id(value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ProtocolError("bad_message", "id must be an integer or a string")
+    if isinstance(value, str) and len(value) > _ID_CHARS:
+        raise ProtocolError("bad_message", f"id must be at most {_ID_CHARS} characters")
+    if isinstance(value, int) and not -(2**53) < value < 2**53:
+        raise ProtocolError("bad_message", "id must fit in a JSON number exactly")
+    return value
+
+
+def parse_message(raw: Any) -> dict[str, Any]:
+    """The checked message in ``raw`` (text or bytes from the socket), with defaults
+    filled in, or :class:`ProtocolError`. Never raises anything else."""
+    if isinstance(raw, (bytes, bytearray)):
+        if len(raw) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_big", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+        try:
+            raw = bytes(raw).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "a message is UTF-8 JSON text") from None
+    if not isinstance(raw, str):
+        raise ProtocolError("bad_json", "a message is JSON text")
+    if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_big", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        msg = json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "a message must be valid JSON") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object with a \"type\"")
+    mid = _check_id(msg["id"]) if "id" in msg else None
+    try:
+        return _check_fields(msg)
+    except ProtocolError as exc:
+        exc.request_id = mid
+        raise
+
+
+def _check_fields(msg: dict[str, Any]) -> dict[str, Any]:
+    kind = msg.get("type")
+    if not isinstance(kind, str) or kind not in SCHEMAS:
+        raise ProtocolError("bad_message", f"unknown message type {kind!r}; expected one of "
+                                           f"{', '.join(SCHEMAS)}")
+    if "v" in msg and msg["v"] != PROTOCOL_VERSION:
+        raise ProtocolError("unsupported_version",
+                            f"this server speaks protocol version {PROTOCOL_VERSION}, "
+                            f"not {msg['v']!r}")
+    schema = SCHEMAS[kind]
+    out: dict[str, Any] = {"type": kind}
+    if "id" in msg:
+        out["id"] = _check_id(msg["id"])
+    for field in msg:
+        if field not in schema and field not in ("type", "id", "v"):
+            raise ProtocolError("bad_message", f"{kind}: unknown field {field!r}")
+    for field, (required, check) in schema.items():
+        if field in msg:
+            out[field] = check(field, msg[field])
+        elif required:
+            raise ProtocolError("bad_message", f"{kind}: missing field {field!r}")
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")

@@ -1,0 +1,360 @@
+"""One table of the server as a plain state machine over events (no sockets, no clock).
+
+A :class:`Table` is the seats (who sits where: a person, a bot, or nobody yet), the
+rules, the :class:`chinchon.Game` once it has started, and the server's own bits of
+state (who is ready for the next hand). Everything that changes it is an **event
+record**, a small JSON-ready dict with a ``kind``; :meth:`Table.apply` checks one and
+applies it, or raises :class:`chinchon.IllegalAction` and leaves the table unchanged.
+The records are what the store keeps, in order: :meth:`Table.replay` rebuilds a table
+from them, exactly (the game's shuffles come from its seed, which the ``start`` record
+holds). Every record carries ``now``, the table's clock (seconds) when it happened.
+
+Record kinds (docs/protocol.md, "Stored events"): ``create``, ``join``, ``leave``,
+``start``, ``draw``, ``discard``, ``close``, ``rejoin``, ``ready``, ``next_hand``,
+``disconnect``, ``reconnect``, ``tick``, ``restart``, ``abandon``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any, Optional
+
+from ..errors import IllegalAction
+from ..game import Game
+from ..rules import Rules
+
+__all__ = ["Seat", "Table", "BOT_NAMES", "META_FORMAT"]
+
+META_FORMAT = 1
+
+# a seat's cards as shown: (hand in table order, melds, deadwood or None)
+_Arranged = tuple[list[str], list[list[str]], Optional[int]]
+
+#: names given to bots, in order, skipping any a person at the table already uses
+BOT_NAMES = ("Lola", "Paco", "Carmen", "Manolo", "Pilar", "Curro", "Rocío", "Pepe",
+             "Amparo", "Quique", "Reme")
+
+
+@dataclass
+class Seat:
+    """``kind``: ``'human'``, ``'bot'`` or ``'open'`` (waiting for someone to join).
+    ``token_sha256``: the hash of the seat's secret token (people only); the token
+    itself is never stored."""
+
+    kind: str
+    name: str = ""
+    bot: Optional[str] = None
+    token_sha256: Optional[str] = None
+
+    def public(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name}
+        if self.bot is not None:
+            out["bot"] = self.bot
+        return out
+
+
+class Table:
+    """See the module docstring. Attributes are read freely; change only through
+    :meth:`apply`."""
+
+    def __init__(self, table_id: str, preset: str, rules: Rules, seats: list[Seat]) -> None:
+        self.id = table_id
+        self.preset = preset
+        self.rules = rules
+        self.seats = seats
+        self.status = "waiting"       # waiting -> playing -> over
+        self.seq = 0                  # events applied
+        self.game: Optional[Game] = None
+        self.ready = [False] * len(seats)
+        self.summary_since: Optional[float] = None   # clock when the summary opened
+        self.clock = 0.0              # the clock of the last event
+        self.reason = ""              # why a table ended without its game ending
+        self.last: Optional[dict[str, Any]] = None   # the last event record
+        self.bot_kind = "greedy"      # the bots that fill open seats at the start
+        self.rules_dict = asdict(rules)
+        self._last_hand: tuple[Any, Optional[dict[str, Any]]] = (None, None)
+        self._arranged: dict[int, tuple[tuple[Any, ...], _Arranged]] = {}
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def open_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "open"]
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    def bot_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "bot"]
+
+    def arranged(self, seat: int) -> _Arranged:
+        """The seat's cards as the table shows them: ``(hand, melds, deadwood)``, the hand
+        melds first (each meld sorted) then the rest, the deadwood only with 7 cards.
+        Kept until the seat's cards change (a hand changes for one seat per event, and
+        every event shows every seat its hand)."""
+        game = self.game
+        if game is None:
+            return [], [], None
+        held = tuple(game.held(seat))
+        known = self._arranged.get(seat)
+        if known is not None and known[0] == held:
+            return known[1]
+        if not held:
+            value: _Arranged = ([], [], None)
+        else:
+            arrangement = sys.modules["chinchon"].best_melds(list(held), decks=game.decks)
+            melds = [[str(c) for c in m.cards] for m in arrangement.melds]
+            hand = [c for m in melds for c in m] + [str(c) for c in arrangement.unmatched]
+            value = (hand, melds, arrangement.points if len(held) == 7 else None)
+        self._arranged[seat] = (held, value)
+        return value
+
+    def last_hand_dict(self) -> Optional[dict[str, Any]]:
+        """The public record of the game's last closed hand as a dict, built once per
+        hand (every seat's view carries it until the next close). Do not modify it."""
+        last = None if self.game is None else self.game.last_hand
+        if self._last_hand[0] is not last:
+            self._last_hand = (last, None if last is None else last.to_dict())
+        return self._last_hand[1]
+
+    # ------------------------------------------------------------------ events
+
+    @staticmethod
+    def new_record(table_id: str, *, players: int, preset: str, rules: Rules, name: str,
+                   token_sha256: str, bots: int, bot: str, now: float) -> dict[str, Any]:
+        """The ``create`` record of a new table: seat 0 is the creator, the last ``bots``
+        seats are bots, the rest are open. Checks the seat count with the game itself
+        (its :class:`IllegalAction` is the message), without keeping that game."""
+        Game(players, rules=rules, seed=0)  # raises IllegalAction for a count it refuses
+        if not 0 <= bots < players:
+            raise IllegalAction(f"bots must be 0..{players - 1} at a table of {players}, "
+                                f"got {bots}")
+        kinds = ["human"] + ["open"] * (players - 1 - bots) + ["bot"] * bots
+        return {"kind": "create", "now": now, "table": table_id, "preset": preset,
+                "rules": asdict(rules), "seats": kinds, "name": name,
+                "token_sha256": token_sha256, "bot": bot}
+
+    @classmethod
+    def from_create(cls, record: dict[str, Any]) -> Table:
+        if record.get("kind") != "create":
+            raise IllegalAction("a table's first event is 'create'")
+        kinds = record["seats"]
+        seats = [Seat("open") for _ in kinds]
+        seats[0] = Seat("human", record["name"], token_sha256=record["token_sha256"])
+        t = cls(record["table"], record["preset"], Rules(**record["rules"]), seats)
+        for i, k in enumerate(kinds):
+            if k == "bot":
+                t.seats[i] = Seat("bot", t._bot_name(), record["bot"])
+        t.bot_kind = record["bot"]
+        t.seq = 1
+        t.clock = record["now"]
+        t.last = record
+        return t
+
+    def _bot_name(self) -> str:
+        taken = {s.name.casefold() for s in self.seats}
+        for name in BOT_NAMES:
+            if name.casefold() not in taken:
+                return name
+        return f"Bot {len(taken) + 1}"  # pragma: no cover - more seats than names
+
+    def apply(self, record: dict[str, Any]) -> Any:
+        """Check and apply one event record (not ``create``). On :class:`IllegalAction`
+        the table is unchanged. A ``draw`` record gains the ``card`` drawn."""
+        kind = record.get("kind")
+        handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            raise IllegalAction(f"unknown event {kind!r}")
+        now = record["now"]
+        if self.status == "over":
+            raise IllegalAction(f"table {self.id} is over")
+        out = handler(record)
+        self.seq += 1
+        self.clock = now
+        self.last = record
+        if self.game is not None and self.game.result is not None:
+            self.status = "over"
+        return out
+
+    def _seat(self, record: dict[str, Any]) -> int:
+        seat = record["seat"]
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(f"no seat {seat!r} at table {self.id}")
+        return seat
+
+    def _game(self) -> Game:
+        if self.game is None or self.status != "playing":
+            raise IllegalAction(f"the game at table {self.id} has not started")
+        return self.game
+
+    def _my_turn(self, record: dict[str, Any]) -> tuple[Game, int]:
+        game = self._game()
+        seat = self._seat(record)
+        if game.turn != seat:
+            if game.turn is None:
+                raise IllegalAction(f"no one plays in the {game.phase!r} phase")
+            raise IllegalAction(f"it is seat {game.turn}'s turn ({self.seats[game.turn].name}), "
+                                f"not seat {seat}'s")
+        return game, seat
+
+    def _on_join(self, r: dict[str, Any]) -> None:
+        seat = self._seat(r)
+        if self.status != "waiting":
+            raise IllegalAction(f"table {self.id} has already started")
+        if self.seats[seat].kind != "open":
+            raise IllegalAction(f"seat {seat} at table {self.id} is taken")
+        self.seats[seat] = Seat("human", r["name"], token_sha256=r["token_sha256"])
+
+    def _on_leave(self, r: dict[str, Any]) -> None:
+        seat = self._seat(r)
+        if self.status != "waiting" or seat == 0 or self.seats[seat].kind != "human":
+            raise IllegalAction("only a person other than the host may leave a table "
+                                "before it starts")
+        self.seats[seat] = Seat("open")
+
+    def _on_start(self, r: dict[str, Any]) -> None:
+        if self.status != "waiting":
+            raise IllegalAction(f"table {self.id} has already started")
+        seats = [Seat(s.kind, s.name, s.bot, s.token_sha256) for s in self.seats]
+        for i in self.open_seats():
+            seats[i] = Seat("bot", "", self.bot_kind)
+        saved, self.seats = self.seats, seats
+        for i, s in enumerate(seats):
+            if s.kind == "bot" and not s.name:
+                s.name = self._bot_name()
+        try:
+            game = Game([s.name for s in seats], seed=r["seed"], rules=self.rules)
+        except IllegalAction:
+            self.seats = saved
+            raise
+        self.game = game
+        self.status = "playing"
+        self.ready = [False] * self.players
+
+    def _on_draw(self, r: dict[str, Any]) -> Any:
+        game, _ = self._my_turn(r)
+        card = game.draw(r["source"])
+        if "card" in r and r["card"] != str(card):  # replaying a stored event
+            raise IllegalAction(f"replay diverged: the stored draw took {r['card']}, "
+                                f"the game gave {card}")
+        r["card"] = str(card)
+        return card
+
+    def _on_discard(self, r: dict[str, Any]) -> None:
+        game, _ = self._my_turn(r)
+        game.discard(r["card"], False)
+
+    def _on_close(self, r: dict[str, Any]) -> None:
+        game, _ = self._my_turn(r)
+        game.discard(r["card"], True)
+        if game.phase == "summary":
+            self.ready = [False] * self.players
+            self.summary_since = r["now"]
+
+    def _on_rejoin(self, r: dict[str, Any]) -> None:
+        game = self._game()
+        seat = self._seat(r)
+        game.rejoin(seat)
+        self.ready[seat] = True
+
+    def _on_ready(self, r: dict[str, Any]) -> None:
+        game = self._game()
+        seat = self._seat(r)
+        if game.phase != "summary":
+            raise IllegalAction("'ready' is for the summary between hands")
+        if self.ready[seat]:
+            raise IllegalAction(f"seat {seat} is already ready")
+        self.ready[seat] = True
+
+    def _on_next_hand(self, r: dict[str, Any]) -> None:
+        self._game().next_hand()
+        self.ready = [False] * self.players
+        self.summary_since = None
+
+    def _on_disconnect(self, r: dict[str, Any]) -> None:
+        self._game().disconnect(self._seat(r), r["now"])
+
+    def _on_reconnect(self, r: dict[str, Any]) -> bool:
+        return self._game().reconnect(self._seat(r), r["now"])
+
+    def _on_tick(self, r: dict[str, Any]) -> None:
+        self._game().tick(r["now"])
+
+    def _on_restart(self, r: dict[str, Any]) -> None:
+        """The server came back and every connection is gone: each listed seat (the
+        people) waits afresh from now, whether it was already disconnected or not."""
+        game = self._game()
+        now = r["now"]
+        for seat in r["seats"]:
+            if game.result is not None:
+                break
+            if seat in game.disconnected:
+                if game.reconnect(seat, now):
+                    game.disconnect(seat, now)
+            else:
+                game.disconnect(seat, now)
+        if game.phase == "summary":
+            self.summary_since = r["now"]
+
+    def _on_abandon(self, r: dict[str, Any]) -> None:
+        if self.status != "waiting":
+            raise IllegalAction("only a table that has not started can be abandoned")
+        self.status = "over"
+        self.reason = r["reason"]
+
+    # ------------------------------------------------------------------ storage
+
+    def meta_json(self) -> str:
+        """Everything but the game, as JSON (the game is stored as its own to_json)."""
+        return json.dumps({
+            "format": META_FORMAT, "id": self.id, "preset": self.preset,
+            "rules": asdict(self.rules), "status": self.status,
+            "seats": [asdict(s) for s in self.seats], "ready": self.ready,
+            "summary_since": self.summary_since, "clock": self.clock,
+            "reason": self.reason, "seq": self.seq, "bot_kind": self.bot_kind,
+        }, separators=(",", ":"))
+
+    def game_json(self) -> Optional[str]:
+        return None if self.game is None else self.game.to_json()
+
+    @classmethod
+    def restore(cls, meta: str, game: Optional[str]) -> Table:
+        """The table as stored by :meth:`meta_json` and :meth:`game_json`."""
+        m = json.loads(meta)
+        if m.get("format") != META_FORMAT:
+            raise IllegalAction(f"unknown table format {m.get('format')!r}")
+        t = cls(m["id"], m["preset"], Rules(**m["rules"]), [Seat(**s) for s in m["seats"]])
+        t.status = m["status"]
+        t.seq = m["seq"]
+        t.ready = list(m["ready"])
+        t.summary_since = m["summary_since"]
+        t.clock = m["clock"]
+        t.reason = m["reason"]
+        t.bot_kind = m["bot_kind"]
+        t.game = None if game is None else Game.from_json(game)
+        return t
+
+    @classmethod
+    def load(cls, meta: str, game: Optional[str], events: list[dict[str, Any]]) -> Table:
+        """The table from a snapshot (:meth:`meta_json`, :meth:`game_json`) and the
+        event records stored after it."""
+        t = cls.restore(meta, game)
+        for r in events:
+            t.apply(dict(r))
+        return t
+
+    @classmethod
+    def replay(cls, records: list[dict[str, Any]]) -> Table:
+        """The table rebuilt from its event records, first (``create``) to last."""
+        t = cls.from_create(records[0])
+        for r in records[1:]:
+            t.apply(dict(r))
+        return t

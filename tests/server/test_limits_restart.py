@@ -1,0 +1,164 @@
+"""Bad input and abuse against a server with its default limits; a server killed with
+SIGKILL and started again."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+from .conftest import Client, Server  # noqa: E402
+from .test_protocol import new_table, play, wait_view  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def plain_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The default limits: 20 messages a second per connection, bursts of 40."""
+    s = Server(tmp_path_factory.mktemp("plain") / "tables.sqlite3", "--bot-delay", "0")
+    yield s
+    s.stop()
+
+
+BAD: list[tuple[Any, str, str]] = [
+    ("not json", "bad_json", "JSON"),
+    ("[1, 2]", "bad_message", "object"),
+    ('{"type": "fly"}', "bad_message", "unknown message type"),
+    ('{"no": "type"}', "bad_message", "unknown message type"),
+    ('{"type": "draw"}', "bad_message", "missing field 'source'"),
+    ('{"type": "draw", "source": "stock", "extra": 1}', "bad_message", "unknown field 'extra'"),
+    ('{"type": "create", "name": "A", "players": "4"}', "bad_message", "players must be an integer"),
+    ('{"type": "create", "name": "A", "players": true}', "bad_message", "players must be an integer"),
+    ('{"type": "create", "name": "", "players": 4}', "bad_message", "name"),
+    ('{"type": "create", "name": "\\u202e\\u200b", "players": 4}', "bad_message", "visible"),
+    ('{"type": "create", "name": "' + "x" * 25 + '", "players": 4}', "bad_message", "24"),
+    ('{"type": "discard", "card": 7}', "bad_message", "card must be a string"),
+    ('{"type": "ping", "v": 2}', "unsupported_version", "version 1"),
+    ('{"type": "ping", "id": {"a": 1}}', "bad_message", "id"),
+    ('{"type": "ping", "n": NaN}', "bad_json", "JSON"),
+    ("[" * 5000, "too_big", "2048"),
+    (json.dumps({"type": "lobby", "pad": "x" * 3000}), "too_big", "2048"),
+    (b"\xff\xfe", "bad_json", "UTF-8"),
+]
+
+
+@pytest.mark.parametrize("raw, code, words", BAD, ids=[f"bad{i}" for i in range(len(BAD))])
+def test_a_bad_message_gets_an_error_and_the_connection_lives_on(
+        plain_server: Server, clients: list[Client], raw: Any, code: str, words: str) -> None:
+    c = plain_server.client()
+    clients.append(c)
+    c.send_raw(raw)
+    reply = c.recv()
+    assert reply["type"] == "error" and reply["code"] == code, reply
+    assert words in reply["message"], reply
+    assert c.request({"type": "ping"})["type"] == "pong"
+
+
+def test_a_huge_frame_closes_the_connection_but_not_the_server(
+        plain_server: Server, clients: list[Client]) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    c = plain_server.client()
+    c.send_raw("x" * 200_000)  # past the WebSocket limit itself: closed with 1009
+    with pytest.raises(ConnectionClosed) as info:
+        c.recv()
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1009
+    other = plain_server.client()
+    clients.append(other)
+    assert other.request({"type": "ping"})["type"] == "pong"
+
+
+def test_a_flood_is_rate_limited_then_cut_off(plain_server: Server, clients: list[Client]) -> None:
+    c = plain_server.client()
+    clients.append(c)
+    for _ in range(60):
+        c.send({"type": "ping"})
+    replies = [c.recv() for _ in range(60)]
+    pongs = sum(m["type"] == "pong" for m in replies)
+    limited = [m for m in replies if m["type"] == "error"]
+    assert 40 <= pongs <= 45 and limited and all(m["code"] == "rate_limited" for m in limited)
+    time.sleep(0.5)  # the bucket refills at 20 a second
+    assert c.request({"type": "ping"})["type"] == "pong"
+    # a client that keeps hammering is disconnected
+    from websockets.exceptions import ConnectionClosed
+
+    abuser = plain_server.client()
+    with pytest.raises(ConnectionClosed):
+        for _ in range(1000):
+            abuser.send({"type": "ping"})
+        for _ in range(1000):
+            abuser.recv(5)
+    assert c.request({"type": "ping"})["type"] == "pong"
+
+
+def test_names_are_cleaned_of_control_characters_and_kept_verbatim_otherwise(
+        plain_server: Server, clients: list[Client]) -> None:
+    c = plain_server.client()
+    clients.append(c)
+    name = "<i onclick=x>\n&amp;\u200b"
+    assert c.request({"type": "create", "name": name, "players": 3, "bots": 2})["type"] == "seated"
+    view = wait_view(c, lambda v: True)
+    assert view["seats"][0]["name"] == "<i onclick=x> &amp;"
+
+
+@pytest.mark.parametrize("snapshot_every", ["1", "7"])
+def test_sigkill_and_restart_resume_the_table_mid_hand(tmp_path: Path, snapshot_every: str) -> None:
+    """With a snapshot after every event, and with one every 7 events (the restart then
+    replays the events stored after the last snapshot)."""
+    server = Server(tmp_path / "tables.sqlite3", "--bot-delay", "0", "--rate", "1000",
+                    "--burst", "1000", "--snapshot-every", snapshot_every)
+    opened: list[Client] = []
+    try:
+        (person,) = new_table(server, opened, humans=1, players=3, bots=2)
+        table = person.table
+        # play into the second hand, and stop on our own turn to draw, mid-hand: the
+        # bots wait for us, nothing is in flight
+        before = play(person, until=lambda v: v["game"] is not None
+                      and v["game"]["hand_number"] >= 2 and bool(v["can"]["draw"])
+                      and v["game"]["stock_size"] < 24)
+        assert before["status"] == "playing"
+        assert before["seq"] == server.stored_seq(table)
+        assert before["game"]["last_hand"] is not None
+        con = sqlite3.connect(f"file:{server.db}?mode=ro", uri=True)
+        (snap_seq,) = con.execute("SELECT snap_seq FROM snapshots WHERE table_id=?",
+                                  (table,)).fetchone()
+        con.close()
+        if snapshot_every == "1":
+            assert snap_seq == before["seq"]
+        else:
+            assert before["seq"] - 7 < snap_seq <= before["seq"]
+        server.kill()
+        person.close()
+        server.start()
+        back = server.client()
+        opened.append(back)
+        assert back.request({"type": "resume", "table": table, "seat": person.seat,
+                             "token": person.token})["type"] == "seated"
+        after = wait_view(back, lambda v: not v["game"]["disconnected"])
+        assert after["hand"] == before["hand"] and after["you"] == before["you"]
+        for key in ("totals", "chips", "in_game", "hand_number", "turn", "phase", "lead",
+                    "discard_top", "discard_size", "stock_size", "last_hand"):
+            assert after["game"][key] == before["game"][key], key
+        assert after["can"]["draw"] == before["can"]["draw"]
+        kinds = [e["kind"] for e in server.events(table)][before["seq"]:]
+        assert kinds == ["restart", "reconnect"]
+        # and the game goes on from there, with the same stock
+        reply = back.request({"type": "draw", "source": "stock"})
+        assert reply["type"] == "view" and len(reply["hand"]) == 8
+        assert reply["game"]["stock_size"] == before["game"]["stock_size"] - 1
+        final = play(back)
+        assert final["status"] == "over"
+    finally:
+        for c in opened:
+            try:
+                c.close()
+            except Exception:
+                pass
+        server.stop()

@@ -1,0 +1,28 @@
+"""The load test of benchmarks/load_server.py, run small: it must run clean and its
+database check must pass (so the tool that backs the README's numbers keeps working)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+TOOL = Path(__file__).resolve().parents[2] / "benchmarks" / "load_server.py"
+
+
+@pytest.mark.skipif(not TOOL.exists(), reason="benchmarks/ is not beside the tests")
+def test_a_small_load_run_loses_nothing() -> None:
+    out = subprocess.run([sys.executable, str(TOOL), "--tables", "6", "--seconds", "2",
+                          "--warmup", "0.5", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["errors"] == 0 and report["lost_or_mismatched"] == 0
+    assert report["actions"] > 50 and report["tables"] == 6

@@ -1,0 +1,264 @@
+"""The server's parts without sockets: message checks, tables as event records, the
+store and the manager's group commit (with an injected clock and a store that fails).
+These need only the standard library, so they run without the server extra too."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chinchon import IllegalAction
+from chinchon.rules import HOUSE_RULES, PRESETS, Rules
+from chinchon.server.manager import Manager, ServerConfig
+from chinchon.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, clean_name, parse_message
+from chinchon.server.store import Store, StoreError, TableWrite
+from chinchon.server.tables import Table
+from chinchon.server.views import view_for
+
+
+# ---------------------------------------------------------------------------- protocol
+
+def test_parse_fills_nothing_it_was_not_given_and_keeps_the_id() -> None:
+    assert parse_message('{"type": "draw", "source": "stock", "id": 5, "v": 1}') == \
+        {"type": "draw", "source": "stock", "id": 5}
+    assert parse_message(b'{"type": "ping"}') == {"type": "ping"}
+
+
+@pytest.mark.parametrize("raw, code", [
+    ('{"type": "close", "card": "7o", "close": true}', "bad_message"),
+    ('{"type": "resume", "table": "t", "seat": -1, "token": "x"}', "bad_message"),
+    ('{"type": "resume", "table": "t", "seat": 1.0, "token": "x"}', "bad_message"),
+    ('{"type": "join", "table": "", "name": "A"}', "bad_message"),
+    ('{"type": "ping", "v": "1"}', "unsupported_version"),
+    ("1e999999", "bad_message"),
+    (None, "bad_json"),
+    ("x" * (MAX_MESSAGE_BYTES + 1), "too_big"),
+    ('{"type": "lobby", "p": "' + "é" * 1100 + '"}', "too_big"),  # 2 bytes a character
+])
+def test_parse_refuses(raw: Any, code: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse_message(raw)
+    assert info.value.code == code
+
+
+def test_a_refused_message_keeps_its_id_for_the_error() -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse_message('{"type": "draw", "source": "hat", "id": "r1"}')
+    assert info.value.request_id == "r1"
+
+
+def test_names_lose_control_and_format_characters_only() -> None:
+    assert clean_name("  Ana\t\n María  ") == "Ana María"
+    assert clean_name("<b>Bo</b> & \u202eevil\u200b") == "<b>Bo</b> & evil"
+    with pytest.raises(ProtocolError):
+        clean_name("\u200b\u200c")
+
+
+# ---------------------------------------------------------------------------- tables
+
+def _record(players: int = 3, bots: int = 0) -> dict[str, Any]:
+    return Table.new_record("T1", players=players, preset="barajamos", rules=HOUSE_RULES,
+                            name="Ana", token_sha256="0" * 64, bots=bots, bot="greedy", now=0.0)
+
+
+def test_a_table_is_its_events_and_a_refused_event_changes_nothing() -> None:
+    t = Table.from_create(_record(players=3, bots=1))
+    records = [_record(players=3, bots=1)]
+    for r in ({"kind": "join", "seat": 1, "name": "Bea", "token_sha256": "1" * 64, "now": 1.0},
+              {"kind": "start", "seed": 7, "now": 2.0}):
+        t.apply(r)
+        records.append(r)
+    assert t.status == "playing" and t.game is not None
+    before = (t.seq, t.meta_json(), t.game_json())
+    wrong = (t.game.turn + 1) % 3
+    for bad in ({"kind": "draw", "seat": wrong, "source": "stock", "now": 3.0},
+                {"kind": "discard", "seat": t.game.turn, "card": "1o", "now": 3.0},
+                {"kind": "ready", "seat": 0, "now": 3.0},
+                {"kind": "join", "seat": 2, "name": "X", "token_sha256": "", "now": 3.0},
+                {"kind": "fly", "now": 3.0}):
+        with pytest.raises(IllegalAction):
+            t.apply(dict(bad))
+        assert (t.seq, t.meta_json(), t.game_json()) == before
+    r = {"kind": "draw", "seat": t.game.turn, "source": "stock", "now": 4.0}
+    t.apply(r)
+    records.append(r)
+    assert r["card"] in map(str, t.game.held(r["seat"]))
+    again = Table.replay(records)
+    assert (again.meta_json(), again.game_json()) == (t.meta_json(), t.game_json())
+    # a snapshot plus the events after it is the same table
+    loaded = Table.load(Table.replay(records[:3]).meta_json(),
+                        Table.replay(records[:3]).game_json(), records[3:])
+    assert loaded.game_json() == t.game_json()
+
+
+def test_a_replay_that_draws_another_card_is_refused() -> None:
+    records = [_record(), {"kind": "join", "seat": 1, "name": "B", "token_sha256": "", "now": 1},
+               {"kind": "join", "seat": 2, "name": "C", "token_sha256": "", "now": 1},
+               {"kind": "start", "seed": 3, "now": 2}]
+    t = Table.replay(records)
+    draw = {"kind": "draw", "seat": t.game.turn, "source": "stock", "now": 3}
+    t.apply(draw)
+    forged = dict(draw, card="1o" if draw["card"] != "1o" else "2o")
+    with pytest.raises(IllegalAction, match="replay diverged"):
+        Table.replay(records + [forged])
+
+
+def test_views_hide_the_others_and_the_stock() -> None:
+    records = [_record(players=4, bots=3), {"kind": "start", "seed": 11, "now": 1}]
+    t = Table.replay(records)
+    state = t.game.to_dict()
+    for seat in range(4):
+        v = view_for(t, seat, connected=[True] * 4, now=1.0, summary_seconds=45)
+        text = json.dumps({k: v[k] for k in v if k not in ("hand", "melds", "hints")})
+        assert sorted(v["hand"]) == sorted(state["hands"][seat])
+        for other in range(4):
+            if other != seat:
+                assert not any(f'"{c}"' in text or c in v["hand"] for c in state["hands"][other])
+        assert not any(f'"{c}"' in json.dumps(v) for c in state["stock"])
+
+
+def test_the_server_offers_every_preset_of_the_package() -> None:
+    from chinchon.server.manager import presets
+
+    assert presets() == dict(PRESETS)
+    assert Rules.preset("barajamos") is HOUSE_RULES
+
+
+# ---------------------------------------------------------------------------- store and manager
+
+class FakeClient:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.closed: Any = None
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+def test_a_store_write_is_all_or_nothing(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "s.sqlite3"))
+    store.create("A", "waiting", "{}", '{"kind": "create"}')
+    store.create("B", "waiting", "{}", '{"kind": "create"}')
+    with pytest.raises(StoreError, match="not at event 5"):
+        store.write([TableWrite("A", 1, 2, "waiting"), TableWrite("B", 5, 6, "waiting")],
+                    [("A", 2, "{}"), ("B", 6, "{}")])
+    assert store.load("A").seq == 1 and len(store.events("A")) == 1
+    store.write([TableWrite("A", 1, 2, "playing", ("{\"m\": 1}", "{}"))], [("A", 2, "{}")])
+    row = store.load("A")
+    assert (row.seq, row.snap_seq, row.status, row.meta) == (2, 2, "playing", '{"m": 1}')
+    store.close()
+
+
+def test_manager_group_commit_sends_nothing_before_the_commit_and_survives_a_failed_one(
+        tmp_path: Path) -> None:
+    now = [100.0]
+    config = ServerConfig(db=str(tmp_path / "m.sqlite3"), bot_delay=0, rate=1e6, burst=10**6,
+                          clock=lambda: now[0])
+
+    async def scenario() -> None:
+        m = Manager(config)
+        m.start()
+        host, guest = FakeClient(), FakeClient()
+        c0, c1 = m.connect(host), m.connect(guest)
+        m.handle(c0, json.dumps({"type": "create", "name": "Ana", "players": 3, "id": 1}))
+        await asyncio.sleep(0)
+        seated = [x for x in host.sent if x["type"] == "seated"]
+        table = seated[0]["table"]
+        m.handle(c1, json.dumps({"type": "join", "table": table, "name": "Bea"}))
+        # staged, not committed: nothing told yet, not even the seat
+        assert not any(x["type"] == "seated" for x in guest.sent)
+        assert m.store.load(table).seq == 1
+        await asyncio.sleep(0)
+        assert any(x["type"] == "seated" for x in guest.sent)
+        assert m.store.load(table).seq == 2
+
+        # the next write fails: the table goes back to what is stored, nobody is told of
+        # the lost event, the one who sent it gets an error and a fresh view
+        real_write = m.store.write
+
+        def failing(*args: Any, **kw: Any) -> None:
+            raise StoreError("disk full")
+
+        m.store.write = failing  # type: ignore[method-assign]
+        third = FakeClient()
+        c2 = m.connect(third)
+        m.handle(c2, json.dumps({"type": "join", "table": table, "name": "Cy", "id": 9}))
+        await asyncio.sleep(0)
+        m.store.write = real_write  # type: ignore[method-assign]
+        assert [x["code"] for x in third.sent if x["type"] == "error"] == ["internal"]
+        assert not any(x["type"] == "seated" for x in third.sent)
+        assert m.live[table].table.seq == 2 and m.live[table].table.open_seats() == [2]
+        assert host.sent[-1]["type"] == "view" and host.sent[-1]["seq"] == 2
+        # and the table works on: Cy tries again
+        m.handle(c2, json.dumps({"type": "join", "table": table, "name": "Cy"}))
+        await asyncio.sleep(0)
+        assert m.store.load(table).seq == 4  # the join and the start
+        assert m.live[table].table.status == "playing"
+        m.stop()
+
+    asyncio.run(scenario())
+
+
+def test_manager_clock_cancels_a_table_when_a_seat_does_not_come_back(tmp_path: Path) -> None:
+    now = [0.0]
+    config = ServerConfig(db=str(tmp_path / "c.sqlite3"), bot_delay=0, reconnect_seconds=30,
+                          clock=lambda: now[0])
+
+    async def scenario() -> None:
+        m = Manager(config)
+        m.start()
+        a, b, c = FakeClient(), FakeClient(), FakeClient()
+        ca, cb, cc = m.connect(a), m.connect(b), m.connect(c)
+        m.handle(ca, json.dumps({"type": "create", "name": "A", "players": 3}))
+        await asyncio.sleep(0)
+        table = next(x for x in a.sent if x["type"] == "seated")["table"]
+        m.handle(cb, json.dumps({"type": "join", "table": table, "name": "B"}))
+        m.handle(cc, json.dumps({"type": "join", "table": table, "name": "C"}))
+        await asyncio.sleep(0)
+        m.disconnect(cc)
+        await asyncio.sleep(0)
+        live = m.live[table]
+        assert live.table.game.disconnected == {2: 0.0}
+        now[0] = 29.9          # the injected clock: not yet
+        m._deadline(live)
+        await asyncio.sleep(0)
+        assert live.table.status == "playing"
+        now[0] = 30.0          # the wait is over
+        m._deadline(live)
+        await asyncio.sleep(0)
+        assert live.table.status == "over"
+        last = a.sent[-1]
+        assert last["result"]["status"] == "cancelled" and "seat 2" in last["result"]["reason"]
+        assert m.store.load(table).status == "over"
+        m.stop()
+
+    asyncio.run(scenario())
+
+
+def test_serve_without_the_extra_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    from chinchon.cli import main
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    assert main(["serve", "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "is not installed" in err and 'pip install "chinchon[server]"' in err
+
+
+def test_serve_refuses_nonsense_options(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    from chinchon.cli import main
+
+    assert main(["serve", "--rate", "0"]) == 2
+    assert main(["serve", "--bot-delay", "-1"]) == 2
+    assert "--bot-delay" in capsys.readouterr().err
