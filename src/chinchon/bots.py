@@ -79,13 +79,12 @@ class RandomBot(Bot):
 _ZERO_CLOSES = ("chinchon", "joker_chinchon", "minus_ten")
 
 
-def _best_hint(hints: list[Any], rules: Rules, may_close: bool = True) -> Any:
+def _best_hint(hints: list[Any], rules: Rules) -> Any:
     """The greedy discard: chinchón, then a joker chinchón, then minus ten, then the
     fewest points left; among equals never a joker while a natural card does as well,
     then the card worth most under ``rules`` (it costs most if the hand closes), then the
-    first in ascending card order (deterministic). ``may_close=False`` (the first round
-    under ``first_round_close=False``): no close outcome counts. A plain loop: this runs
-    every turn."""
+    first in ascending card order (deterministic). The caller decides whether the rules
+    let it close this turn. A plain loop: this runs every turn."""
     best = hints[0]
     if rules.plain_solver:  # no jokers, points = ranks: the house rules' fast loop
         bp = best.points
@@ -99,7 +98,7 @@ def _best_hint(hints: list[Any], rules: Rules, may_close: bool = True) -> Any:
             key = _discard_key(h, rules)
             if key < bkey:
                 best, bkey = h, key
-    if best.points == 0 and may_close and best.outcome != "chinchon":
+    if best.points == 0 and best.outcome != "chinchon":
         for outcome in _ZERO_CLOSES:  # both leave 0: the better close
             for h in hints:
                 if h.outcome == outcome:
@@ -145,10 +144,11 @@ class GreedyBot(Bot):
         cards = obs.held(seat)
         cards.append(top)
         cards.sort(key=_index)
-        hints = solver.discard_hints(cards, decks=obs.decks, rules=obs.rules)
-        may_close = obs.may_close
-        best = _best_hint(hints, obs.rules, may_close)
-        if best.points < self._current(obs, seat) or (best.can_close and may_close):
+        rules = obs.rules
+        hints = solver.discard_hints(cards, decks=obs.decks, rules=rules)
+        best = _best_hint(hints, rules)
+        if best.points < self._current(obs, seat) or (
+                best.can_close and (rules.first_round_close or obs.may_close)):
             self._took = hints  # the same 8 cards as after the draw: reuse the hints
             return "discard"
         if obs.stock_size == 0 and obs.discard_size == 0:  # pragma: no cover
@@ -158,10 +158,12 @@ class GreedyBot(Bot):
     def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
         hints = self._took if self._took is not None else obs.hints()
         self._took = None
-        may_close = obs.may_close
-        best = _best_hint(hints, obs.rules, may_close)
+        rules = obs.rules
+        best = _best_hint(hints, rules)
         self._deadwood[seat] = (obs.hand_number, best.points)
-        return best.card, best.can_close and may_close
+        # the hints of a discard-pile draw were the solver's: the rules may still forbid
+        # closing this turn (first_round_close=False)
+        return best.card, best.can_close and (rules.first_round_close or obs.may_close)
 
     def choose_rejoin(self, obs: Observation, seat: int) -> bool:
         return True

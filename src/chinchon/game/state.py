@@ -517,7 +517,7 @@ class GameState:
             assert seat is not None
             hints = solver.discard_hints(self._hands[seat], decks=self._decks,
                                          rules=self._rules)
-            if self._close_refused() is not None:
+            if not self._rules.first_round_close and self._close_refused() is not None:
                 hints = [h._replace(can_close=False, outcome=None) if h.can_close else h
                          for h in hints]
             self._hints = hints
