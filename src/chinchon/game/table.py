@@ -45,7 +45,6 @@ Decisions where the spec is silent (also in the README):
 from __future__ import annotations
 
 import json
-import math
 from typing import Any, Optional, Sequence, Union
 
 from ..cards import Card, as_card
@@ -53,6 +52,7 @@ from ..errors import IllegalAction, shown
 from ..rules import Rules
 from . import _checks as check
 from .actions import SOURCES
+from .snapshot import restore
 from .state import (
     MAX_PLAYERS,
     MAX_SEED_BITS,
@@ -314,7 +314,7 @@ class Game(GameState):
         """Restore a game saved by :meth:`to_json` (text, UTF-8 bytes or the parsed
         dict), of this format or the one before.
 
-        Everything is checked before the game is built (see :meth:`GameState._restore`
+        Everything is checked before the game is built (see :func:`chinchon.game.snapshot.restore`
         and the module docstring); anything wrong raises :class:`IllegalAction` naming
         the field. Text is refused over :attr:`MAX_JSON_BYTES` or nested deeper than a
         snapshot is. A snapshot of the older format (1, a log of every event) loads with
@@ -357,7 +357,7 @@ class Game(GameState):
         check.only_keys(d, field, STATE_KEYS + ("disconnected",),
                         optional=("format", "log") if not field else ())
         g = object.__new__(cls)
-        g._restore(d, field)
+        restore(g, d, field)
         at = f"{field}.disconnected" if field else "disconnected"
         disconnected: dict[int, float] = {}
         for i, pair in enumerate(check.read_list(d["disconnected"], at, max_len=g._n)):

@@ -1,0 +1,298 @@
+"""Reading a saved game back: :func:`restore` checks a snapshot completely, then sets
+the state (the counterpart of :meth:`GameState.to_dict`).
+
+A snapshot is input like any other: every field's type and range, the cards, the hand
+sizes of the phase, the turn, the result and the last hand's record are checked before
+anything is set, and anything wrong raises :class:`~chinchon.IllegalAction` naming the
+field.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Optional
+
+from .. import _backend as solver
+from ..errors import ChinchonError, shown
+from ..results import Settlement
+from . import _checks as check
+from .state import (
+    MAX_PLAYERS,
+    MAX_SEED_BITS,
+    MAX_TOTAL,
+    MIN_PLAYERS,
+    PHASES,
+    RESULT_STATUSES,
+    GameResult,
+    GameState,
+    HandResult,
+    _index,
+    _multiset_problem,
+    deck_for,
+)
+
+__all__ = ["restore"]
+
+
+def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
+    """Set every field from :meth:`to_dict`'s data, checked completely first.
+
+    ``d`` is input like any other: each field's type and range, the cards (exactly
+    the game's deck across the hands, the stock, the discard pile and the face-down
+    card), the hand sizes of the phase, the turn, the result and the last hand's
+    record (recomputed from the cards when the hand is closed) are checked before
+    anything is set, and anything wrong raises :class:`IllegalAction` naming the
+    field (``field`` prefixes the names: where ``d`` sits in a larger document). A
+    state that loads is one the rules can reach, in the sense that every move
+    :meth:`legal_actions` then offers works.
+    """
+    def at(key: str) -> str:
+        return f"{field}.{key}" if field else key
+
+    def get(key: str) -> Any:
+        return check.get(d, key, field)
+
+    names = tuple(check.read_str(v, f"{at('names')}[{i}]")
+                  for i, v in enumerate(check.read_list(get("names"), at("names"),
+                                                        min_len=MIN_PLAYERS, max_len=MAX_PLAYERS)))
+    n = len(names)
+    decks = 2 if n >= 5 else 1
+    rules = check.read_rules(get("rules"), at("rules"))
+    want = deck_for(rules, decks)
+    seed = get("seed")
+    if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
+        raise check.bad(at("seed"), f"must be an int of at most {MAX_SEED_BITS} bits, "
+                                    f"got {shown(seed)}")
+    rng_state = check.read_rng(get("rng"), at("rng"))
+    phase = check.read_str(get("phase"), at("phase"), PHASES)
+    turn = get("turn")
+    if turn is not None:
+        turn = check.read_int(turn, at("turn"), 0, n - 1)
+    lead = check.read_int(get("lead"), at("lead"), 0, n - 1)
+    hand_number = check.read_int(get("hand_number"), at("hand_number"), 1)
+    turns = check.read_int(get("turns"), at("turns"), 0)
+    hands = [sorted(check.read_cards(h, f"{at('hands')}[{s}]", 8), key=_index)
+             for s, h in enumerate(check.read_list(get("hands"), at("hands"), length=n))]
+    stock = check.read_cards(get("stock"), at("stock"), len(want))
+    discard = check.read_cards(get("discard"), at("discard"), len(want))
+    face_down = get("face_down")
+    if face_down is not None:
+        face_down = check.read_card(face_down, at("face_down"))
+    totals = [check.read_int(t, f"{at('totals')}[{s}]", -MAX_TOTAL, MAX_TOTAL)
+              for s, t in enumerate(check.read_list(get("totals"), at("totals"), length=n))]
+    in_game = [check.read_bool(b, f"{at('in_game')}[{s}]")
+               for s, b in enumerate(check.read_list(get("in_game"), at("in_game"),
+                                                     length=n))]
+    chips = [check.read_int(c, f"{at('chips')}[{s}]", 0, rules.rejoin_chips)
+             for s, c in enumerate(check.read_list(get("chips"), at("chips"), length=n))]
+    result = _read_result(get("result"), at("result"), n)
+    last = _read_hand_result(get("last_hand"), at("last_hand"), n)
+
+    # the cards: exactly the deck, and each hand's size as the phase says
+    held = [c for h in hands for c in h] + stock + discard
+    if face_down is not None:
+        held.append(face_down)
+    problem = _multiset_problem(held, want, "in the game")
+    if problem is not None:
+        raise check.bad("the cards", f"of the hands, stock, discard pile and face-down "
+                                     f"card are not the game's deck: {problem}")
+    closed = last is not None and last.number == hand_number
+    if last is None:
+        if hand_number != 1:
+            raise check.bad(at("last_hand"), f"is null in hand {hand_number} (only "
+                                             f"hand 1 has no last hand)")
+    elif not hand_number - 1 <= last.number <= hand_number:
+        raise check.bad(at("last_hand.number"), f"must be {hand_number - 1} or "
+                                                f"{hand_number}, got {last.number}")
+    if (phase == "over") != (result is not None):
+        raise check.bad(at("result"), f"must be set exactly when the phase is 'over' "
+                                      f"(phase {phase!r}, result {_shown_result(result)})")
+    playing = phase in ("draw", "discard")
+    if playing and closed or phase == "summary" and not closed:
+        raise check.bad(at("last_hand"), f"says hand {hand_number} is "
+                                         f"{'closed' if closed else 'open'} in the "
+                                         f"{phase!r} phase")
+    closed_by_a_close = closed and last is not None and not last.void
+    if (face_down is not None) != closed_by_a_close:
+        raise check.bad(at("face_down"), "must be a card exactly when the hand is closed "
+                                         "(not when it ended void)")
+    if playing:
+        if turn is None or not in_game[turn]:
+            raise check.bad(at("turn"), f"must be a seat in the game in the {phase!r} "
+                                        f"phase, got {shown(turn)}")
+        if sum(in_game) < 2:
+            raise check.bad(at("in_game"), "must hold two players or more during a hand")
+        for s in range(n):
+            size = 0 if not in_game[s] else 8 if phase == "discard" and s == turn else 7
+            if len(hands[s]) != size:
+                raise check.bad(f"{at('hands')}[{s}]", f"must hold {size} cards in the "
+                                                       f"{phase!r} phase, got "
+                                                       f"{len(hands[s])}")
+        if phase == "draw" and not discard:
+            raise check.bad(at("discard"), "is empty at a draw (a turn always ends "
+                                           "with a discard)")
+    else:
+        if turn is not None:
+            raise check.bad(at("turn"), f"must be null in the {phase!r} phase, got "
+                                        f"{shown(turn)}")
+        if phase == "summary" and sum(in_game) < 2:
+            raise check.bad(at("in_game"), "must hold two players or more in the summary")
+        if closed:
+            assert last is not None
+            if turns < 1:
+                raise check.bad(at("turns"), "must be 1 or more once the hand is closed")
+            for s in range(n):
+                size = 7 if s in last.order else 0
+                if len(hands[s]) != size:
+                    raise check.bad(f"{at('hands')}[{s}]", f"must hold {size} cards "
+                                                           f"after the close, got "
+                                                           f"{len(hands[s])}")
+        else:  # cancelled in the middle of a hand
+            for s in range(n):
+                sizes = (7, 8) if in_game[s] else (0,)
+                if len(hands[s]) not in sizes:
+                    raise check.bad(f"{at('hands')}[{s}]", f"must hold "
+                                                           f"{' or '.join(map(str, sizes))}"
+                                                           f" cards, got {len(hands[s])}")
+            if sum(len(h) == 8 for h in hands) > 1:
+                raise check.bad(at("hands"), "hold 8 cards in more than one seat")
+    if result is not None:
+        alive = sum(in_game)
+        if result.status != "cancelled" and not closed:
+            raise check.bad(at("result"), f"is {result.status!r} but no hand was closed")
+        if result.status == "won":
+            assert result.winner is not None and last is not None
+            lowest_of_all_out = rules.all_out == "lowest" and alive == 0
+            if not in_game[result.winner] and not lowest_of_all_out:
+                raise check.bad(at("result.winner"), "is not in the game")
+            if last.outcome == "chinchon" and result.winner != last.closer:
+                raise check.bad(at("result.winner"), "is not the closer of the chinchón")
+            if last.outcome != "chinchon" and alive != 1 and not lowest_of_all_out:
+                raise check.bad(at("result"), f"is 'won' with {alive} players in the game")
+        elif result.status == "draw" and alive:
+            raise check.bad(at("result"), f"is a draw with {alive} players in the game")
+    if last is not None:
+        _check_hand_result(last, at("last_hand"), n)
+        if closed and last.closer is not None and last.settlement is not None:
+            kept = hands[last.closer]
+            try:
+                again = solver.settle(kept, [hands[s] for s in last.order[1:]],
+                                      decks=decks, rules=rules)
+            except ChinchonError as exc:
+                raise check.bad(at("last_hand"), f"is not the settlement of the hands "
+                                                 f"held: {exc}") from None
+            if again.to_dict() != last.settlement.to_dict():
+                raise check.bad(at("last_hand.settlement"), "is not the settlement of "
+                                                            "the hands held")
+        elif last.outcome == "chinchon":
+            raise check.bad(at("last_hand.outcome"), "is a chinchón, which ends the game")
+    try:
+        rng = random.Random(0)  # (a seed, so as not to read the OS's entropy)
+        rng.setstate(rng_state)
+    except (ValueError, TypeError, OverflowError) as exc:  # pragma: no cover - checked
+        raise check.bad(at("rng"), f"is not a generator state: {exc}") from None
+
+    # everything checked: now set the state
+    game._names, game._n, game._decks = names, n, decks
+    game._rules, game._seed, game._rng = rules, seed, rng
+    game._phase, game._turn, game._lead = phase, turn, lead
+    game._hand_number, game._turns = hand_number, turns
+    game._hands, game._stock, game._discard = hands, stock, discard
+    game._face_down = face_down
+    game._totals, game._in, game._chips = totals, in_game, chips
+    game._result, game._last = result, last
+    game._hints = None
+    game._first_deal = None
+
+
+def _shown_result(result: Optional[GameResult]) -> str:
+    return "null" if result is None else repr(result.status)
+
+
+def _read_result(value: object, field: str, n: int) -> Optional[GameResult]:
+    """A :class:`GameResult` from its ``to_dict`` form (or None), checked."""
+    if value is None:
+        return None
+    d = check.read_object(value, field)
+    check.only_keys(d, field, ("status", "winner"), optional=("reason",))
+    status = check.read_str(d["status"], f"{field}.status", RESULT_STATUSES)
+    winner = d["winner"]
+    if status == "won":
+        winner = check.read_int(winner, f"{field}.winner", 0, n - 1)
+    elif winner is not None:
+        raise check.bad(f"{field}.winner", f"must be null when the game ends in a {status!r}, "
+                                           f"got {shown(winner)}")
+    reason = check.read_str(d.get("reason", ""), f"{field}.reason")
+    return GameResult(status, winner, reason)
+
+
+def _read_hand_result(value: object, field: str, n: int) -> Optional[HandResult]:
+    """A :class:`HandResult` from its ``to_dict`` form (or None), each field's type and
+    range checked (the record's coherence: :func:`_check_hand_result`)."""
+    if value is None:
+        return None
+    d = check.read_object(value, field)
+    check.only_keys(d, field, ("number", "closer", "order", "outcome", "settlement", "points",
+                               "eliminated"))
+    number = check.read_int(d["number"], f"{field}.number", 1)
+    order = tuple(check.read_int(s, f"{field}.order[{i}]", 0, n - 1)
+                  for i, s in enumerate(check.read_list(d["order"], f"{field}.order",
+                                                        min_len=2, max_len=n)))
+    outcome = check.read_str(d["outcome"], f"{field}.outcome")
+    closer: Optional[int]
+    settlement: Optional[Settlement]
+    if outcome == "void":  # no close: no closer, no settlement
+        for key in ("closer", "settlement"):
+            if d[key] is not None:
+                raise check.bad(f"{field}.{key}", "must be null for a void hand")
+        closer = settlement = None
+    else:
+        closer = check.read_int(d["closer"], f"{field}.closer", 0, n - 1)
+        settlement = check.read_settlement(d["settlement"], f"{field}.settlement", n)
+        if outcome != settlement.outcome:
+            raise check.bad(f"{field}.outcome", f"is {outcome!r} but the settlement's is "
+                                                f"{settlement.outcome!r}")
+    points = tuple(check.read_int(p, f"{field}.points[{s}]")
+                   for s, p in enumerate(check.read_list(d["points"], f"{field}.points",
+                                                         length=n)))
+    eliminated = tuple(check.read_int(s, f"{field}.eliminated[{i}]", 0, n - 1)
+                       for i, s in enumerate(check.read_list(d["eliminated"],
+                                                             f"{field}.eliminated",
+                                                             max_len=n)))
+    return HandResult(number, closer, order, settlement, points, eliminated)
+
+
+def _check_hand_result(last: HandResult, field: str, n: int) -> None:
+    """The record of a closed hand agrees with itself: the closer leads the order, the
+    order is the table's play order, the points per seat are the settlement's, and the
+    eliminated seats are seats of the hand."""
+    order = last.order
+    seats = set(order)
+    if last.settlement is None:  # a void hand: the seats of the hand, nobody scores
+        if len(seats) != len(order) or list(order) != [
+                s for s in ((order[0] + k) % n for k in range(n)) if s in seats]:
+            raise check.bad(f"{field}.order", "must list distinct seats in play order")
+        if any(last.points) or last.eliminated:
+            raise check.bad(f"{field}", "is a void hand with points or eliminations")
+        return
+    if order[0] != last.closer:
+        raise check.bad(f"{field}.order", f"must start with the closer {last.closer}")
+    if len(seats) != len(order) or list(order) != [
+            s for s in ((last.closer + k) % n for k in range(n)) if s in seats]:
+        raise check.bad(f"{field}.order", "must list distinct seats in play order from the "
+                                          "closer")
+    if len(order) != len(last.settlement.points):
+        raise check.bad(f"{field}.order", f"has {len(order)} seats but the settlement "
+                                          f"{len(last.settlement.points)}")
+    want = [0] * n
+    if last.outcome != "chinchon":
+        for s, p in zip(order, last.settlement.points):
+            want[s] = p
+    if list(last.points) != want:
+        raise check.bad(f"{field}.points", "are not the settlement's points by seat")
+    gone = set(last.eliminated)
+    if (len(gone) != len(last.eliminated)
+            or list(last.eliminated) != [s for s in order if s in gone]
+            or (gone and last.outcome == "chinchon")):
+        raise check.bad(f"{field}.eliminated", "must be seats of the hand, in play order "
+                                               "(none after a chinchón)")
