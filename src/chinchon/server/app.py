@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 from collections import deque
 from pathlib import Path
-from typing import Any, AsyncIterator, Optional
+from typing import AsyncIterator, Optional
 
 from starlette.applications import Starlette
 from starlette.requests import Request
