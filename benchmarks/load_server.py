@@ -35,7 +35,6 @@ import random
 import signal
 import socket
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,7 +43,7 @@ from typing import Any, Optional
 
 import websockets
 
-import chinchon
+from chinchon.server import scripted
 
 RNG = random.Random(14)
 
@@ -97,31 +96,7 @@ class Seat:
         return json.loads(await self.ws.recv())
 
     def choose(self, view: dict[str, Any]) -> Optional[dict[str, Any]]:
-        """Take the discard when it lowers the points in hand, else the stock; close when
-        allowed; else keep the fewest points (ties at random, a random discard one time
-        in ten, so no hand loops for ever); rejoin when allowed, else ready."""
-        can = view["can"]
-        if can["draw"]:
-            top = view["game"]["discard_top"]
-            if "discard" in can["draw"] and top is not None:
-                hints = chinchon.discard_hints(view["hand"] + [top])
-                if min(h.points for h in hints) < chinchon.deadwood(view["hand"]):
-                    return {"type": "draw", "source": "discard"}
-            return {"type": "draw", "source": "stock"}
-        if can["discard"]:
-            hints = view["hints"]
-            closing = [c for c in hints if hints[c]["close"]]
-            if closing:
-                return {"type": "close", "card": min(closing, key=lambda c: hints[c]["points"])}
-            if RNG.random() < 0.1:
-                return {"type": "discard", "card": RNG.choice(sorted(hints))}
-            card = min(hints, key=lambda c: (hints[c]["points"], RNG.random()))
-            return {"type": "discard", "card": card}
-        if can["rejoin"]:
-            return {"type": "rejoin"}
-        if can["ready"]:
-            return {"type": "ready"}
-        return None
+        return scripted.choose(view, RNG)
 
     async def play(self) -> bool:
         """Until the game is over (True) or the run stops (False)."""

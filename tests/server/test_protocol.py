@@ -16,7 +16,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-import chinchon  # noqa: E402
+from chinchon.server import scripted  # noqa: E402
 
 from .checks import check_messages, truths  # noqa: E402
 from .conftest import Client, Server  # noqa: E402
@@ -28,32 +28,7 @@ _rng = random.Random(14)
 
 
 def choose(view: dict[str, Any]) -> Optional[dict[str, Any]]:
-    """A scripted player: take the discard when it lowers the points in hand, else the
-    stock; close when allowed; else keep the fewest points (ties at random, and a
-    random discard one time in ten, so that no hand can loop for ever); rejoin when it
-    may, else ready in the summary."""
-    can = view["can"]
-    if can["draw"]:
-        top = view["game"]["discard_top"]
-        if "discard" in can["draw"] and top is not None:
-            hints = chinchon.discard_hints(view["hand"] + [top])
-            if min(h.points for h in hints) < chinchon.deadwood(view["hand"]):
-                return {"type": "draw", "source": "discard"}
-        return {"type": "draw", "source": "stock"}
-    if can["discard"]:
-        hints = view["hints"]
-        closing = [c for c in hints if hints[c]["close"]]
-        if closing:
-            return {"type": "close", "card": min(closing, key=lambda c: hints[c]["points"])}
-        if _rng.random() < 0.1:
-            return {"type": "discard", "card": _rng.choice(sorted(hints))}
-        card = min(hints, key=lambda c: (hints[c]["points"], _rng.random()))
-        return {"type": "discard", "card": card}
-    if can["rejoin"]:
-        return {"type": "rejoin"}
-    if can["ready"]:
-        return {"type": "ready"}
-    return None
+    return scripted.choose(view, _rng)
 
 
 def play(client: Client, *, until: Any = None, max_actions: int = 5000) -> dict[str, Any]:
