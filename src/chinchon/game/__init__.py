@@ -10,7 +10,8 @@
 
 from .actions import Action, Discard, Draw, NextHand, Rejoin, action_from_json, as_action
 from .observation import OBSERVATION_KEYS, Observation
-from .state import PHASES, GameResult, GameState, HandResult
+from .records import GameResult, HandResult
+from .state import PHASES, GameState
 from .table import Game
 
 __all__ = [

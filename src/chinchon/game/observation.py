@@ -19,7 +19,8 @@ from ..results import Hint
 from ..rules import Rules
 
 if TYPE_CHECKING:
-    from .state import GameResult, GameState, HandResult
+    from .records import GameResult, HandResult
+    from .state import GameState
 
 __all__ = ["Observation", "OBSERVATION_KEYS"]
 

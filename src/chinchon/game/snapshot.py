@@ -16,20 +16,9 @@ from .. import _backend as solver
 from ..errors import ChinchonError, shown
 from ..results import Settlement
 from . import _checks as check
-from .state import (
-    MAX_PLAYERS,
-    MAX_SEED_BITS,
-    MAX_TOTAL,
-    MIN_PLAYERS,
-    PHASES,
-    RESULT_STATUSES,
-    GameResult,
-    GameState,
-    HandResult,
-    _index,
-    _multiset_problem,
-    deck_for,
-)
+from .deck import MAX_PLAYERS, MIN_PLAYERS, deck_for, multiset_problem
+from .records import RESULT_STATUSES, GameResult, HandResult
+from .state import MAX_SEED_BITS, MAX_TOTAL, PHASES, GameState, _index
 
 __all__ = ["restore"]
 
@@ -92,7 +81,7 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
     held = [c for h in hands for c in h] + stock + discard
     if face_down is not None:
         held.append(face_down)
-    problem = _multiset_problem(held, want, "in the game")
+    problem = multiset_problem(held, want, "in the game")
     if problem is not None:
         raise check.bad("the cards", f"of the hands, stock, discard pile and face-down "
                                      f"card are not the game's deck: {problem}")

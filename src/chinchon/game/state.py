@@ -41,21 +41,21 @@ Decisions where the spec is silent (also in the README):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from operator import attrgetter, index as _as_index
 from typing import Any, Optional, Sequence, Union
 
 from .. import _backend as solver
 from .._args import check_rules
-from ..cards import CARD_AT, Card, as_card, full_deck, parse_cards
+from ..cards import Card, as_card, parse_cards
 from ..errors import ChinchonError, IllegalAction, shown
 from ..results import Hint, Settlement, one_per_card
 from ..rules import Rules
 from .actions import Action, Discard, Draw, NextHand, Rejoin, as_action
+from .deck import check_seat_count, deck_for, multiset_problem
 from .observation import Observation
+from .records import GameResult, HandResult
 
-__all__ = ["GameState", "GameResult", "HandResult", "PHASES", "STATE_KEYS", "check_seat_count",
-           "deck_for", "MAX_SEED_BITS"]
+__all__ = ["GameState", "PHASES", "STATE_KEYS", "MAX_SEED_BITS", "MAX_TOTAL"]
 
 PHASES = ("draw", "discard", "summary", "over")
 
@@ -71,94 +71,7 @@ MAX_SEED_BITS = 256
 #: total by less than 2**53 (the bound of the rules' numbers)
 MAX_TOTAL = 2**128
 
-RESULT_STATUSES = ("won", "draw", "cancelled")
-
 CardLike = Union[Card, str]
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """How a finished game ended: ``status`` ``'won'``, ``'draw'`` or ``'cancelled'``;
-    ``winner`` the winning seat or ``None``; ``reason`` a few words for people."""
-
-    status: str
-    winner: Optional[int]
-    reason: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"status": self.status, "winner": self.winner, "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """The public record of an ended hand: ``closer`` seat, ``order`` (seats, closer
-    first, then the opponents in play order, matching ``settlement.points``), the
-    ``settlement``, ``points`` per seat (0 for seats not in the hand) and who was
-    ``eliminated`` by it.
-
-    A **void** hand (``Rules.void_at_stock``: the stock ran down without a close) has
-    no closer and no settlement: ``closer`` and ``settlement`` are ``None``,
-    ``outcome`` is ``'void'``, ``order`` lists the seats of the hand in play order from
-    its lead, and every seat's points are 0."""
-
-    number: int
-    closer: Optional[int]
-    order: tuple[int, ...]
-    settlement: Optional[Settlement]
-    points: tuple[int, ...]
-    eliminated: tuple[int, ...]
-
-    @property
-    def outcome(self) -> str:
-        """The settlement's outcome (``'normal'``, ``'minus_ten'``, ``'chinchon'``,
-        ``'joker_chinchon'``), or ``'void'``."""
-        return "void" if self.settlement is None else self.settlement.outcome
-
-    @property
-    def void(self) -> bool:
-        return self.settlement is None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "closer": self.closer,
-            "order": list(self.order),
-            "outcome": self.outcome,
-            "settlement": None if self.settlement is None else self.settlement.to_dict(),
-            "points": list(self.points),
-            "eliminated": list(self.eliminated),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> HandResult:
-        settlement = d["settlement"]
-        return cls(d["number"], d["closer"], tuple(d["order"]),
-                   None if settlement is None else Settlement.from_dict(settlement),
-                   tuple(d["points"]), tuple(d["eliminated"]))
-
-
-#: the fewest and the most seats at a table (one deck up to 4, two decks for 5 and 6)
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-
-
-def check_seat_count(n: int) -> None:
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise IllegalAction(f"a Chinchón table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                            f"got {shown(n)}")
-
-
-def rules_dict(rules: Rules) -> dict[str, Any]:
-    """The fields of ``rules`` as JSON-ready data (:meth:`Rules.to_dict`)."""
-    return rules.to_dict()
-
-
-def deck_for(rules: Rules, decks: int) -> list[Card]:
-    """Every card a hand is dealt from under ``rules`` with ``decks`` decks, in ascending
-    card order: the one place that says what the deck is. Dealing shuffles it, a stacked
-    ``deck=`` must be an order of it, and a saved game must hold exactly these cards
-    (hands, stock, discard pile and the face-down card): the rules' deck (48 or 40
-    natural cards, and their extra jokers), every card ``decks`` times."""
-    return full_deck(decks, rules=rules)
 
 
 class GameState:
@@ -231,7 +144,7 @@ class GameState:
             raise IllegalAction(
                 f"a deck for {self._n} players has {len(want)} cards ({self._decks} "
                 f"deck{'s' if self._decks > 1 else ''}), got {len(cards)}")
-        problem = _multiset_problem(cards, want, "in the deck")
+        problem = multiset_problem(cards, want, "in the deck")
         if problem is not None:
             raise IllegalAction(problem)
         return cards
@@ -701,7 +614,7 @@ class GameState:
         result, last, face_down = cap["result"], cap["last_hand"], cap["face_down"]
         return {
             "names": list(cap["names"]),
-            "rules": rules_dict(cap["rules"]),
+            "rules": cap["rules"].to_dict(),
             "seed": cap["seed"],
             "rng": [version, list(internal), gauss],
             "phase": cap["phase"],
@@ -731,26 +644,6 @@ class GameState:
 
 
 _index = attrgetter("index")
-
-
-def _multiset_problem(cards: Sequence[Card], want: Sequence[Card], where: str
-                      ) -> Optional[str]:
-    """None when ``cards`` are exactly the cards of ``want`` (in any order), else what
-    differs, naming the first card (in card order) held a wrong number of times."""
-    counts = [0] * 64
-    for c in cards:
-        counts[c.index] += 1
-    for c in want:
-        counts[c.index] -= 1
-    if not any(counts):
-        return None
-    need = [0] * 64
-    for c in want:
-        need[c.index] += 1
-    index = next(i for i, k in enumerate(counts) if k)
-    k, w = counts[index] + need[index], need[index]
-    return (f"card {CARD_AT[index]} appears {k} time{'s' if k != 1 else ''} {where}; "
-            f"expected {w}")
 
 
 def _find(hand: list[Card], card: Card) -> int:

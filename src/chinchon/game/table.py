@@ -53,19 +53,13 @@ from ..rules import Rules
 from . import _checks as check
 from .actions import SOURCES
 from .snapshot import restore
+from .deck import MAX_PLAYERS, MIN_PLAYERS, check_seat_count, deck_for, multiset_problem
+from .records import GameResult, HandResult
 from .state import (
-    MAX_PLAYERS,
     MAX_SEED_BITS,
-    MIN_PLAYERS,
     STATE_KEYS,
     CardLike,
-    GameResult,
     GameState,
-    HandResult,
-    _multiset_problem,
-    check_seat_count,
-    deck_for,
-    rules_dict,
 )
 
 __all__ = ["Game"]
@@ -153,7 +147,7 @@ class Game(GameState):
             "event": "new",
             "players": list(self._names) if names is not None else n,
             "seed": self._seed,
-            "rules": rules_dict(self._rules),
+            "rules": self._rules.to_dict(),
             "deck": None if dealt is None else [str(c) for c in dealt],
             "lead": lead,
         })
@@ -488,7 +482,7 @@ class Game(GameState):
     def _restock(self, order: list[Card]) -> None:
         """Replay a recorded reshuffle: the discard pile becomes the stock in ``order``
         (checked to be the pile's cards), without the generator."""
-        problem = _multiset_problem(order, self._discard, "in the recorded stock")
+        problem = multiset_problem(order, self._discard, "in the recorded stock")
         if problem is not None:
             raise IllegalAction(f"the recorded stock is not the discard pile: {problem}")
         self._stock = list(order)
@@ -520,14 +514,14 @@ def _read_new(d: dict[str, Any], field: str) -> tuple[dict[str, Any], Rules]:
     if deck is not None:
         want = deck_for(rules, 2 if n >= 5 else 1)
         cards = check.read_cards(deck, f"{field}.deck", len(want), length=len(want))
-        problem = _multiset_problem(cards, want, "in the deck")
+        problem = multiset_problem(cards, want, "in the deck")
         if problem is not None:
             raise check.bad(f"{field}.deck", f"is not a deck: {problem}")
         deck = [str(c) for c in cards]
     lead = d["lead"]
     if lead is not None:
         lead = check.read_int(lead, f"{field}.lead", 0, n - 1)
-    return {"event": "new", "players": players, "seed": seed, "rules": rules_dict(rules),
+    return {"event": "new", "players": players, "seed": seed, "rules": rules.to_dict(),
             "deck": deck, "lead": lead}, rules
 
 

@@ -25,7 +25,7 @@ from typing import Callable, Optional, Union
 from .._args import check_rules
 from ..bots import Bot, make_bot
 from ..errors import ChinchonError, shown
-from ..game.state import MAX_PLAYERS, MIN_PLAYERS
+from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import Rules
 from .play import DEFAULT_MAX_TURNS, BotSpec, GameRecord, game_seed, play_game
 from .stats import SimulationResult, aggregate
