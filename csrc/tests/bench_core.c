@@ -67,6 +67,29 @@ static void deal(int k, int decks, int lo, int hi, uint64_t *once, uint64_t *twi
     *twice = h.twice;
 }
 
+/* k random cards of the rules' deck(s), exactly nj of them jokers, as (once, twice).
+ * O(k) expected. */
+static void deal_variant(const cc_rules *rules, int k, int decks, int nj, uint64_t *once,
+                         uint64_t *twice)
+{
+    int count[64] = {0}, n = 0;
+    cc_hand h = {0, 0};
+    uint64_t jm = rules->joker_mask, naturals = rules->card_mask & ~jm;
+    while (n < k) {
+        int idx = (int)(next_u64() % 64);
+        uint64_t bit = UINT64_C(1) << idx;
+        int joker = (jm & bit) != 0;
+        if (!(rules->card_mask & bit) || count[idx] >= decks || (joker && n >= nj) ||
+            (!joker && n < nj) || !((joker ? jm : naturals) & bit))
+            continue;
+        count[idx]++;
+        h = th_add(h, idx);
+        n++;
+    }
+    *once = h.once;
+    *twice = h.twice;
+}
+
 static uint64_t rows1[NHANDS], rows2[2 * NHANDS];
 static uint8_t out[8 * NHANDS];
 
@@ -186,6 +209,59 @@ int main(int argc, char **argv)
             }
             printf("%s: %6.2f ns/hand (single calls), %6.2f ns/hand (batch)\n", label,
                    best_call / NHANDS, best_batch / NHANDS);
+        }
+    }
+    /* the variant presets (SPEC 9.1) with jokers: fifty (48 cards + *1 *2) and conga
+     * (40 cards, the wild ace of coins), rows with exactly 0, 1 or 2 jokers */
+    for (k = 7; k <= 8; k++) {
+        int preset, nj;
+        for (preset = 0; preset < 2; preset++)
+        for (decks = 1; decks <= 2; decks++)
+        for (nj = 0; nj <= 2; nj++) {
+            cc_rules vr;
+            cc_variant var = {48, 0, 0, 25, 1, 25};
+            static const uint8_t pts[CC_NRANKS] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+            size_t i, bad;
+            double best_batch = 1e30;
+            char label[80];
+            if (preset == 0) {
+                var.jokers = 2;
+            } else {
+                var.deck = 40;
+                var.wild_ace_of_coins = 1;
+            }
+            if (preset == 1 && decks == 1 && nj == 2)
+                continue; /* one wild ace in a single deck */
+            cc_rules_init_variant(&vr, pts, preset == 0 ? 5 : 7, 10, &var);
+            snprintf(label, sizeof label, "%-8s %d cards, %s deck, %s %d jokers",
+                     k == 7 ? "deadwood" : "hints", k, decks == 1 ? "single" : "double",
+                     preset == 0 ? "fifty" : "conga", nj);
+            if (strstr(label, filter) == NULL)
+                continue;
+            g_rng = 999 + (uint64_t)(64 * preset + 16 * nj + 4 * k + decks);
+            for (i = 0; i < NHANDS; i++) {
+                uint64_t o, t;
+                deal_variant(&vr, k, decks, nj, &o, &t);
+                rows1[i] = o;
+                rows2[2 * i] = o;
+                rows2[2 * i + 1] = t;
+            }
+            for (r = 0; r < rounds; r++) {
+                double t1 = now_ns(), t2;
+                cc_status st = k == 7 ? cc_deadwood_batch(&vr, decks == 1 ? rows1 : rows2,
+                                                          NHANDS, decks, out, &bad)
+                                      : cc_hints_batch(&vr, decks == 1 ? rows1 : rows2,
+                                                       NHANDS, decks, out, &bad);
+                t2 = now_ns();
+                if (st != CC_OK) {
+                    printf("%s: status %d at row %zu\n", label, (int)st, bad);
+                    break;
+                }
+                sink += out[NHANDS / 2];
+                if (t2 - t1 < best_batch)
+                    best_batch = t2 - t1;
+            }
+            printf("%s: %6.2f ns/row (batch)\n", label, best_batch / NHANDS);
         }
     }
     if (strstr("settle   2-5 opponents, 1-2 decks, rank window", filter) != NULL) {
