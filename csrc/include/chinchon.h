@@ -88,7 +88,8 @@ typedef struct cc_rules {
     uint64_t card_mask;        /* derived: every bit that is a card of the deck */
     uint64_t wplane[5];        /* derived: the natural cards' planes in the run-order
                                   space (40 cards: ranks 10-12 at bits 7-9 of a lane) */
-    uint8_t wpoints[CC_NRANKS];/* derived: points by place in the run order */
+    uint8_t wpoints[16];       /* derived: points by place in the run order (a lane's
+                                  16 bits; places past the deck's, and 12-15, are 0) */
 } cc_rules;
 
 typedef enum cc_meld_kind { CC_SET = 0, CC_RUN = 1 } cc_meld_kind;

@@ -50,7 +50,7 @@ static void cc_derive(cc_rules *rules)
     }
     cc_planes_of(raw, rules->plane);
     cc_planes_of(work, rules->wplane);
-    for (r = 0; r < CC_NRANKS; r++)
+    for (r = 0; r < 16; r++)
         rules->wpoints[r] = 0;
     for (r = 0; r < CC_NRANKS; r++) {
         int place = cc_var_place(rules->deck, r + 1);

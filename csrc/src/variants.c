@@ -415,26 +415,32 @@ CC_INLINE int cc_jbest_part(const cc_rules *view, uint64_t a, uint64_t b, uint64
     uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
     uint64_t pairs = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
     uint64_t left1 = a << 1, left2 = a << 2, right1 = a >> 1, right2 = a >> 2, g;
+    const uint8_t *pw = view->wpoints;
     int best = -1;
     for (; pairs != 0; pairs &= pairs - 1) {
-        uint64_t col = (pairs & (~pairs + 1)) * CC_LANES;
-        int w = cc_wpop(view, a & col) + cc_wpop(view, b & col);
-        uint64_t m = a & col;
-        best = w > best ? w : best;
-        *part = w == best ? m : *part;
+        int r = cc_ctz(pairs), w = 2 * view->points[r]; /* a rank held exactly twice */
+        if (w > best) {
+            best = w;
+            *part = a & ((UINT64_C(1) << r) * CC_LANES);
+        }
     }
     /* empty places with >= 2 cards in the blocks beside them (a block is <= 2 long);
        lane edges need no care: bits 12-15 of a lane are never cards */
     for (g = ~a & places & ((left1 & left2) | (right1 & right2) | (left1 & right1)); g != 0;
          g &= g - 1) {
-        uint64_t bit = g & (~g + 1);
-        uint64_t l1 = (bit >> 1) & a, r1 = (bit << 1) & a;
-        uint64_t m = l1 | ((l1 >> 1) & a) | r1 | ((r1 << 1) & a);
-        int w = cc_wpop(view, m);
-        if (w > best) {
-            best = w;
-            *part = m;
-        }
+        /* branch-free: bit i +- 1, 2 held (i <= 59, so i + 2 < 64; below bit 0 the shift
+           wraps to bits 62-63, never cards), and the points of their places (wpoints
+           has a lane's 16 places, the ones past 11 zero: in bounds either way) */
+        int i = cc_ctz(g);
+        unsigned l1 = (unsigned)(a >> ((i - 1) & 63)) & 1u, r1 = (unsigned)(a >> (i + 1)) & 1u;
+        unsigned l2 = l1 & (unsigned)(a >> ((i - 2) & 63)), r2 = r1 & (unsigned)(a >> (i + 2));
+        int w = (int)(l1 * pw[(i - 1) & 15] + (l2 & 1u) * pw[(i - 2) & 15] +
+                      r1 * pw[(i + 1) & 15] + (r2 & 1u) * pw[(i + 2) & 15]);
+        uint64_t bit = UINT64_C(1) << i;
+        uint64_t m = ((uint64_t)l1 * (bit >> 1)) | ((uint64_t)(l2 & 1u) * (bit >> 2)) |
+                     ((uint64_t)r1 * (bit << 1)) | ((uint64_t)(r2 & 1u) * (bit << 2));
+        *part = w > best ? m : *part;
+        best = w > best ? w : best;
     }
     return best;
 }
@@ -453,41 +459,38 @@ CC_INLINE int cc_jfit(const jparts *p, uint64_t b, int i, int j)
     return ((p->t[i] & p->o[j]) | (p->o[i] & p->t[j]) | (p->o[i] & p->o[j] & ~b)) == 0;
 }
 
-/* Deadwood of natural cards (a, b) (working space) with nj jokers, set capacity cap.
- * Inlined per deck count (two == 0: b == 0 folded). O(parts) house deadwoods, plus
- * O(parts^2) pair checks with two jokers. */
-CC_FORCE_INLINE int cc_jdeadwood(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj,
-                                 int cap, int places, int two)
+/* The parts route of cc_jdeadwood (below) for the hands its fast path leaves: a natural
+ * meld in the hand, or two jokers and more. best: the deadwood with no joker melded;
+ * runs, sets: the natural cards' masks. Inlined per deck count into the two
+ * out-of-line copies below. O(parts) house deadwoods, plus O(parts^2) pair checks with
+ * two jokers. */
+CC_FORCE_INLINE int cc_jparts_search(const cc_rules *view, int jp, uint64_t a, uint64_t b,
+                                     int nj, int cap, int places, int two, int best,
+                                     uint64_t runs, uint64_t sets)
 {
     jparts p;
-    uint64_t runs, sets, meld;
-    int best, i, j, floor, total;
-    if (!two)
-        b = 0;
-    runs = cc_run_cards(a);
-    sets = cc_set_columns(a, b);
-    best = cc_deadwood_masks(view, a, b, runs, sets) + nj * jp;
-    if (nj == 0)
-        return best;
     /* natural cards in some natural meld: a rest of the hand without one holds no meld,
        and its deadwood is its points */
-    meld = a & (runs | sets);
+    uint64_t meld = a & (runs | sets);
+    int i, j, floor, total;
+    (void)runs;
     total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
-    if (meld == 0 && nj == 1) {
-        /* no natural meld: the rest beside any part holds none either, so the least
-           deadwood melds the heaviest part */
-        uint64_t part;
-        int w = cc_jbest_part(view, a, b, places_mask(places), &part);
-        return w >= 0 ? total - w : best;
-    }
     cc_jparts_of(view, a, b, cap, places, &p);
     floor = (nj - (nj < 2 ? nj : 2)) * jp; /* no deadwood below the jokers left over */
     for (i = 0; i < p.n && best > floor; i++) {
         uint64_t ra = a, rb = b;
         int d;
         cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
-        d = ((ra & meld) == 0 ? total - p.w[i] : cc_deadwood_core(view, ra, two ? rb : 0)) +
-            (nj - 1) * jp;
+        if ((ra & meld) == 0) {
+            d = total - p.w[i];
+        } else if (!two && sets == 0) {
+            /* runs only, one deck: nothing competes, the rest's run cards meld */
+            uint64_t rr = cc_run_cards(ra);
+            d = total - p.w[i] - (rr != 0 ? cc_wpop(view, rr) : 0);
+        } else {
+            d = cc_deadwood_core(view, ra, two ? rb : 0);
+        }
+        d += (nj - 1) * jp;
         if (d < best)
             best = d;
     }
@@ -501,6 +504,47 @@ CC_FORCE_INLINE int cc_jdeadwood(const cc_rules *view, int jp, uint64_t a, uint6
             best = total - most + floor;
     }
     return best;
+}
+
+/* cc_jparts_search out of line, one copy per deck count (b == 0 folded in the first). */
+static int cc_jparts_one(const cc_rules *view, int jp, uint64_t a, int nj, int cap, int places,
+                         int best, uint64_t runs, uint64_t sets)
+{
+    return cc_jparts_search(view, jp, a, 0, nj, cap, places, 0, best, runs, sets);
+}
+
+static int cc_jparts_two(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj, int cap,
+                         int places, int best, uint64_t runs, uint64_t sets)
+{
+    return cc_jparts_search(view, jp, a, b, nj, cap, places, 1, best, runs, sets);
+}
+
+/* Deadwood of natural cards (a, b) (working space) with nj jokers, set capacity cap:
+ * the house kernel's masks, then, with one joker and no natural meld (most hands), the
+ * heaviest part; else the parts route. Inlined per deck count (two == 0: b == 0
+ * folded). O(1) on the fast path. */
+CC_FORCE_INLINE int cc_jdeadwood(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj,
+                                 int cap, int places, int two)
+{
+    uint64_t runs, sets;
+    int best;
+    if (!two)
+        b = 0;
+    runs = cc_run_cards(a);
+    sets = cc_set_columns(a, b);
+    if (nj == 1 && (a & (runs | sets)) == 0) {
+        /* no natural meld: the rest beside any part holds none either, so the least
+           deadwood melds the heaviest part */
+        uint64_t part;
+        int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
+        int w = cc_jbest_part(view, a, b, places_mask(places), &part);
+        return w >= 0 ? total - w : total + jp;
+    }
+    best = cc_deadwood_masks(view, a, b, runs, sets) + nj * jp;
+    if (nj == 0)
+        return best;
+    return two ? cc_jparts_two(view, jp, a, b, nj, cap, places, best, runs, sets)
+               : cc_jparts_one(view, jp, a, nj, cap, places, best, runs, sets);
 }
 
 /* cc_jdeadwood out of line, one copy per deck count (b == 0 folded in the first). */
@@ -881,6 +925,7 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
                                       uint8_t *out, size_t *bad_row)
 {
     size_t i;
+    const int places = local->deck == 40 ? 10 : CC_NRANKS;
     for (i = 0; i < n; i++) {
         cc_hand h;
         int cards;
@@ -904,11 +949,11 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
             uint64_t jm = local->joker_mask;
             int nj = cc_popcount(h.once & jm) + (decks == 1 ? 0 : cc_popcount(h.twice & jm));
             uint64_t a = cc_var_compact(local->deck, h.once & ~jm);
-            out[i] = (uint8_t)(decks == 1 || h.twice == 0
-                                   ? cc_jdeadwood_one(view, local, a, 0, nj, 4 * decks)
-                                   : cc_jdeadwood_two(view, local, a,
-                                                      cc_var_compact(local->deck, h.twice & ~jm),
-                                                      nj, 4 * decks));
+            out[i] = (uint8_t)(decks == 1
+                                   ? cc_jdeadwood(view, local->joker_points, a, 0, nj, 4, places, 0)
+                                   : cc_jdeadwood(view, local->joker_points, a,
+                                                  cc_var_compact(local->deck, h.twice & ~jm),
+                                                  nj, 8, places, 1));
         }
     }
     return CC_OK;
