@@ -6,7 +6,8 @@
 # the same classes with the same messages. Fast path: when every hand is a Hand, the C
 # core validates; on any bad-deal status the shared validation is run to raise the
 # documented error. The result dataclasses are filled directly (no __init__ call):
-# they are plain frozen dataclasses without __post_init__.
+# they are plain frozen dataclasses without __post_init__. Every rule variant (SPEC 9.3)
+# is settled by the C core (csrc/src/settle_variants.c).
 
 from cpython.object cimport PyObject_GenericSetAttr
 from cpython.ref cimport Py_INCREF
@@ -55,15 +56,33 @@ cdef tuple _settle_cards(cc_hand h):
 cdef tuple _settle_melds(const cc_seat_result *r):
     return tuple([_filled(Meld, {"kind": _KINDS[r.melds[i].kind],
                                  "cards": _settle_cards(r.melds[i].cards)})
+                  if r.melds[i].joker_rank == 0 else _meld(&r.melds[i])
                   for i in range(r.n_melds)])
 
 
-cdef object _settlement_of(const cc_settlement *s, object minus_ten):
-    # minus_ten: the Python int of Rules.minus_ten. Rules does not bound it, so the
-    # closer's points on minus ten are computed here (a C int would overflow).
+cdef object _table_meld_of(const cc_table_meld *t):
+    """The TableMeld of a C table meld (without a joker its joker fields keep their None
+    defaults)."""
+    if t.joker_rank == 0:
+        return _filled(TableMeld, {"kind": _KINDS[t.kind], "cards": _settle_cards(t.cards),
+                                   "owner": <int>t.owner, "open": t.open != 0})
+    return _filled(TableMeld, {"kind": _KINDS[t.kind], "cards": _settle_cards(t.cards),
+                               "owner": <int>t.owner, "open": t.open != 0,
+                               "joker": _BY_INDEX[t.joker], "joker_rank": <int>t.joker_rank})
+
+
+cdef object _settlement_of(const cc_settlement *s, object rules):
+    # rules: None (the house rules) or the Rules value. Rules does not bound minus_ten
+    # nor joker_chinchon, so the closer's points on those closes are computed here from
+    # the Python ints (a C int would overflow).
     cdef int k, i
     cdef const cc_seat_result *r
-    closer_points = -minus_ten if s.outcome == CC_MINUS_TEN else s.closer.points
+    if s.outcome == CC_MINUS_TEN:
+        closer_points = -(10 if rules is None else rules.minus_ten)
+    elif s.outcome == CC_JOKER_CHINCHON:
+        closer_points = -rules.joker_chinchon
+    else:
+        closer_points = s.closer.points
     closer = _filled(CloserResult, {
         "melds": _settle_melds(&s.closer),
         "unmatched": _settle_cards(s.closer.unmatched),
@@ -79,12 +98,7 @@ cdef object _settlement_of(const cc_settlement *s, object minus_ten):
             "unmatched": _settle_cards(r.unmatched),
             "points": r.points,
         }))
-    table = tuple([_filled(TableMeld, {
-        "kind": _KINDS[s.table[i].kind],
-        "cards": _settle_cards(s.table[i].cards),
-        "owner": <int>s.table[i].owner,
-        "open": s.table[i].open != 0,
-    }) for i in range(s.n_table)])
+    table = tuple([_table_meld_of(&s.table[i]) for i in range(s.n_table)])
     return _filled(Settlement, {
         "outcome": OUTCOMES[s.outcome],
         "closer": closer,
@@ -95,10 +109,6 @@ cdef object _settlement_of(const cc_settlement *s, object minus_ten):
 
 
 def settle(closer7, opponents, *, decks=None, rules=None):
-    if (rules is not None and rules is not HOUSE_RULES
-            and not _crules_of(check_rules(rules)).r.plain):
-        # the variants' settlement is not in the C core yet
-        return _reference.settle(closer7, opponents, decks=decks, rules=rules)
     cdef cc_hand hands[6]
     cdef cc_settlement out
     cdef cc_rules r
@@ -117,11 +127,15 @@ def settle(closer7, opponents, *, decks=None, rules=None):
         n = len(opponents)
         hands[0].once = closer7._once
         hands[0].twice = closer7._twice
+        says_two = closer7._decks == 2
         for k in range(n):
             h = opponents[k]
             hands[k + 1].once = h._once
             hands[k + 1].twice = h._twice
-        c_decks = 0 if decks is None else decks
+            says_two = says_two or h._decks == 2
+        # decks=None: a Hand of two decks makes it 2 (the set capacity under jokers), as
+        # in prepare_settle; else the C core infers it from the cards
+        c_decks = (2 if says_two else 0) if decks is None else decks
     else:
         masks, c_decks, rules = _settle_prepare(closer7, opponents, decks, rules)
         n = len(masks) - 1
@@ -140,4 +154,4 @@ def settle(closer7, opponents, *, decks=None, rules=None):
         raise _deal_error(_STATUS_NAMES.get(st, f"status {<int>st}"),
                           [(hands[k].once, hands[k].twice) for k in range(n + 1)],
                           out.bad_seat, out.bad_card)
-    return _settlement_of(&out, 10 if rules is None else rules.minus_ten)
+    return _settlement_of(&out, rules)
