@@ -1,0 +1,125 @@
+"""The native settlement under every rule variant (csrc/src/settle_variants.c) against the
+reference (the oracle, itself checked against the brute force in
+test_variants_settle.py): identical results -- melds, jokers and what they stand for,
+lay-offs in the order applied, points, outcome, the final table -- on random deals per
+preset and joker count, single and double deck, and under field combinations."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from chinchon import PRESETS, Card, Hand, Rules, reference
+
+from tests.oracles.impls import scaled
+from tests.oracles.variant_deals import random_deal
+
+# every preset with 0, 1 and 2 extra jokers
+PRESET_CONFIGS = [(f"{name}-j{j}", rules.replace(jokers=j))
+                  for name, rules in PRESETS.items() for j in (0, 1, 2)]
+
+# field combinations beyond the presets
+FIELD_CONFIGS = [
+    ("d40", Rules(deck=40)),
+    ("d40-court-j1", Rules(deck=40, jokers=1, points=[1, 2, 3, 4, 5, 6, 7, 0, 0, 10, 10, 10],
+                           joker_points=12, close_limit=12)),
+    ("wild48", Rules(wild_ace_of_coins=True, close_limit=9)),
+    ("wild40-j2-court", Rules(deck=40, wild_ace_of_coins=True, jokers=2,
+                              points=[0, 2, 3, 4, 5, 6, 7, 0, 0, 10, 10, 10], joker_points=5,
+                              close_limit=8)),
+    ("j2-free-jokers-no-jc", Rules(jokers=2, joker_points=0, joker_chinchon=None, minus_ten=7)),
+    ("j1-classic-jc3", Rules(jokers=1, seven_run_wins=False, joker_chinchon=3, close_limit=30)),
+    ("j1-court-minus25", Rules(jokers=1, points=[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10],
+                               minus_ten=25, joker_points=31, close_limit=7)),
+    ("plain-points", Rules(points=[12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1], close_limit=9)),
+]
+
+
+def _hands(cards_lists, decks):
+    return [Hand([Card.from_index(i) for i in h], decks=decks) for h in cards_lists]
+
+
+def _check(native, rules, decks, closer, opponents, rng):
+    hands = _hands([closer, *opponents], decks)
+    want = reference.settle(hands[0], hands[1:], decks=decks, rules=rules)
+    got = native.settle(hands[0], hands[1:], decks=decks, rules=rules)
+    where = (rules, decks, [str(h) for h in hands])
+    assert got.to_dict() == want.to_dict(), where
+    assert got == want, where
+    if rng.random() < 0.2:  # the slow path: card text, decks inferred
+        text = [str(h) for h in hands]
+        assert native.settle(text[0], text[1:], rules=rules) == \
+            reference.settle(text[0], text[1:], rules=rules), where
+    return got
+
+
+@pytest.mark.parametrize("name,rules", PRESET_CONFIGS + FIELD_CONFIGS,
+                         ids=[c[0] for c in PRESET_CONFIGS + FIELD_CONFIGS])
+@pytest.mark.parametrize("decks", [1, 2])
+def test_native_settle_matches_the_reference(native, name, rules, decks):
+    rng = random.Random(f"{name}-{decks}")
+    for _ in range(scaled(40)):
+        n = rng.choice((1, 2, 3)) if decks == 1 else rng.choice((1, 2, 3, 4, 5))
+        closer, opponents = random_deal(rng, rules, decks, n)
+        _check(native, rules, decks, closer, opponents, rng)
+
+
+def test_many_deals_with_jokers_in_play(native):
+    """A longer run on the preset with the most jokers, double deck, six players."""
+    rules = PRESETS["fifty"]
+    rng = random.Random(96)
+    joker_layoffs = past_jokers = 0
+    for _ in range(scaled(150)):
+        closer, opponents = random_deal(rng, rules, 2, 5)
+        s = _check(native, rules, 2, closer, opponents, rng)
+        for o in s.opponents:
+            for card, t in o.layoffs:
+                joker_layoffs += card.index in (12, 28)
+                past_jokers += card.index not in (12, 28) and s.table[t].joker is not None
+    if scaled(150) == 150:  # the deals do lay jokers off, and cards past them
+        assert joker_layoffs >= 5 and past_jokers >= 20, (joker_layoffs, past_jokers)
+
+
+def test_native_settle_errors_match_the_reference(native):
+    cases = [
+        ("7o 7c 7b 9e 10e 11e 4o", ["*1 12e 1c 3o 5b 8c 2o"], Rules(close_limit=7)),
+        ("7o 7c 7b 9e 10e 11e 4o", ["*1 12e 1c 3o 5b 8c 2o"], Rules(deck=40)),
+        ("7o 7c 7b 5e 6e 7e 4o", ["*2 12e 1c 3o 5b 8c 2o"], Rules(jokers=1)),
+        ("7o 7c 7b 5e 6e 7e 4o", ["*1 12e 1c 3o 5b 6c 2o", "*1 12e 1e 3c 5o 6b 2c",
+                                  "*1 12b 1b 3e 5e 6o 2e"], Rules(jokers=1)),
+        ("7o 7c 12b 5e 6e 7e 4o", ["*1 12e 1c 3o 5b 6c 2o"], PRESETS["fifty"]),
+        ("1c 2c 3c 5e 6e 7e 10b", ["1b 2b 3b 4b 5b 6b 12o"], PRESETS["conga"]),
+        ("7o 7c 7b 5e 6e 7e 4o", ["1o 12e 1c 3o 5b 6c 1o", "1o 12c 1e 3c 5o 6b 2c"],
+         PRESETS["conga"]),  # the wild ace three times
+    ]
+    for closer, opponents, rules in cases:
+        for as_hands in (False, True):
+            args = ((Hand(closer), [Hand(o) for o in opponents]) if as_hands
+                    else (closer, opponents))
+            with pytest.raises(ValueError) as want:
+                reference.settle(*args, rules=rules)
+            with pytest.raises(want.type) as got:
+                native.settle(*args, rules=rules)
+            assert str(got.value) == str(want.value)
+
+
+def test_a_two_deck_hand_sets_the_set_capacity(native):
+    # decks=None with Hands of two decks: capacity 8, as the reference infers it
+    rules = Rules(jokers=1, close_limit=10)
+    closer = Hand("7o 7c 7b 1b 2c 1c 3e", decks=2)
+    opponents = [Hand("*1 7e 12c 11e 10b 2b 5b", decks=2)]
+    s = native.settle(closer, opponents, rules=rules)
+    assert s == reference.settle(closer, opponents, rules=rules)
+    assert [(str(c), t) for c, t in s.opponents[0].layoffs] == [("7e", 0), ("*1", 0)]
+    s = native.settle(Hand(str(closer)), [Hand(str(opponents[0]))], rules=rules)
+    assert [(str(c), t) for c, t in s.opponents[0].layoffs] == [("*1", 0)]
+
+
+@pytest.mark.parametrize("jc", [0, 25, 2**31 - 1])
+def test_joker_chinchon_points_from_the_rules(native, jc):
+    rules = PRESETS["fifty"].replace(joker_chinchon=jc)
+    args = ("2c 3c 4c 5c *1 7c 8c", ["9c 1c 12c 11e 10b 2b 3b"])
+    s = native.settle(*args, rules=rules)
+    assert s.outcome == "joker_chinchon" and s.points[0] == -jc
+    assert s == reference.settle(*args, rules=rules)
