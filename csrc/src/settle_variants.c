@@ -50,8 +50,8 @@ static const uint8_t sv_joker_bits[3] = {0, CC_JOKER1_BIT, CC_JOKER2_BIT};
 typedef struct sv_meld {
     cc_meld m;
     uint8_t cnt;
-    uint8_t klen;
-    uint8_t key[SV_KEY];
+    uint64_t key[2]; /* the key packed: element i + 1 in byte 7 - i % 8 of key[i / 8], zero
+                        bytes after the last, so that the pair compares as the tuple does */
 } sv_meld;
 
 typedef struct sv_list {
@@ -76,7 +76,8 @@ static void sv_push(sv_list *l, int kind, cc_hand nat, int joker, int joker_rank
 {
     sv_meld *c;
     uint64_t m;
-    int n = 0;
+    uint8_t key[SV_KEY];
+    int n = 0, i;
     if (l->n >= SV_MAX_CAND)
         return; /* unreachable (see SV_MAX_CAND); keeps the bound explicit */
     c = &l->c[l->n++];
@@ -85,22 +86,25 @@ static void sv_push(sv_list *l, int kind, cc_hand nat, int joker, int joker_rank
     c->m.joker = 0;
     c->m.joker_rank = 0;
     for (m = nat.once; m != 0 && n < SV_KEY - 3; m &= m - 1) {
-        int i = cc_ctz(m);
-        c->key[n++] = (uint8_t)i;
+        i = cc_ctz(m);
+        key[n++] = (uint8_t)i;
         if ((nat.twice >> i) & 1u)
-            c->key[n++] = (uint8_t)i;
+            key[n++] = (uint8_t)i;
     }
     c->cnt = (uint8_t)cc_hand_count(nat);
     if (joker_rank != 0) {
         c->m.cards = cc_hand_add(nat, joker);
         c->m.joker = (uint8_t)joker;
         c->m.joker_rank = (uint8_t)joker_rank;
-        c->key[n++] = (uint8_t)(64 + joker);
+        key[n++] = (uint8_t)(64 + joker);
         if (kind == CC_RUN)
-            c->key[n++] = (uint8_t)stand;
+            key[n++] = (uint8_t)stand;
         c->cnt++;
     }
-    c->klen = (uint8_t)n;
+    c->key[0] = 0;
+    c->key[1] = 0;
+    for (i = 0; i < n; i++)
+        c->key[i / 8] |= (uint64_t)(key[i] + 1u) << (8 * (7 - i % 8));
 }
 
 /* Sets with a joker: each sub-multiset of >= 2 of idx[start..n) (working bits ascending,
@@ -202,14 +206,12 @@ static int sv_candidates(const cc_rules *rules, cc_hand h, int cap, sv_meld *out
     return l.n;
 }
 
-/* Compare two melds' keys as Python tuples (a proper prefix first). O(key). */
-static int sv_key_cmp(const sv_meld *x, const sv_meld *y)
+/* Compare two melds' keys as Python tuples (a proper prefix first). O(1). */
+CC_INLINE int sv_key_cmp(const sv_meld *x, const sv_meld *y)
 {
-    int i;
-    for (i = 0; i < x->klen && i < y->klen; i++)
-        if (x->key[i] != y->key[i])
-            return x->key[i] < y->key[i] ? -1 : 1;
-    return (x->klen > y->klen) - (x->klen < y->klen);
+    if (x->key[0] != y->key[0])
+        return x->key[0] < y->key[0] ? -1 : 1;
+    return (x->key[1] > y->key[1]) - (x->key[1] < y->key[1]);
 }
 
 /* ------------------------------------------------------------------ lay-off search */
@@ -237,14 +239,19 @@ typedef struct sv_search {
     int cap;
     int n_tg;
     const sv_target *tg;
-    /* the cards that may be laid off, ascending, and where each may go */
-    int n_items;
+    /* the cards of the hand that may be laid off, ascending, and where each may go (found
+     * once for the whole hand: a superset of what the cards left by any own melds can
+     * reach; the leaves check the rest) */
+    int n_all;
     uint8_t card[CC_HAND_CARDS];
     uint8_t is_joker[CC_HAND_CARDS];
     uint8_t pts[CC_HAND_CARDS];
     int8_t place[CC_HAND_CARDS]; /* a natural card's place in the run order */
     int n_opts[CC_HAND_CARDS];
     sv_opt opts[CC_HAND_CARDS][SV_MAX_OPTS];
+    /* the items of one collection of own melds: those of the cards it leaves */
+    int n_items;
+    uint8_t sel[CC_HAND_CARDS];    /* indices into the arrays above */
     int suffix[CC_HAND_CARDS + 1]; /* points of items k.. */
     /* the state of the walk, per target */
     uint8_t added[CC_MAX_TABLE];
@@ -296,14 +303,16 @@ static void sv_leaf(sv_search *s, int laid)
  * then staying. O(prod(options + 1)), cut by the bounds. */
 static void sv_walk(sv_search *s, int k, int laid)
 {
-    int o, first = 0, bound = laid + s->suffix[k];
+    int o, first = 0, it, joker, bound = laid + s->suffix[k];
     if (bound < s->best_laid || (bound == s->best_laid && sv_key_worse(s)))
         return;
     if (k == s->n_items) {
         sv_leaf(s, laid);
         return;
     }
-    if (k > 0 && s->card[k] == s->card[k - 1]) {
+    it = s->sel[k];
+    joker = s->is_joker[it];
+    if (k > 0 && s->card[it] == s->card[s->sel[k - 1]]) {
         /* the second copy of a card: never before the first (same plans, sorted codes) */
         if (s->choice[k - 1] < 0) {
             s->choice[k] = -1;
@@ -312,33 +321,33 @@ static void sv_walk(sv_search *s, int k, int laid)
         }
         first = s->choice[k - 1];
     }
-    for (o = first; o < s->n_opts[k]; o++) {
-        const sv_opt *op = &s->opts[k][o];
+    for (o = first; o < s->n_opts[it]; o++) {
+        const sv_opt *op = &s->opts[it][o];
         int t = op->t;
         const sv_target *g = &s->tg[t];
         s->choice[k] = o;
         s->codes[s->n_codes++] = op->code;
         if (g->kind == CC_SET) {
-            if (g->count + s->added[t] < s->cap && !(s->is_joker[k] && s->jok[t])) {
+            if (g->count + s->added[t] < s->cap && !(joker && s->jok[t])) {
                 s->added[t]++;
-                s->jok[t] = (uint8_t)(s->jok[t] | s->is_joker[k]);
-                sv_walk(s, k + 1, laid + s->pts[k]);
+                s->jok[t] = (uint8_t)(s->jok[t] | joker);
+                sv_walk(s, k + 1, laid + s->pts[it]);
                 s->added[t]--;
-                if (s->is_joker[k])
+                if (joker)
                     s->jok[t] = 0;
             }
-        } else if (s->is_joker[k]) {
+        } else if (joker) {
             if (!s->jok[t] && !((s->ext[t] >> op->stand) & 1u)) {
                 s->jok[t] = 1;
                 s->stand[t] = op->stand;
-                sv_walk(s, k + 1, laid + s->pts[k]);
+                sv_walk(s, k + 1, laid + s->pts[it]);
                 s->jok[t] = 0;
             }
         } else {
-            unsigned bit = 1u << s->place[k];
-            if (!(s->ext[t] & bit) && !(s->jok[t] && s->stand[t] == s->place[k])) {
+            unsigned bit = 1u << s->place[it];
+            if (!(s->ext[t] & bit) && !(s->jok[t] && s->stand[t] == s->place[it])) {
                 s->ext[t] |= bit;
-                sv_walk(s, k + 1, laid + s->pts[k]);
+                sv_walk(s, k + 1, laid + s->pts[it]);
                 s->ext[t] &= ~bit;
             }
         }
@@ -361,18 +370,21 @@ CC_INLINE void sv_opt_add(sv_search *s, int n, int card, const sv_target *g, int
     op->stand = (int8_t)stand;
 }
 
-/* The items of rest (raw, valid, <= 7 cards) and their options onto the targets.
- * O(cards * targets * places). */
-static void sv_items(const cc_rules *rules, sv_search *s, cc_hand rest)
+/* The items of a hand (raw, valid, <= 7 cards) and their options onto the targets: a
+ * natural card onto a set of its rank with room, or onto a run of its suit when the
+ * places between are held (but one, when the hand holds a joker and the run none); a
+ * joker onto a set without one with room, or onto a run without one at each place past
+ * either end up to the first the hand lacks. O(cards * targets * places). */
+static void sv_items(const cc_rules *rules, sv_search *s, cc_hand hand)
 {
     uint8_t cards[2 * CC_HAND_CARDS];
     uint64_t jm = rules->joker_mask;
-    uint64_t nat = cc_var_compact(rules->deck, rest.once & ~jm);
+    uint64_t nat = cc_var_compact(rules->deck, hand.once & ~jm);
     int deck = rules->deck, places = deck == 40 ? 10 : CC_NRANKS;
-    int has_joker = (rest.once & jm) != 0, n = cc_hand_indices(rest, cards), i, t, k;
-    s->n_items = 0;
-    for (i = 0; i < n && s->n_items < CC_HAND_CARDS; i++) {
-        int c = cards[i], it = s->n_items, joker = (int)((jm >> c) & 1u);
+    int has_joker = (hand.once & jm) != 0, n = cc_hand_indices(hand, cards), i, t;
+    s->n_all = 0;
+    for (i = 0; i < n && s->n_all < CC_HAND_CARDS; i++) {
+        int c = cards[i], it = s->n_all, joker = (int)((jm >> c) & 1u);
         int suit = c / 16, rank = c % 16 + 1, p = joker ? -1 : cc_var_place(deck, rank);
         s->n_opts[it] = 0;
         for (t = 0; t < s->n_tg; t++) {
@@ -414,21 +426,35 @@ static void sv_items(const cc_rules *rules, sv_search *s, cc_hand rest)
         s->is_joker[it] = (uint8_t)joker;
         s->pts[it] = joker ? rules->joker_points : rules->points[rank - 1];
         s->place[it] = (int8_t)p;
-        s->n_items++;
+        s->n_all++;
+    }
+}
+
+/* Select the items of the cards of rest (within the hand of sv_items): a card held once
+ * in rest keeps the first of its items. Returns the points they hold (suffix[0]).
+ * O(items). */
+static int sv_select(sv_search *s, cc_hand rest)
+{
+    int i, k;
+    s->n_items = 0;
+    for (i = 0; i < s->n_all; i++) {
+        int c = s->card[i], second = i > 0 && s->card[i - 1] == c;
+        if ((((second ? rest.twice : rest.once) >> c) & 1u) != 0)
+            s->sel[s->n_items++] = (uint8_t)i;
     }
     s->suffix[s->n_items] = 0;
     for (k = s->n_items - 1; k >= 0; k--)
-        s->suffix[k] = s->suffix[k + 1] + s->pts[k];
+        s->suffix[k] = s->suffix[k + 1] + s->pts[s->sel[k]];
+    return s->suffix[0];
 }
 
-/* The best lay-off plan of rest onto the targets: the most points laid, then the
- * smallest key. Returns the points laid; the plan is in s (best_*). */
-static int sv_layoffs(const cc_rules *rules, sv_search *s, cc_hand rest)
+/* The best lay-off plan of the selected items onto the targets: the most points laid,
+ * then the smallest key. Returns the points laid; the plan is in s (best_*). */
+static int sv_layoffs(sv_search *s)
 {
     s->best_laid = 0;
     s->best_n = 0;
     s->n_codes = 0;
-    sv_items(rules, s, rest);
     if (s->n_items == 0)
         return 0;
     memset(s->added, 0, sizeof s->added);
@@ -485,32 +511,28 @@ typedef struct sv_seat {
     const cc_rules *rules;
     cc_hand hand;
     int hand_cards;
-    uint64_t useful; /* cards some target could take */
     sv_search s;
     sv_plan best;
     int have_best;
 } sv_seat;
 
 /* The plan with own melds own[0..n) (ascending key order) and the best lay-offs of the
- * rest; it replaces the best when better. Skipped when laying off every useful card
- * left could not beat the best. */
+ * rest; it replaces the best when better. Skipped when laying off every card left that
+ * has somewhere to go could not beat the best. */
 static void sv_consider(sv_seat *z, const sv_meld *const *own, int n)
 {
-    const cc_rules *rules = z->rules;
     cc_hand rest = z->hand;
     int i, rest_points, bound, own_cards, laid, points, c;
     for (i = 0; i < n; i++)
         rest = cc_hand_minus(rest, own[i]->m.cards);
     own_cards = z->hand_cards - cc_hand_count(rest);
-    rest_points = cc_hand_weight(rules, rest);
-    if (z->have_best) {
-        bound = rest_points - cc_wpop(rules, rest.once & z->useful) -
-                cc_wpop(rules, rest.twice & z->useful);
-        if (bound > z->best.points ||
-            (bound == z->best.points && sv_own_cmp(own, n, own_cards, &z->best) >= 0))
-            return;
-    }
-    laid = sv_layoffs(rules, &z->s, rest);
+    rest_points = cc_hand_weight(z->rules, rest);
+    bound = rest_points - sv_select(&z->s, rest);
+    if (z->have_best && (bound > z->best.points ||
+                         (bound == z->best.points &&
+                          sv_own_cmp(own, n, own_cards, &z->best) >= 0)))
+        return;
+    laid = sv_layoffs(&z->s);
     points = rest_points - laid;
     if (z->have_best) {
         if (points != z->best.points) {
@@ -533,44 +555,43 @@ static void sv_consider(sv_seat *z, const sv_meld *const *own, int n)
     z->best.n_codes = z->s.best_n;
     memcpy(z->best.codes, z->s.best_codes, sizeof z->best.codes);
     c = 0;
-    for (i = 0; i < z->s.n_items; i++) {
-        int o = z->s.best_choice[i];
+    for (i = 0; i < z->s.n_items && laid + z->s.best_n > 0; i++) {
+        int o = z->s.best_choice[i], it = z->s.sel[i];
         if (o >= 0) {
-            z->best.lay_card[c] = z->s.card[i];
-            z->best.lay_t[c] = z->s.opts[i][o].t;
-            z->best.lay_stand[c] = z->s.opts[i][o].stand;
+            z->best.lay_card[c] = z->s.card[it];
+            z->best.lay_t[c] = z->s.opts[it][o].t;
+            z->best.lay_stand[c] = z->s.opts[it][o].stand;
             c++;
         }
     }
 }
 
 /* The best plan of a 7-card hand onto the targets: every collection of own melds (none,
- * one, two -- the same one twice when the hand holds it twice) of the candidates sorted
- * by key, so that each pair comes in ascending key order. */
+ * one, two -- the same one twice when the hand holds it twice), each pair put in
+ * ascending key order. */
 static void sv_best_plan(sv_seat *z, int cap)
 {
     sv_meld cand[SV_MAX_CAND];
-    const sv_meld *order[SV_MAX_CAND];
     const sv_meld *pair[CC_MAX_MELDS] = {NULL, NULL};
     int n = sv_candidates(z->rules, z->hand, cap, cand), i, j;
-    for (i = 0; i < n; i++) {
-        const sv_meld *x = &cand[i];
-        for (j = i; j > 0 && sv_key_cmp(order[j - 1], x) > 0; j--)
-            order[j] = order[j - 1];
-        order[j] = x;
-    }
+    sv_items(z->rules, &z->s, z->hand);
     z->have_best = 0;
     sv_consider(z, pair, 0);
     for (i = 0; i < n; i++) {
-        cc_hand h1 = cc_hand_minus(z->hand, order[i]->m.cards);
-        pair[0] = order[i];
+        cc_hand h1 = cc_hand_minus(z->hand, cand[i].m.cards);
+        pair[0] = &cand[i];
         sv_consider(z, pair, 1);
         if (cc_hand_count(h1) < 3)
             continue;
         for (j = i; j < n; j++) {
-            if (!cc_hand_fits(order[j]->m.cards, h1))
+            if (!cc_hand_fits(cand[j].m.cards, h1))
                 continue;
-            pair[1] = order[j];
+            pair[0] = &cand[i];
+            pair[1] = &cand[j];
+            if (sv_key_cmp(pair[0], pair[1]) > 0) {
+                pair[0] = &cand[j];
+                pair[1] = &cand[i];
+            }
             sv_consider(z, pair, 2);
         }
     }
@@ -594,15 +615,10 @@ static void sv_lay_melds(cc_settlement *out, const cc_seat_result *r, int owner,
     }
 }
 
-/* The table melds open to lay-offs as targets, and the cards some target could take
- * (*useful: natural cards of a set's rank or beyond a run's ends, jokers where one
- * fits). O(table). Returns how many. */
-static int sv_targets(const cc_rules *rules, const cc_settlement *out, int cap,
-                      sv_target *tg, uint64_t *useful)
+/* The table melds open to lay-offs, as targets. O(table). Returns how many. */
+static int sv_targets(const cc_rules *rules, const cc_settlement *out, sv_target *tg)
 {
-    uint64_t jm = rules->joker_mask, nat_ok = 0;
-    int i, n = 0, joker_ok = 0, places = rules->deck == 40 ? 10 : CC_NRANKS;
-    unsigned all = (1u << places) - 1u;
+    int i, n = 0;
     for (i = 0; i < out->n_table; i++) {
         const cc_table_meld *t = &out->table[i];
         uint64_t naturals = t->cards.once & ~(t->joker_rank ? UINT64_C(1) << t->joker : 0);
@@ -617,23 +633,13 @@ static int sv_targets(const cc_rules *rules, const cc_settlement *out, int cap,
         g->suit = (uint8_t)(cc_ctz(naturals) / 16);
         g->rank = (uint8_t)(cc_ctz(naturals) % 16 + 1);
         g->lane = 0;
-        if (t->kind == CC_SET) {
-            if (g->count < cap) {
-                nat_ok |= CC_LANES << (g->rank - 1);
-                joker_ok |= !g->joker;
-            }
-        } else {
-            unsigned outside;
+        if (t->kind == CC_RUN) {
             g->lane = (unsigned)(cc_var_compact(rules->deck, naturals) >> (16 * g->suit)) &
                       0xFFFu;
             if (g->joker)
                 g->lane |= 1u << cc_var_place(rules->deck, t->joker_rank);
-            outside = all & ~g->lane;
-            nat_ok |= cc_var_expand(rules->deck, (uint64_t)outside << (16 * g->suit));
-            joker_ok |= !g->joker && outside != 0;
         }
     }
-    *useful = (nat_ok & ~jm) | (joker_ok ? jm : 0);
     return n;
 }
 
@@ -660,7 +666,7 @@ static void sv_opponent(const cc_rules *rules, int k, cc_hand hand, cc_settlemen
     sv_seat z;
     sv_target tg[CC_MAX_TABLE];
     int cap = 4 * out->decks, n_tg, i, j;
-    n_tg = out->outcome == CC_CHINCHON ? 0 : sv_targets(rules, out, cap, tg, &z.useful);
+    n_tg = out->outcome == CC_CHINCHON ? 0 : sv_targets(rules, out, tg);
     if (n_tg == 0) {
         /* nothing to lay off onto: the best arrangement (the plan key reduces to it) */
         cc_arrangement a;

@@ -30,6 +30,17 @@ cdef inline object _filled(object cls, dict fields):
     return obj
 
 
+cdef inline object _new_table_meld(object kind, object cards, object owner, object is_open):
+    """A TableMeld without a joker (its joker fields keep their None defaults), its fields
+    stored one by one: no dict is built for it."""
+    obj = _object_new(TableMeld)
+    PyObject_GenericSetAttr(obj, "kind", kind)
+    PyObject_GenericSetAttr(obj, "cards", cards)
+    PyObject_GenericSetAttr(obj, "owner", owner)
+    PyObject_GenericSetAttr(obj, "open", is_open)
+    return obj
+
+
 cdef tuple _settle_cards(cc_hand h):
     cdef uint64_t m = h.once
     cdef int i, k = 0, n = 0
@@ -64,8 +75,8 @@ cdef object _table_meld_of(const cc_table_meld *t):
     """The TableMeld of a C table meld (without a joker its joker fields keep their None
     defaults)."""
     if t.joker_rank == 0:
-        return _filled(TableMeld, {"kind": _KINDS[t.kind], "cards": _settle_cards(t.cards),
-                                   "owner": <int>t.owner, "open": t.open != 0})
+        return _new_table_meld(_KINDS[t.kind], _settle_cards(t.cards), <int>t.owner,
+                               t.open != 0)
     return _filled(TableMeld, {"kind": _KINDS[t.kind], "cards": _settle_cards(t.cards),
                                "owner": <int>t.owner, "open": t.open != 0,
                                "joker": _BY_INDEX[t.joker], "joker_rank": <int>t.joker_rank})
