@@ -23,8 +23,13 @@
  *   ascending code order, so the codes of a plan come out sorted: a partial plan is a
  *   prefix of its leaves' keys. A branch is cut when it cannot lay more points than the
  *   best plan so far, nor, laying as many, have a smaller key.
- * - A collection of own melds is skipped when even laying off every card left that some
- *   table meld could take would not beat the best plan so far.
+ * - Where each card may go is worked out once per hand (for runs: the places between
+ *   held, but one when the hand holds a joker -- a superset of what the cards left by any
+ *   own melds can reach; the leaves check the rest); each collection of own melds walks
+ *   the items of the cards it leaves, and is skipped when even laying off all of them
+ *   would not beat the best plan so far.
+ * - Meld keys are packed into two words that compare as the tuples do; each pair of own
+ *   melds is put in ascending key order as it is formed (no sort).
  *
  * Fixed-size arrays only; nothing is allocated.
  */
@@ -555,7 +560,7 @@ static void sv_consider(sv_seat *z, const sv_meld *const *own, int n)
     z->best.n_codes = z->s.best_n;
     memcpy(z->best.codes, z->s.best_codes, sizeof z->best.codes);
     c = 0;
-    for (i = 0; i < z->s.n_items && laid + z->s.best_n > 0; i++) {
+    for (i = 0; i < z->s.n_items && z->s.best_n > 0; i++) {
         int o = z->s.best_choice[i], it = z->s.sel[i];
         if (o >= 0) {
             z->best.lay_card[c] = z->s.card[it];

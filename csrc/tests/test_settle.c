@@ -362,7 +362,8 @@ static int vweight(const cc_rules *r, cc_hand h)
 {
     int i, n = 0;
     for (i = 0; i < 64; i++)
-        n += (int)(((h.once >> i) & 1u) + ((h.twice >> i) & 1u)) * vpoints(r, i);
+        if ((h.once >> i) & 1u)
+            n += (int)(1u + ((h.twice >> i) & 1u)) * vpoints(r, i);
     return n;
 }
 
