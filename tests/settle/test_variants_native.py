@@ -9,8 +9,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chinchon import PRESETS, Card, Hand, Rules, reference
+from chinchon.cards import CARD_AT
 
 from tests.oracles.impls import scaled
 from tests.oracles.variant_deals import random_deal
@@ -123,3 +126,53 @@ def test_joker_chinchon_points_from_the_rules(native, jc):
     s = native.settle(*args, rules=rules)
     assert s.outcome == "joker_chinchon" and s.points[0] == -jc
     assert s == reference.settle(*args, rules=rules)
+
+
+# The native boundary through the fast path (every hand a Hand: the C core checks the
+# deal against the rules' deck): random Hands with jokers and cards some decks lack,
+# random rules -- the same result, or the same error class and message, as the reference.
+_CARDS = [str(c) for c in CARD_AT if c is not None]
+_RULES = [None, PRESETS["barajamos"], PRESETS["classic"], PRESETS["conga"], PRESETS["fifty"],
+          Rules(jokers=1)]
+# the same with a close limit nobody goes over, so that most deals get settled
+_RULES += [(r or PRESETS["barajamos"]).replace(close_limit=255) for r in _RULES]
+_RULES += [Rules(deck=40, jokers=2, wild_ace_of_coins=True, close_limit=255)]
+
+
+@st.composite
+def _deals(draw):
+    """(rules, hands as card texts): mostly 7 cards a hand from the rules' own deck, now
+    and then a card it lacks, 6 or 8 cards, a copy too many."""
+    rules = draw(st.sampled_from(_RULES))
+    mask = (rules or PRESETS["barajamos"]).solver.card_mask
+    own = [c for c in _CARDS if mask >> Card.parse(c).index & 1]
+    cards = draw(st.permutations(own * 2))  # two decks' worth: no third copy
+    sizes = draw(st.lists(st.sampled_from([7] * 20 + [6, 8]), min_size=2, max_size=6))
+    hands, i = [], 0
+    for k in sizes:
+        hands.append(list(cards[i:i + k]))
+        i += k
+    if draw(st.integers(0, 9)) == 0:  # any card at all: one the deck lacks, a third copy
+        hands[draw(st.integers(0, len(hands) - 1))][0] = draw(st.sampled_from(_CARDS))
+    return rules, hands
+
+
+def _outcome(fn, *args, **kwargs):
+    try:
+        return ("ok", fn(*args, **kwargs))
+    except ValueError as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+@settings(max_examples=scaled(300), deadline=None)
+@given(_deals(), st.sampled_from([None, 1, 2]), st.booleans())
+def test_settle_boundary_with_hands(native, deal, decks, two_deck_hands):
+    rules, hands = deal
+    try:
+        hs = [Hand(" ".join(h), decks=2 if two_deck_hands else None) for h in hands]
+    except ValueError:
+        return  # a third copy inside one hand: no Hand to pass
+    closer, *opponents = hs
+    got = _outcome(native.settle, closer, opponents, decks=decks, rules=rules)
+    want = _outcome(reference.settle, closer, opponents, decks=decks, rules=rules)
+    assert got == want, (hands, rules, decks)
