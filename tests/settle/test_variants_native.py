@@ -16,7 +16,7 @@ from chinchon import PRESETS, Card, Hand, Rules, reference
 from chinchon.cards import CARD_AT
 
 from tests.oracles.impls import scaled
-from tests.oracles.variant_deals import random_deal
+from tests.oracles.variant_deals import _draw, pool_of, random_deal
 
 # every preset with 0, 1 and 2 extra jokers
 PRESET_CONFIGS = [(f"{name}-j{j}", rules.replace(jokers=j))
@@ -82,6 +82,35 @@ def test_many_deals_with_jokers_in_play(native):
                 past_jokers += card.index not in (12, 28) and s.table[t].joker is not None
     if scaled(150) == 150:  # the deals do lay jokers off, and cards past them
         assert joker_layoffs >= 5 and past_jokers >= 20, (joker_layoffs, past_jokers)
+
+
+JOKER_HEAVY = [("fifty", PRESETS["fifty"]), ("conga-j2", PRESETS["conga"].replace(jokers=2)),
+               ("wild40-court", Rules(deck=40, wild_ace_of_coins=True, jokers=2,
+                                      points=[0, 2, 3, 4, 5, 6, 7, 0, 0, 10, 10, 10],
+                                      joker_points=5, close_limit=8))]
+
+
+@pytest.mark.parametrize("name,rules", JOKER_HEAVY, ids=[c[0] for c in JOKER_HEAVY])
+@pytest.mark.parametrize("decks", [1, 2])
+def test_deals_with_a_joker_in_every_opponents_hand(native, name, rules, decks):
+    """Every opponent dealt one or two jokers (where the deck has them): jokers laid off
+    onto sets and at run ends, chains past them, natural cards onto melds holding one."""
+    deck = reference.melds.deck_for(rules.solver, decks)
+    rng = random.Random(f"heavy-{name}-{decks}")
+    joker_layoffs = 0
+    for _ in range(scaled(60)):
+        while True:
+            pool = pool_of(rules, decks)
+            closer = _draw(rng, pool, rules, 7, rng.choice((0, 0, 1)))
+            if reference.melds.arrangement(closer, deck)[2] <= rules.close_limit:
+                break
+        n = rng.choice((1, 2, 3)) if decks == 1 else rng.choice((2, 3, 4, 5))
+        opponents = [_draw(rng, pool, rules, 7, rng.choice((1, 2, 2))) for _ in range(n)]
+        s = _check(native, rules, decks, closer, opponents, rng)
+        joker_layoffs += sum(1 for o in s.opponents for c, _ in o.layoffs
+                             if rules.solver.joker_mask >> c.index & 1)
+    if scaled(60) == 60:
+        assert joker_layoffs >= 5  # the deals do lay jokers off
 
 
 def test_native_settle_errors_match_the_reference(native):
