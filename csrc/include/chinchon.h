@@ -267,7 +267,13 @@ typedef struct cc_settlement {
  * Errors, in this order: CC_ERR_BAD_ARGUMENT, per hand CC_ERR_LANE_BITS /
  * CC_ERR_TWICE_NOT_SUBSET / CC_ERR_CARD_COUNT, CC_ERR_THREE_COPIES, CC_ERR_DUPLICATE
  * (bad_seat, bad_card say where), CC_ERR_CANNOT_CLOSE (deadwood set). A few
- * microseconds; no allocation, thread-safe. */
+ * microseconds; no allocation, thread-safe.
+ * Under rules that are not plain (SPEC 9.3, docs/design.md "Settlement with jokers"):
+ * every hand is checked against the rules' deck (a joker not in play: CC_ERR_LANE_BITS;
+ * an eight or nine with 40 cards: CC_ERR_NOT_IN_DECK); the set capacity is 4 * decks;
+ * on CC_JOKER_CHINCHON the closer scores -rules->joker_chinchon and their melds are
+ * closed (open 0) as on minus ten; a joker laid off onto a table meld is its joker, and
+ * the meld's joker_rank says what it stands for. */
 cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
                     int n_opponents, int decks, cc_settlement *out);
 

@@ -18,6 +18,8 @@
 #include "bits.h"
 #include "hand.h"
 #include "melds.h"
+#include "settle.h"
+#include "variants.h"
 
 #define LANE_BITS 16
 #define RANK_MASK 0x0FFFu
@@ -314,16 +316,19 @@ static int seat_reaching(uint64_t bit, int copies, cc_hand closer, const cc_hand
     return -1; /* unreachable: the caller saw the copies */
 }
 
-/* Check a deal: each hand 7 valid cards, no card three times, none twice with one deck
- * (decks 0: inferred here). On a bad deal, bad_seat and bad_card say where. O(seats). */
-static cc_status check_deal(cc_hand closer, const cc_hand *opponents, int n_opponents,
-                            int *decks, cc_settlement *out)
+/* Check a deal: each hand 7 valid cards (under rules that are not plain: cards of the
+ * rules' deck), no card three times, none twice with one deck (decks 0: inferred here).
+ * On a bad deal, bad_seat and bad_card say where. O(seats). */
+static cc_status check_deal(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
+                            int n_opponents, int *decks, cc_settlement *out)
 {
     uint64_t acc_once = 0, acc_twice = 0, bit;
     int seat, n;
     for (seat = 0; seat <= n_opponents; seat++) {
-        cc_status st = cc_hand_status(seat_hand(closer, opponents, seat), CC_ANY_COUNT,
-                                      CC_HAND_CARDS, &n);
+        cc_hand h = seat_hand(closer, opponents, seat);
+        cc_status st = rules->plain
+                           ? cc_hand_status(h, CC_ANY_COUNT, CC_HAND_CARDS, &n)
+                           : cc_var_status(rules, h, CC_ANY_COUNT, CC_HAND_CARDS, &n);
         if (st != CC_OK) {
             out->bad_seat = seat;
             return st;
@@ -489,13 +494,13 @@ cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *oppone
     if (rules == NULL || opponents == NULL || n_opponents < 1 ||
         n_opponents > CC_MAX_OPPONENTS || decks < 0 || decks > 2)
         return CC_ERR_BAD_ARGUMENT;
-    if (!rules->plain)
-        return CC_ERR_BAD_ARGUMENT; /* variants: not yet in C (the binding uses the reference) */
-    st = check_deal(closer, opponents, n_opponents, &decks, out);
+    st = check_deal(rules, closer, opponents, n_opponents, &decks, out);
     if (st != CC_OK)
         return st;
     out->decks = decks;
     out->n_opponents = n_opponents;
+    if (!rules->plain) /* jokers, 40 cards, seven_run_wins off: settle_variants.c */
+        return cc_var_settle(rules, closer, opponents, n_opponents, out);
     st = settle_closer(rules, closer, out);
     if (st != CC_OK)
         return st;

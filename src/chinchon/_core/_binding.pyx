@@ -17,7 +17,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .. import reference as _reference
 from .._args import SOLVER_FUNCTIONS, check_rules, check_threads, hand_for, normalize_batch, row_error
 from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, coerce_cards
 from ..errors import raise_status
