@@ -92,12 +92,18 @@ def _best_hint(hints: list[Any], rules: Rules) -> Any:
             p = h.points
             if p < bp or (p == bp and h.card.points > best.card.points):
                 best, bp = h, p
-    else:
-        bkey = _discard_key(best, rules)
+    else:  # the order of _discard_key, without a tuple per hint
+        jm: int = rules._joker_bits  # type: ignore[attr-defined]
+        pts: tuple[int, ...] = rules._bit_points  # type: ignore[attr-defined]
+        i = best.card.index
+        bp, bj = best.points, jm >> i & 1
+        bv = 0 if bj else pts[i]
         for h in hints:
-            key = _discard_key(h, rules)
-            if key < bkey:
-                best, bkey = h, key
+            i = h.card.index
+            p, j = h.points, jm >> i & 1
+            v = 0 if j else pts[i]
+            if p < bp or (p == bp and (j < bj or (j == bj and v > bv))):
+                best, bp, bj, bv = h, p, j, v
     if best.points == 0 and best.outcome != "chinchon":
         for outcome in _ZERO_CLOSES:  # both leave 0: the better close
             for h in hints:

@@ -244,6 +244,12 @@ class Rules:
                              self.close_limit, self.minus_ten)
         object.__setattr__(self, "_solver", solver)
         object.__setattr__(self, "_plain", solver.plain)
+        # what the bots read every turn, once: the joker bits, and each bit's points
+        jm = solver.joker_mask
+        object.__setattr__(self, "_joker_bits", jm)
+        object.__setattr__(self, "_bit_points", tuple(
+            self.joker_points if jm >> i & 1 else self.points[i % 16] if i % 16 < 12 else 0
+            for i in range(64)))
 
     def __repr__(self) -> str:
         changed = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
