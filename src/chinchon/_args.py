@@ -67,7 +67,8 @@ HAND_CARDS = 7
 
 #: the solver functions both implementations provide, with the same signatures
 SOLVER_FUNCTIONS = ("deadwood", "best_melds", "discard_hints", "close_outcome",
-                    "deadwood_batch", "hints_batch", "settle")
+                    "deadwood_batch", "hints_batch", "settle", "outlook", "draw_outlook",
+                    "outlook_batch")
 
 
 def check_rules(rules: object) -> Rules:

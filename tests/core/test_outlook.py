@@ -16,11 +16,12 @@ from chinchon import (
     reference,
 )
 from chinchon.cards import Card
+from chinchon.results import prospect_of
 
 from tests.oracles.impls import IMPLEMENTATIONS
 
 #: the implementations that have the outlook
-OUTLOOK_IMPLS = [m for m in IMPLEMENTATIONS if hasattr(m, "outlook")]
+OUTLOOK_IMPLS = IMPLEMENTATIONS
 
 
 @pytest.fixture(params=OUTLOOK_IMPLS, ids=lambda m: m.IMPLEMENTATION)
@@ -142,6 +143,11 @@ def test_properties(oimpl, preset):
             assert line.expected_points >= 0
             if line.can_close:
                 assert line.p_close == 1.0
+        # never below the best any single draw allows
+        pos = rng.randrange(8)
+        rest = [c for c in deck if c not in cards]
+        best = min(oimpl.outlook(cards, [x], rules=rules)[pos].expected_points for x in rest)
+        assert lines[pos].expected_points >= best
 
 
 def test_to_dict(oimpl):
@@ -154,3 +160,155 @@ def test_to_dict(oimpl):
     dd = oimpl.draw_outlook("1o 2o 3o 4c 4e 4b 12o", "4o").to_dict()
     assert json.loads(json.dumps(dd))["take"]["p_minus_ten"] == 1.0
     assert isinstance(line.card, Card)
+
+
+# ---------------------------------------------------------------- differential
+
+from collections import Counter  # noqa: E402
+import random  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from chinchon.cards import mask_to_cards  # noqa: E402
+from chinchon.reference.outlook import BETTER_CLOSE  # noqa: E402
+from chinchon.results import OUTCOMES  # noqa: E402
+
+from tests.oracles.impls import scaled  # noqa: E402
+from tests.oracles.variant_deals import pool_of, random_hand  # noqa: E402
+
+PRESETS = ["barajamos", "classic", "conga", "fifty"]
+_CODE = {name: code for code, name in enumerate(OUTCOMES)}
+
+
+def _deal(rng, rules, decks):
+    """A random 8-card hand (meld-rich, jokers often) and its unseen multiset: the rest
+    of the deck(s), or a random part of it."""
+    hand = random_hand(rng, rules, decks, 8)
+    rest = pool_of(rules, decks)
+    rest.subtract(hand)
+    unseen = sorted(rest.elements())
+    if rng.random() < 0.5:
+        unseen = rng.sample(unseen, rng.randint(1, len(unseen)))
+    return hand, Counter(unseen)
+
+
+def _masks(cards):
+    once = twice = 0
+    for i in cards:
+        if once >> i & 1:
+            twice |= 1 << i
+        else:
+            once |= 1 << i
+    return once, twice
+
+
+def _by_definition(native, hands, unseens, rules, decks):
+    """The outlook rows of the definition (docs/design.md), from the native hints of every
+    8 cards after every discard and draw: the fewest points, then the better close (the
+    closes from discard_hints where the fewest points is 0)."""
+    rows8, groups = [], []
+    for hand, unseen in zip(hands, unseens):
+        hand = sorted(hand)
+        for k in range(8):
+            kept = hand[:k] + hand[k + 1:]
+            for x, copies in sorted(unseen.items()):
+                rows8.append(_masks(kept + [x]))
+                groups.append(copies)
+    arr = np.array(rows8, dtype=np.uint64)
+    pts = native.hints_batch(arr if decks == 2 else arr[:, 0], rules=rules)
+    best = pts.min(axis=1)
+    out = np.zeros((len(hands), 8, 6))
+    g = 0
+    for row, (hand, unseen) in enumerate(zip(hands, unseens)):
+        hand = sorted(hand)
+        for k in range(8):
+            kept = hand[:k] + hand[k + 1:]
+            draws = total = 0
+            counts = [0] * 5
+            for x, copies in sorted(unseen.items()):
+                b = int(best[g])
+                if b > rules.close_limit:
+                    code = 0
+                elif b > 0:
+                    code = 1
+                else:
+                    eight = list(mask_to_cards(*rows8[g]))
+                    code = max((_CODE[h.outcome] for h in
+                                native.discard_hints(eight, decks=decks, rules=rules)
+                                if h.points == 0), key=lambda c: BETTER_CLOSE[c])
+                draws += copies
+                total += copies * b
+                counts[code] += copies
+                g += 1
+            p = prospect_of(draws, total, counts)
+            points = native.deadwood(list(mask_to_cards(*_masks(kept))), decks=decks,
+                                     rules=rules)
+            out[row, k] = (points, *p[:5])
+    return out
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+@pytest.mark.parametrize("preset", PRESETS)
+def test_native_against_the_definition(native, preset, decks):
+    rules = Rules.preset(preset)
+    rng = random.Random(f"outlook-{preset}-{decks}")
+    n = scaled(2000 if decks == 1 else 500)
+    hands, unseens = zip(*(_deal(rng, rules, decks) for _ in range(n)))
+    masks = np.array([_masks(h) for h in hands], dtype=np.uint64)
+    umasks = np.array([_masks(u.elements()) for u in unseens], dtype=np.uint64)
+    if decks == 1:
+        masks, umasks = masks[:, 0], umasks[:, 0]
+    got = native.outlook_batch(masks, umasks, rules=rules, threads=2)
+    want = _by_definition(native, hands, unseens, rules, decks)
+    bad = np.argwhere(~(got == want).all(axis=(1, 2)))
+    assert bad.size == 0, (bad[:5].ravel(), [sorted(hands[i]) for i in bad[:3].ravel()])
+    # the single-hand call gives the batch's numbers
+    for i in range(min(n, scaled(200))):
+        hand = Hand.from_mask(tuple(int(v) for v in masks[i]) if decks == 2 else int(masks[i]),
+                              decks=decks)
+        unseen = Hand.from_mask(tuple(int(v) for v in umasks[i]) if decks == 2
+                                else int(umasks[i]), decks=decks)
+        lines = native.outlook(hand, unseen, rules=rules)
+        assert [(x.points, *x[4:9]) for x in lines] == [tuple(r) for r in got[i].tolist()]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_native_against_the_reference(native, preset):
+    rules = Rules.preset(preset)
+    rng = random.Random(f"outlook-ref-{preset}")
+    for decks in (1, 2):
+        for _ in range(scaled(12)):
+            hand, unseen = _deal(rng, rules, decks)
+            if rng.random() < 0.7:  # the reference is slow: mostly a few unseen cards
+                unseen = Counter(rng.sample(sorted(unseen.elements()),
+                                            min(6, sum(unseen.values()))))
+            cards = [mask_to_cards(1 << i)[0] for i in hand]
+            rng.shuffle(cards)
+            u = [mask_to_cards(1 << i)[0] for i in unseen.elements()]
+            args = dict(decks=decks, rules=rules)
+            assert native.outlook(cards, u, **args) == reference.outlook(cards, u, **args)
+            top = u[0]
+            u7 = u[1:] or None
+            assert (native.draw_outlook(cards[:7], top, u7, **args)
+                    == reference.draw_outlook(cards[:7], top, u7, **args))
+            m = np.array([_masks(hand)], dtype=np.uint64)
+            um = np.array([_masks(unseen.elements())], dtype=np.uint64)
+            if decks == 1:
+                m, um = m[:, 0], um[:, 0]
+            assert np.array_equal(native.outlook_batch(m, um, rules=rules),
+                                  reference.outlook_batch(m, um, rules=rules))
+
+
+def test_batch_errors(impl):
+    from chinchon import BatchRowError
+
+    good = Hand("1o 2o 3o 4c 4e 4b 12o 11c").mask
+    with pytest.raises(BatchRowError, match="row 1: unseen cards: a card held twice"):
+        impl.outlook_batch([good, good], [Hand("5o").mask, Hand("4c").mask])
+    with pytest.raises(BatchRowError, match="row 0: no unseen card"):
+        impl.outlook_batch([good], [0])
+    with pytest.raises(BatchRowError, match="shape"):
+        impl.outlook_batch([good, good], [Hand("5o").mask])
+    with pytest.raises(BatchRowError, match="row 0: card 8e is not in the 40-card deck"):
+        impl.outlook_batch([good], [Hand("8e").mask], rules="conga")
+    assert impl.outlook_batch(np.zeros(0, np.uint64), np.zeros(0, np.uint64)).shape == (0, 8, 6)

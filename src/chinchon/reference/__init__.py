@@ -29,6 +29,5 @@ from .settle import settle as settle
 
 IMPLEMENTATION = "python"
 
-__all__ = ["IMPLEMENTATION", *SOLVER_FUNCTIONS, "outlook", "draw_outlook", "outlook_batch",
-           "OUTLOOK_COLUMNS", "candidate_melds", "arrange",
+__all__ = ["IMPLEMENTATION", *SOLVER_FUNCTIONS, "OUTLOOK_COLUMNS", "candidate_melds", "arrange",
            "arrangement"]
