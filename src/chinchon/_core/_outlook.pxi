@@ -37,34 +37,62 @@ cdef inline uint64_t _card_mask(object rules):
     return check_rules(rules).solver.card_mask
 
 
+cdef int _fast_hand(object hand, object decks, int n, cc_hand *h) except -1:
+    """The masks of a Hand or a list of Cards of n cards, without the generic parser: its
+    number of decks (the Hand's; for a list ``decks`` or 2 when a card is twice), or 0
+    when anything is unusual (the generic check then raises the documented error)."""
+    if type(hand) is Hand:
+        if hand._n != n or (decks is not None and decks != hand._decks):
+            return 0
+        h.once = hand._once
+        h.twice = hand._twice
+        return hand._decks
+    if (type(hand) is list or type(hand) is tuple) and len(hand) == n:
+        if _fast_cards(hand, decks, h):
+            if decks is not None:
+                return decks
+            return 2 if h.twice else 1
+    return 0
+
+
+cdef int _fast_unseen(object unseen, object decks, int nd, uint64_t cm, uint64_t extra,
+                      cc_hand h, cc_hand *u) except -1:
+    """The unseen masks of a Hand or None (the deck less the hand and ``extra``, a card
+    bit held once more), and the call's number of decks; 0 for the generic path."""
+    if unseen is None:
+        if nd == 1:
+            u.once = cm & ~h.once & ~extra
+            u.twice = 0
+        else:
+            u.once = cm & ~(h.twice | (h.once & extra))
+            u.twice = cm & ~(h.once | extra)
+        return nd
+    if type(unseen) is not Hand:
+        return 0
+    u.once = unseen._once
+    u.twice = unseen._twice
+    if unseen._decks == 2 and nd == 1:
+        if decks is not None:
+            return 0
+        return 2
+    return nd
+
+
 def outlook(hand8, unseen=None, *, decks=None, rules=None):
     cdef cc_hand h, u
     cdef int nd
-    cdef uint64_t cm
     cdef cc_rules r
     cdef uint8_t points[8]
     cdef uint8_t outcomes[8]
     cdef cc_prospect p[8]
     cdef cc_status st
     order = None
-    if (type(hand8) is Hand and decks is None and hand8._n == 8
-            and (unseen is None or type(unseen) is Hand)):
-        h.once = hand8._once
-        h.twice = hand8._twice
-        nd = hand8._decks
-        if unseen is None:
-            cm = _card_mask(rules)
-            if nd == 1:
-                u.once = cm & ~h.once
-                u.twice = 0
-            else:
-                u.once = cm & ~h.twice
-                u.twice = cm & ~h.once
-        else:
-            u.once = unseen._once
-            u.twice = unseen._twice
-            if unseen._decks == 2:
-                nd = 2
+    nd = _fast_hand(hand8, decks, 8, &h)
+    if nd:
+        nd = _fast_unseen(unseen, decks, nd, _card_mask(rules), 0, h, &u)
+    if nd:
+        if type(hand8) is not Hand:
+            order = hand8
     else:
         hand, uo, ut, _ = check_unseen(hand8, unseen, decks, check_rules(rules), 8)
         if type(hand8) is not Hand:
@@ -106,36 +134,25 @@ def outlook(hand8, unseen=None, *, decks=None, rules=None):
 def draw_outlook(hand7, top, unseen=None, *, decks=None, rules=None):
     cdef cc_hand h, u, t
     cdef int nd, held
-    cdef uint64_t cm, bit
+    cdef uint64_t cm, bit = 0
     cdef cc_rules r
     cdef cc_prospect take, stock
     cdef cc_status st
-    fast = (type(hand7) is Hand and type(top) is Card and decks is None and hand7._n == 7
-            and (unseen is None or type(unseen) is Hand))
-    if fast:
+    nd = _fast_hand(hand7, decks, 7, &h) if type(top) is Card else 0
+    if nd:
         cm = _card_mask(rules)
         bit = (<uint64_t>1) << (<int>top.index)
-        h.once = hand7._once
-        h.twice = hand7._twice
-        nd = 2 if (hand7._decks == 2 or h.once & bit
-                   or (unseen is not None and unseen._decks == 2)) else 1
+        if decks is None and h.once & bit:
+            nd = 2
         held = (1 if h.once & bit else 0) + (1 if h.twice & bit else 0)
         if not cm & bit or held + 1 > nd:
-            fast = False
-        elif unseen is None:
-            if nd == 1:
-                u.once = cm & ~h.once & ~bit
-                u.twice = 0
-            else:
-                # copies unseen: 2 less the held and the top
-                u.once = cm & ~(h.twice | (h.once & bit))
-                u.twice = cm & ~(h.once | bit)
-        else:
-            u.once = unseen._once
-            u.twice = unseen._twice
-            if (held + 1 + (1 if u.once & bit else 0) + (1 if u.twice & bit else 0)) > nd:
-                fast = False
-    if not fast:
+            nd = 0
+    if nd:
+        nd = _fast_unseen(unseen, decks, nd, cm, bit, h, &u)
+        if nd and unseen is not None and (
+                held + 1 + (1 if u.once & bit else 0) + (1 if u.twice & bit else 0)) > nd:
+            nd = 0
+    if not nd:
         hand, uo, ut, top = check_unseen(hand7, unseen, decks, check_rules(rules), 7, top=top)
         h.once = hand._once
         h.twice = hand._twice
