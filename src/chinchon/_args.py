@@ -360,19 +360,19 @@ def check_unseen(hand: HandLike, unseen: object, decks: Optional[int], rules: Ru
     """
     decks = check_decks(decks)
     h = hand_for(hand, decks, rules, exact=exact)
-    top_card = None
+    top_card: Optional[Card] = None
     if top is not None:
-        top_card = coerce_cards(top)
-        if len(top_card) != 1:
-            raise CardCountError(f"top must be one card, got {len(top_card)}")
-        top_card = top_card[0]
+        tops = coerce_cards(top)  # type: ignore[arg-type]  # checked: CardParseError
+        if len(tops) != 1:
+            raise CardCountError(f"top must be one card, got {len(tops)}")
+        top_card = tops[0]
         if not rules.solver.card_mask >> top_card.index & 1:
             raise InvalidHandError("top: " + _not_in_deck(top_card.index, rules.solver))
     if unseen is None:
         cards: list[Card] = []
         two = False
     else:
-        cards = coerce_cards(unseen)
+        cards = coerce_cards(unseen)  # type: ignore[arg-type]  # checked: CardParseError
         two = isinstance(unseen, Hand) and unseen.decks == 2
         for c in cards:
             if not rules.solver.card_mask >> c.index & 1:

@@ -209,7 +209,8 @@ def _value(p: Any) -> float:
     """How good a prospect (or an outlook line) is for the expert, smaller better: the
     expected points left, less 10 for each chance of a minus ten close and 25 for each
     chance of a chinchón (a joker chinchón included)."""
-    return p.expected_points - 10.0 * p.p_minus_ten - 25.0 * p.p_chinchon
+    value: float = p.expected_points - 10.0 * p.p_minus_ten - 25.0 * p.p_chinchon
+    return value
 
 
 class ExpertBot(Bot):

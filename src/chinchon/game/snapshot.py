@@ -75,7 +75,7 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
                                                      length=n))]
     chips = [check.read_int(c, f"{at('chips')}[{s}]", 0, rules.rejoin_chips)
              for s, c in enumerate(check.read_list(get("chips"), at("chips"), length=n))]
-    taken = [[] for _ in range(n)]
+    taken: list[list[Any]] = [[] for _ in range(n)]
     if "taken" in d:  # optional: the cards each seat took from the pile and still holds
         taken = [sorted(check.read_cards(t, f"{at('taken')}[{s}]", 8), key=_index)
                  for s, t in enumerate(check.read_list(d["taken"], at("taken"), length=n))]

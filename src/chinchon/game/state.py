@@ -314,10 +314,10 @@ class GameState:
                 for c in taken:
                     counts[c.index] -= 1
         if self._restocked is not None:
-            pile = dict.fromkeys(range(64), 0)
+            in_pile = dict.fromkeys(range(64), 0)
             for c in self._restocked:
-                pile[c.index] += 1
-            counts = {i: min(k, pile[i]) for i, k in counts.items()}
+                in_pile[c.index] += 1
+            counts = {i: min(k, in_pile[i]) for i, k in counts.items()}
         once = twice = 0
         for i, k in counts.items():
             if cards >> i & 1 and k > 0:
