@@ -235,8 +235,9 @@ class ExpertBot(Bot):
     - Always rejoins.
 
     Cost: one ``draw_outlook`` and one ``outlook`` call per turn (a few microseconds
-    native) and ``obs.unseen()``. Where no card is unseen (never in play) it plays as
-    :class:`GreedyBot` would.
+    native) and ``obs.unseen()``. Where no card is unseen (the stock has just run out
+    and the seat has seen every card of the last reshuffle leave it) it plays that turn
+    as :class:`GreedyBot` would.
     """
 
     name = "expert"
