@@ -32,6 +32,21 @@ def test_full_games_four_greedy(benchmark):
                                 implementation=chinchon.IMPLEMENTATION)
 
 
+def _expert_games(n: int, seed: int = 1) -> list:
+    return [play_game(4, ["expert"] * 4, seed, i) for i in range(n)]
+
+
+def test_full_games_four_experts(benchmark):
+    """Whole games of 4 expert bots (issue 11 target: >= 100 games per second per core)."""
+    n = 50 if NATIVE else 1
+    records = benchmark.pedantic(_expert_games, args=(n,), rounds=3 if NATIVE else 1,
+                                 iterations=1, warmup_rounds=0)
+    assert len(records) == n
+    benchmark.extra_info.update(rows=n, op="full game, 4 expert bots", workload="-",
+                                games_per_second=n / benchmark.stats.stats.median,
+                                implementation=chinchon.IMPLEMENTATION)
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_simulate(benchmark, jobs):
     """simulate() over processes; compare jobs=2 with jobs=1 and with the machine's own

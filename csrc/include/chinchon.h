@@ -277,6 +277,45 @@ typedef struct cc_settlement {
 cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
                     int n_opponents, int decks, cc_settlement *out);
 
+/* ---- the outlook: hints one draw ahead (docs/design.md, "The outlook") ---- */
+
+#define CC_OUTLOOK_COLUMNS 6 /* points now, expected points, p_close, p_minus_ten,
+                                p_chinchon (joker chinchon included), p_joker_chinchon */
+
+/* What 7 cards kept can expect of the next draw, in exact counts: each unseen copy is
+ * one draw; after it the best discard of the 8 (fewest points, then the better close:
+ * chinchon, joker chinchon, minus ten, normal, none). */
+typedef struct cc_prospect {
+    uint32_t draws;       /* unseen copies */
+    uint32_t points_sum;  /* sum over the draws of the best discard's points */
+    uint32_t outcomes[5]; /* draws by the best close, by cc_outcome code */
+} cc_prospect;
+
+/* The prospect of 7 cards h7 drawing from the multiset unseen. The number of decks is
+ * rules->decks, else 2 when a card is held twice or unseen twice. Errors: the
+ * hand as cc_close_outcome checks it (exactly 7 cards); unseen: CC_ERR_LANE_BITS (no
+ * card of the rules), CC_ERR_TWICE_NOT_SUBSET, CC_ERR_NOT_IN_DECK, a card held and
+ * unseen past the decks' copies (CC_ERR_DUPLICATE with one deck, CC_ERR_THREE_COPIES
+ * with two), no unseen card (CC_ERR_CARD_COUNT). Plain rules: one hint search per
+ * distinct unseen card that could meld with h7, a few ns for the others. */
+cc_status cc_prospect_of(const cc_rules *rules, cc_hand h7, cc_hand unseen, cc_prospect *out);
+
+/* The outlook of an 8-card hand: for each card held (ascending card order, a copy held
+ * twice listed twice) the hint points and outcome of discarding it (as
+ * cc_discard_hints; outcomes may be NULL) and the prospect of the 7 kept drawing from
+ * unseen. Checks and decks as cc_prospect_of, the hand of exactly 8 cards. */
+cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint8_t points[8],
+                     uint8_t *outcomes, cc_prospect out[8]);
+
+/* Batch outlook: rows of 8 cards (masks as cc_hints_batch) and their unseen cards
+ * (unseen: the same layout); out holds n * 8 * CC_OUTLOOK_COLUMNS doubles, row-major,
+ * each count divided by the draws. decks is the number of decks of every row. Stops at
+ * the first bad row (hand or unseen) with its status and *bad_row. No allocation,
+ * thread-safe. */
+cc_status cc_outlook_batch(const cc_rules *rules, const uint64_t *masks,
+                           const uint64_t *unseen, size_t n, int decks, double *out,
+                           size_t *bad_row);
+
 #ifdef __cplusplus
 }
 #endif

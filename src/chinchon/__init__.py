@@ -23,7 +23,10 @@ from ._backend import (
     deadwood,
     deadwood_batch,
     discard_hints,
+    draw_outlook,
     hints_batch,
+    outlook,
+    outlook_batch,
     settle,
 )
 from ._version import __version__
@@ -52,7 +55,19 @@ from .errors import (
     InvalidHandError,
 )
 from .game import Game, GameResult, HandResult
-from .results import Arrangement, CloserResult, Hint, Meld, OpponentResult, Settlement, TableMeld
+from .reference.outlook import OUTLOOK_COLUMNS
+from .results import (
+    Arrangement,
+    CloserResult,
+    DrawOutlook,
+    Hint,
+    Meld,
+    OpponentResult,
+    Outlook,
+    Prospect,
+    Settlement,
+    TableMeld,
+)
 from .rules import (
     CLASSIC_RULES,
     CONGA_RULES,
@@ -96,6 +111,13 @@ __all__ = [
     "deadwood_batch",
     "hints_batch",
     "settle",
+    "outlook",
+    "draw_outlook",
+    "outlook_batch",
+    "OUTLOOK_COLUMNS",
+    "Outlook",
+    "Prospect",
+    "DrawOutlook",
     "Settlement",
     "CloserResult",
     "OpponentResult",

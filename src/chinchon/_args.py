@@ -16,6 +16,7 @@ import numpy as np
 
 from .cards import (
     CARD_AT,
+    Card,
     JOKER_MASK,
     LANE_MASK,
     Hand,
@@ -56,6 +57,9 @@ __all__ = [
     "prepare_settle",
     "deal_error",
     "cannot_close_error",
+    "check_unseen",
+    "unseen_row_status",
+    "unseen_row_error",
 ]
 
 MAX_OPPONENTS = 5
@@ -63,7 +67,8 @@ HAND_CARDS = 7
 
 #: the solver functions both implementations provide, with the same signatures
 SOLVER_FUNCTIONS = ("deadwood", "best_melds", "discard_hints", "close_outcome",
-                    "deadwood_batch", "hints_batch", "settle")
+                    "deadwood_batch", "hints_batch", "settle", "outlook", "draw_outlook",
+                    "outlook_batch")
 
 
 def check_rules(rules: object) -> Rules:
@@ -331,3 +336,114 @@ def cannot_close_error(closer: tuple[int, int], deadwood: int, rules: Rules) -> 
         f"the closer cannot close: {text} has deadwood {deadwood}, over the close limit "
         f"{rules.close_limit}"
     )
+
+
+# ---------------------------------------------------------------- outlook
+
+
+def check_unseen(hand: HandLike, unseen: object, decks: Optional[int], rules: Rules,
+                 exact: int, top: object = None) -> tuple[Hand, int, int, Optional[Card]]:
+    """The arguments of ``outlook`` (``exact=8``) and ``draw_outlook`` (``exact=7``, with
+    ``top``): ``(hand, unseen_once, unseen_twice, top)``, the hand as a :class:`Hand` of
+    the call's number of decks.
+
+    ``unseen`` is card text, an iterable of cards or a :class:`Hand` (a card listed twice
+    is two unseen copies), or None: every card of the rules' deck(s) that the hand (and
+    ``top``) does not hold. The number of decks is ``decks``, else 2 when the hand, the
+    unseen cards or ``top`` hold a card twice between them (or either is a two-deck
+    Hand), else 1. Raised, in this order: the hand's own errors (:func:`hand_for`); card
+    text of ``unseen`` or ``top`` that does not parse (:class:`CardParseError`); a card
+    the rules' deck lacks, in ``top`` or ``unseen`` (:class:`InvalidHandError`, naming
+    it); a card both held (or the top) and unseen past the decks' copies
+    (:class:`DuplicateCardError` with one deck, :class:`InvalidHandError` with two,
+    naming it); no unseen card at all (:class:`ChinchonError`).
+    """
+    decks = check_decks(decks)
+    h = hand_for(hand, decks, rules, exact=exact)
+    top_card: Optional[Card] = None
+    if top is not None:
+        tops = coerce_cards(top)  # type: ignore[arg-type]  # checked: CardParseError
+        if len(tops) != 1:
+            raise CardCountError(f"top must be one card, got {len(tops)}")
+        top_card = tops[0]
+        if not rules.solver.card_mask >> top_card.index & 1:
+            raise InvalidHandError("top: " + _not_in_deck(top_card.index, rules.solver))
+    if unseen is None:
+        cards: list[Card] = []
+        two = False
+    else:
+        cards = coerce_cards(unseen)  # type: ignore[arg-type]  # checked: CardParseError
+        two = isinstance(unseen, Hand) and unseen.decks == 2
+        for c in cards:
+            if not rules.solver.card_mask >> c.index & 1:
+                raise InvalidHandError("unseen: " + _not_in_deck(c.index, rules.solver))
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c.index] = counts.get(c.index, 0) + 1
+    if decks is None:
+        seen_twice = any(k >= 2 for k in counts.values()) or bool(
+            top_card is not None and h.once >> top_card.index & 1)
+        decks = 2 if (h.decks == 2 or two or seen_twice) else 1
+        if decks != h.decks:
+            h = hand_for(h, decks, rules, exact=exact)
+    held = dict.fromkeys(range(64), 0)
+    for c in h:
+        held[c.index] += 1
+    if top_card is not None:
+        held[top_card.index] += 1
+        if held[top_card.index] > decks:
+            raise (DuplicateCardError if decks == 1 else InvalidHandError)(
+                f"card {top_card} is both held and the top of the discard pile"
+                + ("" if decks == 1 else ", a third copy with two decks"))
+    if unseen is None:
+        counts = {i: decks - held[i] for i in range(64)
+                  if rules.solver.card_mask >> i & 1 and held[i] < decks}
+    for i, k in sorted(counts.items()):
+        if k + held[i] > decks:
+            card = CARD_AT[i]
+            if held[i]:
+                what = "held" if top_card is None or i != top_card.index else "held or the top"
+                raise (DuplicateCardError if decks == 1 else InvalidHandError)(
+                    f"card {card} is both {what} and unseen"
+                    + ("" if decks == 1 else f": {held[i] + k} copies with two decks"))
+            raise (DuplicateCardError if decks == 1 else InvalidHandError)(
+                f"card {card} is unseen {k} times with {decks} deck{'s' if decks > 1 else ''}")
+    if not counts:
+        raise ChinchonError("unseen holds no card: there is nothing to draw")
+    u_once = u_twice = 0
+    for i, k in counts.items():
+        u_once |= 1 << i
+        if k == 2:
+            u_twice |= 1 << i
+    return h, u_once, u_twice, top_card
+
+
+def unseen_row_status(once: int, twice: int, u_once: int, u_twice: int, decks: int,
+                      rules: Rules) -> str:
+    """The C status of a batch row's unseen masks (the hand's checked first): bits that
+    are no card, twice not within once, an eight or nine with 40 cards, a card held and
+    unseen past the decks' copies (CC_ERR_DUPLICATE with one deck, else
+    CC_ERR_THREE_COPIES), no unseen card (CC_ERR_CARD_COUNT)."""
+    lanes = rules.solver.card_mask
+    if (u_once | u_twice) & ~(LANE_MASK | lanes):
+        return "CC_ERR_LANE_BITS"
+    if u_twice & ~u_once:
+        return "CC_ERR_TWICE_NOT_SUBSET"
+    if u_once & ~lanes:
+        return "CC_ERR_NOT_IN_DECK"
+    if decks == 1 and (u_once & once):
+        return "CC_ERR_DUPLICATE"
+    if decks == 2 and ((u_twice & once) | (twice & u_once)):
+        return "CC_ERR_THREE_COPIES"
+    if u_once == 0:
+        return "CC_ERR_CARD_COUNT"
+    return "CC_OK"
+
+
+def unseen_row_error(status: str, row: int, u_once: int) -> BatchRowError:
+    """The exception of a bad unseen row (both implementations)."""
+    if status == "CC_ERR_NOT_IN_DECK":
+        return row_error(status, row, u_once)
+    if status == "CC_ERR_CARD_COUNT":
+        return BatchRowError(f"row {row}: no unseen card", row)
+    return BatchRowError(f"row {row}: unseen cards: {status_error(status)}", row)

@@ -81,3 +81,6 @@ close_outcome = _impl.close_outcome
 deadwood_batch = _impl.deadwood_batch
 hints_batch = _impl.hints_batch
 settle = _impl.settle
+outlook = _impl.outlook
+draw_outlook = _impl.draw_outlook
+outlook_batch = _impl.outlook_batch

@@ -16,6 +16,8 @@ public table (``discard_top``, ``stock_size``, ``totals``, ``in_game``, ``chips`
 when the discard it picked allows it (so random tables still end their hands).
 :class:`GreedyBot` takes the discard top when that lowers its deadwood, discards to
 minimise deadwood, closes as soon as it can, and prefers chinchón, then minus ten.
+:class:`ExpertBot` looks one draw ahead with :func:`~chinchon.outlook` over the cards
+its seat has not seen (``obs.unseen()``), and waits for a minus ten when it is likely.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .game.observation import Observation
 from .game.state import GameState
 from .rules import Rules
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot", "play_turn", "bots_rejoin"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "BOTS", "make_bot", "play_turn", "bots_rejoin"]
 
 class Bot:
     """The bot interface; subclasses override the three ``choose_*`` methods."""
@@ -53,6 +55,30 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+#: a bot that has discarded this many times in one hand without the hand ending takes
+#: the table for deadlocked (each seat holding what another waits for, every discard
+#: thrown back): from then on it discards a random card with chance STALE_SHAKE
+STALE_TURNS = 30
+STALE_SHAKE = 0.25
+
+
+class _TurnCount:
+    """Counts a bot's discards per seat in the current hand (to see a deadlock)."""
+
+    __slots__ = ("hand", "count")
+
+    def __init__(self) -> None:
+        self.hand = -1
+        self.count = 0
+
+    def stale(self, obs: Observation) -> bool:
+        """Count one more discard; True once the hand has lasted STALE_TURNS of them."""
+        if obs.hand_number != self.hand:
+            self.hand, self.count = obs.hand_number, 0
+        self.count += 1
+        return self.count > STALE_TURNS
 
 
 class RandomBot(Bot):
@@ -123,6 +149,9 @@ def _discard_key(h: Any, rules: Rules) -> tuple[int, bool, int]:
 class GreedyBot(Bot):
     """Takes the discard top when that lowers its deadwood, discards to minimise
     deadwood, closes whenever it can (chinchón and minus ten first), always rejoins.
+    Once a hand has lasted :data:`STALE_TURNS` of its discards, it discards a random
+    card with chance :data:`STALE_SHAKE` (unless it can close), which breaks the
+    deadlocks of greedy tables (each seat holding what another waits for).
 
     Cost: one ``discard_hints`` call when it looks at the discard top, and at most one
     more (``obs.hints()``) after drawing from the stock."""
@@ -133,6 +162,7 @@ class GreedyBot(Bot):
         super().__init__(seed)
         self._deadwood: dict[int, tuple[int, int]] = {}  # seat -> (hand number, deadwood)
         self._took: Optional[list[Any]] = None
+        self._turns: dict[int, _TurnCount] = {}
 
     def _current(self, obs: Observation, seat: int) -> int:
         known = self._deadwood.get(seat)
@@ -166,6 +196,9 @@ class GreedyBot(Bot):
         self._took = None
         rules = obs.rules
         best = _best_hint(hints, rules)
+        turns = self._turns.setdefault(seat, _TurnCount())
+        if turns.stale(obs) and not best.can_close and self.rng.random() < STALE_SHAKE:
+            best = hints[self.rng.randrange(len(hints))]  # shake a deadlocked hand
         self._deadwood[seat] = (obs.hand_number, best.points)
         # the hints of a discard-pile draw were the solver's: the rules may still forbid
         # closing this turn (first_round_close=False)
@@ -178,10 +211,111 @@ class GreedyBot(Bot):
 _index = attrgetter("index")
 
 
+def _value(p: Any) -> float:
+    """How good a prospect (or an outlook line) is for the expert, smaller better: the
+    expected points left, less 10 for each chance of a minus ten close and 25 for each
+    chance of a chinchón (a joker chinchón included)."""
+    value: float = p.expected_points - 10.0 * p.p_minus_ten - 25.0 * p.p_chinchon
+    return value
+
+
+class ExpertBot(Bot):
+    """Plays by the outlook (docs/design.md, "The outlook") over the cards its seat has
+    not seen (``obs.unseen()``):
+
+    - **Draw**: takes the discard pile's top when that leaves a better hand after this
+      turn's best discard than the stock's expectation (``draw_outlook``; the measure is
+      :func:`_value`: the expected points, less 10 per chance of a minus ten and 25 per
+      chance of a chinchón).
+    - **Discard**: the card whose 7 kept have the best value after the *next* draw
+      (``outlook``); ties: fewer points now, then the card worth more, then the first in
+      ascending card order.
+    - **Close** (when the rules allow it this turn): at once with a chinchón, a joker
+      chinchón or a minus ten. With only a normal close it waits -- discards by the
+      outlook without closing -- when some discard keeps 7 cards that may still close
+      and bring a minus ten or a chinchón on the next draw with a chance of at least
+      :attr:`WAIT_FOR`; else it closes with the fewest points.
+    - **Deadlocks**: once a hand has lasted :data:`STALE_TURNS` of its discards, with
+      chance :data:`STALE_SHAKE` it discards a random card instead (unless it can
+      close): a table of bots each holding what another waits for moves again.
+    - Always rejoins.
+
+    Cost: one ``draw_outlook`` and one ``outlook`` call per turn (a few microseconds
+    native) and ``obs.unseen()``. Where no card is unseen (the stock has just run out
+    and the seat has seen every card of the last reshuffle leave it) it plays that turn
+    as :class:`GreedyBot` would.
+    """
+
+    name = "expert"
+    #: the least chance of a minus ten or chinchón on the next draw for which the bot
+    #: passes up a normal close
+    WAIT_FOR = 0.25
+
+    def __init__(self, seed: Optional[int] = None) -> None:
+        super().__init__(seed)
+        self._points: tuple[Optional[Rules], tuple[int, ...]] = (None, ())
+        self._turns: dict[int, _TurnCount] = {}
+
+    def _card_points(self, rules: Rules) -> tuple[int, ...]:
+        """Each card's points under ``rules``, by bit index (cached for the last rules)."""
+        if self._points[0] is not rules:
+            solver_rules = rules.solver
+            self._points = (rules, tuple(
+                solver_rules.card_points(i) if i % 16 < 12 or i in (12, 28) else 0
+                for i in range(64)))
+        return self._points[1]
+
+    def choose_draw(self, obs: Observation, seat: int) -> str:
+        top = obs.discard_top
+        if top is None:
+            return "stock"
+        rules = obs.rules
+        try:
+            d = solver.draw_outlook(obs.held(seat), top, obs.unseen(), decks=obs.decks,
+                                    rules=rules)
+        except ChinchonError:  # nothing unseen: the greedy choice
+            return GreedyBot().choose_draw(obs, seat)
+        return "discard" if _value(d.take) < _value(d.stock) else "stock"
+
+    def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
+        rules = obs.rules
+        try:
+            lines = solver.outlook(obs.held(seat), obs.unseen(), decks=obs.decks, rules=rules)
+        except ChinchonError:  # nothing unseen: the greedy choice
+            return GreedyBot().choose_discard(obs, seat)
+        may_close = rules.first_round_close or obs.may_close
+        closing = [x for x in lines if x.can_close] if may_close else []
+        turns = self._turns.setdefault(seat, _TurnCount())
+        if turns.stale(obs) and not closing and self.rng.random() < STALE_SHAKE:
+            return lines[self.rng.randrange(len(lines))].card, False  # shake a deadlock
+        for outcome in ("chinchon", "joker_chinchon", "minus_ten") if closing else ():
+            for line in closing:
+                if line.outcome == outcome:
+                    return line.card, True
+        points = self._card_points(rules)
+        best = lines[0]
+        bkey = (_value(best), best.points, -points[best.card.index])
+        for x in lines:
+            key = (_value(x), x.points, -points[x.card.index])
+            if key < bkey:
+                best, bkey = x, key
+        if closing:
+            waits = [x for x in closing if x.p_minus_ten + x.p_chinchon >= self.WAIT_FOR]
+            if waits:
+                wait = max(waits, key=lambda x: (x.p_minus_ten + x.p_chinchon, -x.points))
+                return wait.card, False
+            close = min(closing, key=lambda x: (x.points, -points[x.card.index]))
+            return close.card, True
+        return best.card, False
+
+    def choose_rejoin(self, obs: Observation, seat: int) -> bool:
+        return True
+
+
 BotFactory = Callable[..., Bot]
 
 #: bot names accepted by :func:`make_bot`, ``simulate`` and the CLI
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
 
 
 def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None) -> Bot:

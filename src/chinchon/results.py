@@ -23,6 +23,10 @@ __all__ = [
     "build_settlement",
     "seat_label",
     "one_per_card",
+    "Prospect",
+    "Outlook",
+    "DrawOutlook",
+    "prospect_of",
 ]
 
 #: outcome names by the C core's cc_outcome code (0 = cannot close)
@@ -192,6 +196,76 @@ class Hint(NamedTuple):
             "can_close": self.can_close,
             "outcome": self.outcome,
         }
+
+
+class Prospect(NamedTuple):
+    """What a 7-card hand can expect of the next draw (docs/design.md, "The outlook"):
+    the next card is drawn uniformly from the unseen cards (each copy one chance), then
+    the best of the 8 cards is discarded. ``expected_points``: the mean deadwood left;
+    ``p_close``: the chance that those 7 cards may close; ``p_minus_ten``,
+    ``p_chinchon``: the chance of a minus-ten close, of a chinchón close (a joker
+    chinchón included), ``p_joker_chinchon`` the part of ``p_chinchon`` that is a joker
+    chinchón. ``draws``: the number of unseen cards the draw is over (1 for a card taken
+    from the discard pile: the chances are then 0 or 1)."""
+
+    expected_points: float
+    p_close: float
+    p_minus_ten: float
+    p_chinchon: float
+    p_joker_chinchon: float
+    draws: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self._asdict())
+
+
+def prospect_of(draws: int, points_sum: int, counts: Sequence[int]) -> Prospect:
+    """The :class:`Prospect` of exact counts: ``draws`` equally likely draws, the sum of
+    their best points, and how many draws end in each best outcome, by cc_outcome code
+    (0 cannot close, 1 normal, 2 minus ten, 3 chinchón, 4 joker chinchón). Both
+    implementations divide here, so they give the same floats."""
+    return Prospect(points_sum / draws, (draws - counts[0]) / draws, counts[2] / draws,
+                    (counts[3] + counts[4]) / draws, counts[4] / draws, draws)
+
+
+class Outlook(NamedTuple):
+    """One line of :func:`~chinchon.outlook`: discarding ``card`` leaves ``points`` now
+    (with ``can_close`` and ``outcome`` as in :class:`Hint`), and the next draw's
+    :class:`Prospect` fields for the 7 cards kept."""
+
+    card: Card
+    points: int
+    can_close: bool
+    outcome: Optional[str]
+    expected_points: float
+    p_close: float
+    p_minus_ten: float
+    p_chinchon: float
+    p_joker_chinchon: float
+    draws: int
+
+    @property
+    def prospect(self) -> Prospect:
+        return Prospect(*self[4:])
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dict(self._asdict())
+        d["card"] = str(self.card)
+        return d
+
+
+class DrawOutlook(NamedTuple):
+    """The value of each draw for a 7-card hand: ``take`` the discard pile's ``top``
+    (certain: the best discard of the 8 cards then) or draw from the ``stock`` (a uniform
+    card of the unseen ones), each as a :class:`Prospect`."""
+
+    top: Card
+    take: Prospect
+    stock: Prospect
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"top": str(self.top), "take": self.take.to_dict(),
+                "stock": self.stock.to_dict()}
 
 
 def one_per_card(hints: Sequence[Hint]) -> list[Hint]:

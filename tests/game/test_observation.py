@@ -35,6 +35,10 @@ def hidden_pool_shuffled(game, seat, rng):
     """The game with every card ``seat`` cannot see (other hands, the stock, the discard
     pile below its top) dealt out again at random, sizes kept."""
     d = json.loads(game.to_json())
+    # what the seats saw of the pile (Observation.unseen; not in the observation's dict):
+    # dropped, or the shuffled cards would contradict it
+    d.pop("taken", None)
+    d.pop("restocked", None)
     others = [s for s in range(game.players) if s != seat]
     pool = [c for s in others for c in d["hands"][s]] + d["stock"] + d["discard"][:-1]
     rng.shuffle(pool)

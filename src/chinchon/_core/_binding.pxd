@@ -2,7 +2,7 @@
 # and function the binding calls. The status enum is declared in full, down to its
 # sentinel, so that the binding maps each status to its exception by name.
 
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 
 cdef extern from "chinchon.h" nogil:
@@ -107,6 +107,22 @@ cdef extern from "chinchon.h" nogil:
 
     cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
                         int n_opponents, int decks, cc_settlement *out)
+
+
+    # the outlook (csrc/src/outlook.c)
+    ctypedef struct cc_prospect:
+        uint32_t draws
+        uint32_t points_sum
+        uint32_t outcomes[5]
+
+    int CC_OUTLOOK_COLUMNS
+    cc_status cc_prospect_of(const cc_rules *rules, cc_hand h7, cc_hand unseen,
+                             cc_prospect *out)
+    cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint8_t points[8],
+                         uint8_t *outcomes, cc_prospect out[8])
+    cc_status cc_outlook_batch(const cc_rules *rules, const uint64_t *masks,
+                               const uint64_t *unseen, size_t n, int decks, double *out,
+                               size_t *bad_row)
 
 
 # the core's count-trailing-zeros (csrc/src/bits.h: builtin, MSVC intrinsic or fallback)

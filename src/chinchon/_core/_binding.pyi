@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import Hand, HandLike
-from ..results import Arrangement, Hint, Settlement
+from ..results import Arrangement, DrawOutlook, Hint, Outlook, Settlement
 from ..rules import Rules
 
 __all__: list[str]
@@ -47,3 +47,17 @@ def deadwood_batch(
 def hints_batch(
     masks: Any, *, threads: int | None = None, rules: Rules | None = None
 ) -> npt.NDArray[np.uint8]: ...
+
+# the outlook (docs/design.md, "The outlook"); ``unseen``: HandLike or None
+OUTLOOK_COLUMNS: tuple[str, ...]
+
+def outlook(
+    hand8: HandLike, unseen: Any = None, *, decks: int | None = None, rules: Rules | None = None
+) -> list[Outlook]: ...
+def draw_outlook(
+    hand7: HandLike, top: Any, unseen: Any = None, *, decks: int | None = None,
+    rules: Rules | None = None
+) -> DrawOutlook: ...
+def outlook_batch(
+    masks: Any, unseen_masks: Any, *, threads: int | None = None, rules: Rules | None = None
+) -> npt.NDArray[np.float64]: ...

@@ -409,3 +409,4 @@ def deadwood_batch(masks, *, threads=None, rules=None):
 def hints_batch(masks, *, threads=None, rules=None):
     return _run_batch(1, masks, threads, 8, rules)
 include "_settle.pxi"
+include "_outlook.pxi"

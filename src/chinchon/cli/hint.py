@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from .._backend import IMPLEMENTATION, best_melds, close_outcome, discard_hints
+from .._backend import IMPLEMENTATION, best_melds, close_outcome, discard_hints, outlook
 from ..cards import Hand
-from ..errors import CardCountError
+from ..errors import CardCountError, ChinchonError
 from ..results import one_per_card
 from ._common import card_options, rules_of
 
@@ -21,6 +21,12 @@ def add_parser(sub: Any) -> None:
         "after each discard and whether it allows closing (* marks the best).",
     )
     p.add_argument("hand", help='the cards, e.g. "7o 7c 7b 9e 10e 11e 4o 5b"')
+    p.add_argument("--outlook", action="store_true",
+                   help="with 8 cards, also each discard's outlook: the expected points "
+                        "and the chances of a close after the next draw")
+    p.add_argument("--unseen", default=None,
+                   help="with --outlook, the cards the next draw may be (default: every "
+                        "card of the deck not in the hand)")
     card_options(p, "2 if a card appears twice")
     p.set_defaults(func=run)
 
@@ -34,6 +40,13 @@ def run(args: argparse.Namespace) -> int:
         hints = None
     else:
         raise CardCountError(f"a hint needs 7 or 8 cards, got {len(hand)}: {hand}")
+    ahead = None
+    if args.outlook:
+        if hints is None:
+            raise CardCountError(f"--outlook needs 8 cards, got {len(hand)}: {hand}")
+        ahead = outlook(hand, args.unseen, rules=rules)
+    elif args.unseen is not None:
+        raise ChinchonError("--unseen goes with --outlook")
     arrangement = best_melds(hand, rules=rules)
     shown = arrangement.table_order()
     if args.json:
@@ -43,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
             "arrangement": arrangement.to_dict(),
             "deadwood": arrangement.points,
             "hints": None if hints is None else [h.to_dict() for h in hints],
+            **({} if ahead is None else {"outlook": [x.to_dict() for x in ahead]}),
             "implementation": IMPLEMENTATION,
         }
         print(json.dumps(out))
@@ -56,10 +70,30 @@ def run(args: argparse.Namespace) -> int:
         outcome = close_outcome(hand, rules=rules)
         print("close:    " + (outcome if outcome else f"no (over {rules.close_limit})"))
         return 0
+    if ahead is not None:
+        return _print_outlook(ahead)
     print("discard   points left   close")
     best = min(h.points for h in hints)
     for h in sorted(one_per_card(hints), key=lambda h: (h.points, h.card.index)):
         mark = h.outcome.replace("_", " ") if h.outcome else ""
         star = " *" if h.points == best else ""
         print(f"{str(h.card):>7}   {h.points:>11}   {mark}{star}")
+    return 0
+
+
+def _print_outlook(lines: list[Any]) -> int:
+    """The outlook table: one line per distinct card, the best expected points first
+    (* marks it); the chances after the next draw and the best discard then."""
+    print(f"next draw: one of {lines[0].draws} unseen cards, then the best discard")
+    print("discard   points left   close        expected   may close   minus ten   chinchon")
+    best = min(x.expected_points for x in lines)
+    seen = set()
+    for x in sorted(lines, key=lambda x: (x.expected_points, x.points, x.card.index)):
+        if x.card in seen:
+            continue
+        seen.add(x.card)
+        mark = x.outcome.replace("_", " ") if x.outcome else ""
+        star = " *" if x.expected_points == best else ""
+        print(f"{str(x.card):>7}   {x.points:>11}   {mark:<10}  {x.expected_points:>8.2f}"
+              f"   {x.p_close:>9.1%}   {x.p_minus_ten:>9.1%}   {x.p_chinchon:>8.1%}{star}")
     return 0

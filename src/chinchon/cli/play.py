@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from .._backend import best_melds
+from .._backend import outlook as solver_outlook
 from ..bots import bots_rejoin, make_bot
 from ..rules import Rules
 from ..cards import Card
@@ -26,7 +27,11 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--players", type=int, default=3, choices=range(2, 7), metavar="2-6",
                    help="players at the table, you included (3)")
-    p.add_argument("--bots", default="greedy", help="the bots' kind: greedy or random")
+    p.add_argument("--bots", default="greedy",
+                   help="the bots' kind: greedy, expert or random")
+    p.add_argument("--outlook", action="store_true",
+                   help="show each discard's outlook: the expected points and chances of "
+                        "a close after the next draw, over the cards you have not seen")
     p.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
     rules_options(p, table=True)
     p.set_defaults(func=run)
@@ -79,7 +84,7 @@ def _hand_text(game: Any, me: int) -> str:
     return " ".join(melds + [str(c) for c in a.unmatched])
 
 
-def _human_turn(game: Any, me: int) -> None:
+def _human_turn(game: Any, me: int, outlook: bool = False) -> None:
     hand = _hand_text(game, me)
     top = game.discard_top
     print(f"\nYour hand: {hand}")
@@ -101,11 +106,23 @@ def _human_turn(game: Any, me: int) -> None:
     options: list[Any] = one_per_card(game.hints())
     best = min(h.points for h in options)
     print("Your hand: " + _hand_text(game, me))
-    print("   #  discard  points left")
+    ahead: dict[Any, Any] = {}
+    if outlook:
+        ahead = {x.card: x for x in solver_outlook(game.held(me), game.unseen(me),
+                                                   decks=game.decks, rules=game.rules)}
+        print("   #  discard  points left  | after the next draw: expected  close   -10"
+              "  chinchon")
+    else:
+        print("   #  discard  points left")
     for k, h in enumerate(options, 1):
         close_note = f"   [c] Close: {h.outcome.replace('_', ' ')}" if h.can_close else ""
-        star = " *" if h.points == best else ""
-        print(f"  {k:>2}  {str(h.card):>6}  {h.points:>6}{star}{close_note}")
+        star = " *" if h.points == best else "  "
+        more = ""
+        if outlook:
+            x = ahead[h.card]
+            more = (f"   | {x.expected_points:>28.2f}  {x.p_close:>5.0%}  {x.p_minus_ten:>4.0%}"
+                    f"  {x.p_chinchon:>8.1%}")
+        print(f"  {k:>2}  {str(h.card):>6}  {h.points:>6}{star}{more}{close_note}")
     can_close = any(h.can_close for h in options)
     prompt = ("Discard which card (number or card; add c to Close)? " if can_close
               else "Discard which card (number or card)? ")
@@ -200,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             seat = cast(int, game.turn)  # draw or discard phase: someone's turn
             if seat == me:
-                _human_turn(game, me)
+                _human_turn(game, me, args.outlook)
             elif phase == "draw":
                 source = bots[seat].choose_draw(game.observe(seat), seat)
                 card = game.draw(source)

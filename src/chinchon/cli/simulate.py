@@ -23,7 +23,7 @@ def add_parser(sub: Any) -> None:
                    help="players per table (4)")
     p.add_argument("--bots", default="greedy",
                    help="one bot for every seat or a comma list, one per seat "
-                        "(greedy, random); default greedy")
+                        "(greedy, expert, random); default greedy")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     p.add_argument("--seed", type=int, default=0, help="simulation seed (0)")
     p.add_argument("--max-turns", type=int, default=1000,

@@ -2,8 +2,10 @@
 
 An observation is a read-only window onto a game for one seat: its own cards, the
 discard pile's top card and size, the stock's size, every seat's total, who is in, the
-chips, whose turn it is, the last closed hand's public record and the result -- never
-another seat's cards, the cards under the discard top or the stock's order. It reads
+chips, whose turn it is, the last closed hand's public record, the result and the
+cards it cannot know the place of (:meth:`Observation.unseen`: what every seat saw go
+to the discard pile or be taken from it is known) -- never another seat's cards or the
+stock's order. It reads
 the game on demand, so making one per decision costs next to nothing; it is meant to be
 used while the decision is being made. :meth:`Observation.to_dict` gives the JSON-ready
 form that :meth:`Game.observation` returns and a server sends to that seat.
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..cards import Card
+from ..cards import Card, Hand
 from ..errors import IllegalAction
 from ..results import Hint
 from ..rules import Rules
@@ -123,6 +125,12 @@ class Observation:
     def hand(self, seat: Optional[int] = None) -> list[Card]:
         """This seat's cards in the order the table shows them (melds first)."""
         return self._game.hand(self._own(seat))
+
+    def unseen(self) -> Hand:
+        """The cards this seat cannot know the place of (:meth:`GameState.unseen`): the
+        deck less its own hand, the discard pile and the cards it saw the others take
+        from the pile. What :func:`~chinchon.outlook` takes as ``unseen``."""
+        return self._game.unseen(self.seat)
 
     def hints(self) -> list[Hint]:
         """The discard hints of this seat's 8 cards, on its own turn after the draw."""

@@ -10,6 +10,7 @@ field.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any, Optional
 
 from .. import _backend as solver
@@ -74,6 +75,19 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
                                                      length=n))]
     chips = [check.read_int(c, f"{at('chips')}[{s}]", 0, rules.rejoin_chips)
              for s, c in enumerate(check.read_list(get("chips"), at("chips"), length=n))]
+    taken: list[list[Any]] = [[] for _ in range(n)]
+    if "taken" in d:  # optional: the cards each seat took from the pile and still holds
+        taken = [sorted(check.read_cards(t, f"{at('taken')}[{s}]", 8), key=_index)
+                 for s, t in enumerate(check.read_list(d["taken"], at("taken"), length=n))]
+        for s, t in enumerate(taken):
+            if Counter(t) - Counter(hands[s]):
+                raise check.bad(f"{at('taken')}[{s}]", "must be cards of that seat's hand")
+    restocked = None
+    if "restocked" in d:  # optional: the cards of the last reshuffle's new stock
+        restocked = sorted(check.read_cards(d["restocked"], at("restocked"), len(want)),
+                           key=_index)
+        if Counter(stock) - Counter(restocked) or Counter(restocked) - Counter(want):
+            raise check.bad(at("restocked"), "must hold the stock's cards, of the deck")
     result = _read_result(get("result"), at("result"), n)
     last = _read_hand_result(get("last_hand"), at("last_hand"), n)
 
@@ -188,6 +202,8 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
     game._hand_number, game._turns = hand_number, turns
     game._hands, game._stock, game._discard = hands, stock, discard
     game._face_down = face_down
+    game._taken = taken
+    game._restocked = restocked
     game._totals, game._in, game._chips = totals, in_game, chips
     game._result, game._last = result, last
     game._hints = None

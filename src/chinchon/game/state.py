@@ -46,7 +46,7 @@ from typing import Any, Optional, Sequence, Union
 
 from .. import _backend as solver
 from .._args import check_rules
-from ..cards import Card, as_card, parse_cards
+from ..cards import Card, Hand, as_card, parse_cards
 from ..errors import ChinchonError, IllegalAction, shown
 from ..results import Hint, Settlement, one_per_card
 from ..rules import Rules
@@ -55,7 +55,8 @@ from .deck import check_seat_count, deck_for, multiset_problem
 from .observation import Observation
 from .records import GameResult, HandResult
 
-__all__ = ["GameState", "PHASES", "STATE_KEYS", "MAX_SEED_BITS", "MAX_TOTAL"]
+__all__ = ["GameState", "PHASES", "STATE_KEYS", "OPTIONAL_STATE_KEYS", "MAX_SEED_BITS",
+           "MAX_TOTAL"]
 
 PHASES = ("draw", "discard", "summary", "over")
 
@@ -63,6 +64,10 @@ PHASES = ("draw", "discard", "summary", "over")
 STATE_KEYS = ("names", "rules", "seed", "rng", "phase", "turn", "lead", "hand_number", "turns",
               "hands", "stock", "discard", "face_down", "totals", "in_game", "chips", "result",
               "last_hand")
+#: the fields :meth:`GameState.to_dict` writes only when they say something: ``taken``,
+#: per seat the cards it took from the discard pile this hand and still holds;
+#: ``restocked``, the cards the last reshuffle of this hand turned into the stock
+OPTIONAL_STATE_KEYS = ("taken", "restocked")
 
 #: a seed is an int of at most this many bits (either sign)
 MAX_SEED_BITS = 256
@@ -114,6 +119,12 @@ class GameState:
         self._stock: list[Card] = []
         self._discard: list[Card] = []
         self._face_down: Optional[Card] = None
+        # per seat, the cards it took from the discard pile this hand and still holds:
+        # every seat saw them taken (see unseen)
+        self._taken: list[list[Card]] = [[] for _ in range(n)]
+        # the cards of the last reshuffle's new stock this hand (every seat saw the pile
+        # turned over), None before any
+        self._restocked: Optional[list[Card]] = None
         self._phase = "draw"
         self._turn: Optional[int] = None
         self._hand_number = 0
@@ -175,6 +186,8 @@ class GameState:
             pos += 7
         self._discard = [deck[pos]]
         self._stock = list(deck[pos + 1:])
+        self._taken = [[] for _ in range(self._n)]
+        self._restocked = None
         self._face_down = None
         self._hand_number += 1
         self._turns = 0
@@ -253,6 +266,65 @@ class GameState:
     def held(self, seat: int) -> list[Card]:
         """The cards of ``seat`` in ascending card order (cheaper than :meth:`hand`)."""
         return list(self._hands[self._seat(seat)])
+
+    def _untake(self, seat: int, card: Card) -> None:
+        """``seat`` no longer holds ``card``: one copy leaves its taken cards."""
+        taken = self._taken[seat]
+        if card in taken:
+            taken.remove(card)
+
+    def unseen(self, seat: int) -> Hand:
+        """The cards ``seat`` cannot know the place of: every card of the game's deck(s)
+        but its own hand, the discard pile (every seat saw each card go there) and the
+        cards it saw the other seats take from the pile this hand (while they hold
+        them). What :func:`~chinchon.outlook` takes as ``unseen``:
+        ``outlook(g.held(seat), g.unseen(seat), rules=g.rules)``.
+
+        After a reshuffle the stock is the old discard pile, which every seat saw: the
+        cards outside it are in the other hands, and the unseen cards are those of that
+        pile the seat has not seen leave it since (a card of it drawn from the stock by
+        another seat stays unseen). A :class:`~chinchon.Hand` of the game's number of
+        decks."""
+        s = self._seat(seat)
+        cards = self._rules.solver.card_mask
+        if self._decks == 1:  # a bit per card: clear what the seat knows the place of
+            known = 0
+            for c in self._hands[s]:
+                known |= 1 << c.index
+            for c in self._discard:
+                known |= 1 << c.index
+            for other, taken in enumerate(self._taken):
+                if other != s:
+                    for c in taken:
+                        known |= 1 << c.index
+            mask = cards & ~known
+            if self._restocked is not None:
+                pile = 0
+                for c in self._restocked:
+                    pile |= 1 << c.index
+                mask &= pile
+            return _hand_of(mask, 0, 1)
+        counts = dict.fromkeys(range(64), 2)
+        for c in self._hands[s]:
+            counts[c.index] -= 1
+        for c in self._discard:
+            counts[c.index] -= 1
+        for other, taken in enumerate(self._taken):
+            if other != s:
+                for c in taken:
+                    counts[c.index] -= 1
+        if self._restocked is not None:
+            in_pile = dict.fromkeys(range(64), 0)
+            for c in self._restocked:
+                in_pile[c.index] += 1
+            counts = {i: min(k, in_pile[i]) for i, k in counts.items()}
+        once = twice = 0
+        for i, k in counts.items():
+            if cards >> i & 1 and k > 0:
+                once |= 1 << i
+                if k == 2:
+                    twice |= 1 << i
+        return _hand_of(once, twice, 2)
 
     @property
     def discard_top(self) -> Optional[Card]:
@@ -406,6 +478,7 @@ class GameState:
             if not self._discard:
                 raise IllegalAction("the discard pile is empty")
             card = self._discard.pop()
+            self._taken[seat].append(card)
         else:
             raise IllegalAction(f"draw from 'stock' or 'discard', not {shown(source)}")
         hand = self._hands[seat]
@@ -417,6 +490,7 @@ class GameState:
 
     def _reshuffled(self) -> None:
         """Called when the discard pile has just become the stock (the table logs it)."""
+        self._restocked = sorted(self._stock, key=_index)
 
     def hints(self) -> list[Hint]:
         """The discard hints (:class:`~chinchon.Hint`) of the player to act, after the
@@ -470,6 +544,7 @@ class GameState:
             raise IllegalAction(f"seat {seat} does not hold {c}")
         if not close:
             del hand[pos]
+            self._untake(seat, c)
             self._discard.append(c)
             self._turns += 1
             self._hints = None
@@ -495,6 +570,7 @@ class GameState:
                                    decks=self._decks, rules=self._rules)
         # everything checked and computed: now change the state
         del hand[pos]
+        self._untake(seat, c)
         self._face_down = c
         self._turns += 1
         self._hints = None
@@ -603,6 +679,8 @@ class GameState:
             "hand_number": self._hand_number, "turns": self._turns,
             "hands": [list(h) for h in self._hands], "stock": list(self._stock),
             "discard": list(self._discard), "face_down": self._face_down,
+            "taken": [list(t) for t in self._taken],
+            "restocked": None if self._restocked is None else list(self._restocked),
             "totals": list(self._totals), "in_game": list(self._in), "chips": list(self._chips),
             "result": self._result, "last_hand": self._last,
         }
@@ -631,6 +709,12 @@ class GameState:
             "chips": list(cap["chips"]),
             "result": None if result is None else result.to_dict(),
             "last_hand": None if last is None else last.to_dict(),
+            # only when some seat holds a card it took from the pile (older snapshots
+            # have no such key)
+            **({"taken": [[str(c) for c in sorted(t, key=_index)] for t in cap["taken"]]}
+               if any(cap["taken"]) else {}),
+            **({} if cap["restocked"] is None
+               else {"restocked": [str(c) for c in cap["restocked"]]}),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -644,6 +728,17 @@ class GameState:
 
 
 _index = attrgetter("index")
+
+
+def _hand_of(once: int, twice: int, decks: int) -> Hand:
+    """The Hand of masks the state built itself (valid cards, twice within once): set
+    directly, as Hand.from_mask does once it has checked them."""
+    h = object.__new__(Hand)
+    object.__setattr__(h, "_once", once)
+    object.__setattr__(h, "_twice", twice)
+    object.__setattr__(h, "_decks", decks)
+    object.__setattr__(h, "_n", bin(once).count("1") + bin(twice).count("1"))
+    return h
 
 
 def _find(hand: list[Card], card: Card) -> int:

@@ -57,6 +57,7 @@ from .deck import MAX_PLAYERS, MIN_PLAYERS, check_seat_count, deck_for, multiset
 from .records import GameResult, HandResult
 from .state import (
     MAX_SEED_BITS,
+    OPTIONAL_STATE_KEYS,
     STATE_KEYS,
     CardLike,
     GameState,
@@ -211,6 +212,7 @@ class Game(GameState):
     draw.__doc__ = GameState.draw.__doc__
 
     def _reshuffled(self) -> None:
+        super()._reshuffled()
         # the new stock's order (cards; text when written out); the draw that follows
         # completes the move
         self._log.append({"event": "reshuffle", "stock": list(self._stock)})
@@ -327,7 +329,8 @@ class Game(GameState):
         if type(version) is not int or version not in _READABLE_VERSIONS:
             raise check.bad("format", f"must be one of {_READABLE_VERSIONS} (unknown game "
                                       f"format {shown(version)})")
-        check.only_keys(d, "", STATE_KEYS + ("format", "disconnected", "log"))
+        check.only_keys(d, "", STATE_KEYS + ("format", "disconnected", "log"),
+                        optional=OPTIONAL_STATE_KEYS)
         g = cls._load(d, "")
         log = check.read_list(d["log"], "log", min_len=1, max_len=cls.MAX_LOG_EVENTS)
         head = g._read_log_head(log[0], "log[0]")
@@ -349,7 +352,7 @@ class Game(GameState):
         """A game with the state of ``d`` (a snapshot's fields, or a checkpoint's), all
         checked; the caller sets its log."""
         check.only_keys(d, field, STATE_KEYS + ("disconnected",),
-                        optional=("format", "log") if not field else ())
+                        optional=(("format", "log") if not field else ()) + OPTIONAL_STATE_KEYS)
         g = object.__new__(cls)
         restore(g, d, field)
         at = f"{field}.disconnected" if field else "disconnected"

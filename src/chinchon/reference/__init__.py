@@ -21,8 +21,13 @@ from .melds import deadwood as deadwood
 from .melds import deadwood_batch as deadwood_batch
 from .melds import discard_hints as discard_hints
 from .melds import hints_batch as hints_batch
+from .outlook import OUTLOOK_COLUMNS as OUTLOOK_COLUMNS
+from .outlook import draw_outlook as draw_outlook
+from .outlook import outlook as outlook
+from .outlook import outlook_batch as outlook_batch
 from .settle import settle as settle
 
 IMPLEMENTATION = "python"
 
-__all__ = ["IMPLEMENTATION", *SOLVER_FUNCTIONS, "candidate_melds", "arrange", "arrangement"]
+__all__ = ["IMPLEMENTATION", *SOLVER_FUNCTIONS, "OUTLOOK_COLUMNS", "candidate_melds", "arrange",
+           "arrangement"]
