@@ -16,6 +16,7 @@ from chinchon.bots import make_bot, play_turn
 from chinchon.cards import full_deck, parse_cards
 from chinchon.game.actions import Discard
 from tests.oracles.impls import IMPLEMENTATIONS, scaled
+from tests.oracles.random_play import TABLES, play_checked
 
 
 def deck_for(rules, decks, head):
@@ -270,50 +271,17 @@ def test_the_greedy_bot_keeps_a_joker_when_a_natural_card_does_as_well():
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS, ids=lambda m: m.IMPLEMENTATION)
-@pytest.mark.parametrize("name, players", [("barajamos", 4), ("classic", 3), ("conga", 2),
-                                           ("fifty", 5), ("fifty", 3)])
+@pytest.mark.parametrize("name, players", TABLES)
 def test_random_play_keeps_every_invariant(monkeypatch, impl, name, players):
     """Random legal moves under each preset: the deck conserved, totals the sums of the
-    hands' points, an illegal action changes nothing, snapshots round-trip."""
+    hands' points, an illegal action changes nothing, snapshots round-trip (at every
+    step; tests/oracles/random_play.py runs thousands of games by hand)."""
     from chinchon import _backend
     for fn in ("deadwood", "best_melds", "discard_hints", "close_outcome", "settle"):
         monkeypatch.setattr(_backend, fn, getattr(impl, fn))
-    rules = PRESETS[name]
     rng = random.Random(f"{name}-{players}")
     for game in range(scaled(3)):
-        g = Game(players, rules=rules, seed=rng.randrange(2**32))
-        decks = g.decks
-        deck = Counter(str(c) for c in full_deck(decks, rules=rules))
-        sums = [0] * players
-        seen_hand = 0
-        for step in range(400):
-            if g.result is not None:
-                break
-            d = g.to_dict()
-            held = [c for h in d["hands"] for c in h] + d["stock"] + d["discard"]
-            if d["face_down"] is not None:
-                held.append(d["face_down"])
-            assert Counter(held) == deck
-            text = g.to_json()
-            assert Game.from_json(text).to_json() == text
-            if step % 7 == 0:  # an illegal action leaves the game as it was
-                with pytest.raises(IllegalAction):
-                    g.apply(("draw", "nowhere") if g.phase == "draw" else ("rejoin", 99))
-                assert g.to_json() == text
-            actions = g.legal_actions()
-            g.apply(rng.choice(actions))
-            last = g.last_hand
-            if last is not None and last.number != seen_hand:
-                seen_hand = last.number
-                for s in range(players):
-                    sums[s] += last.points[s]
-                if last.void:
-                    assert set(last.points) == {0}
-            if g.phase == "summary" or g.result is not None:
-                # totals are the sums of the hands' points, but for rejoins
-                assert all(t == s or not i or c < rules.rejoin_chips
-                           for t, s, i, c in zip(g.totals, sums, g.in_game, g.chips))
-                sums = list(g.totals)
+        play_checked(PRESETS[name], players, rng.randrange(2**32))
 
 
 @pytest.mark.parametrize("name", ["classic", "conga", "fifty"])
