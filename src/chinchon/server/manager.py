@@ -37,16 +37,12 @@ from ..errors import ChinchonError, IllegalAction
 from ..rules import Rules
 from .protocol import MAX_MESSAGE_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, parse_message
 from .store import Store, StoreError, StoredTable, TableWrite
-from .tables import Table
+from .tables import Table, same_base
 from .views import encode_views, lobby_entry
 
 __all__ = ["Manager", "ServerConfig", "Client", "presets"]
 
 log = logging.getLogger("chinchon.server")
-
-#: events after which the table's full snapshot is stored: a hand or game starts or ends
-_SNAPSHOT_EVENTS = frozenset({"start", "close", "next_hand", "restart", "abandon"})
-
 
 def presets() -> dict[str, Rules]:
     """The named rules a table may be created with: ``chinchon.rules.PRESETS``, read at
@@ -72,9 +68,6 @@ class ServerConfig:
     burst: int = 40
     #: tables not over that the server holds at once
     max_tables: int = 5000
-    #: a table's full snapshot is stored at least every this many events (besides the
-    #: start and end of each hand); 1 stores it with every event
-    snapshot_every: int = 50
     #: "normal" or "full" (see :class:`chinchon.server.store.Store`)
     durability: str = "normal"
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
@@ -102,10 +95,12 @@ class Conn:
 class Live:
     """A table held in memory, with what is not stored: connections, bots, timers."""
 
-    def __init__(self, table: Table, offset: float, snap_seq: int) -> None:
+    def __init__(self, table: Table, offset: float,
+                 base_key: Optional[tuple[Any, ...]] = None) -> None:
         self.table = table
         self.offset = offset
-        self.snap_seq = snap_seq      # the event of the stored snapshot
+        #: the key of the stored base (Table.state_json); None: store it with the next event
+        self.base_key = base_key
         self.conns: dict[int, list[Conn]] = {}
         self.bots: dict[int, Bot] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
@@ -127,13 +122,14 @@ class Live:
 class _Staged:
     """A table's events waiting for the group commit."""
 
-    __slots__ = ("live", "seq_before", "events", "snapshot")
+    __slots__ = ("live", "seq_before", "status_before", "events", "base_key")
 
-    def __init__(self, live: Live, seq_before: int) -> None:
+    def __init__(self, live: Live, seq_before: int, status_before: str) -> None:
         self.live = live
         self.seq_before = seq_before
+        self.status_before = status_before
         self.events: list[tuple[int, str]] = []
-        self.snapshot = False
+        self.base_key: Optional[tuple[Any, ...]] = None   # of a base being written
 
 
 def _game_accepts(players: int) -> bool:
@@ -150,8 +146,7 @@ def _sha256(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 class Manager:
@@ -183,7 +178,7 @@ class Manager:
             except (ChinchonError, KeyError, TypeError, ValueError) as exc:
                 log.error("table %s cannot be restored, left as is: %s", stored.id, exc)
                 continue
-            live = Live(table, table.clock - self.clock(), stored.snap_seq)
+            live = Live(table, table.clock - self.clock())
             self.live[table.id] = live
             try:
                 if table.status == "playing":
@@ -196,9 +191,12 @@ class Manager:
             log.info("resumed %d table(s) from %s", len(self.live), self.store.path)
 
     def _load(self, stored: StoredTable) -> Table:
-        """The table from its stored snapshot and the events after it."""
-        events = [json.loads(r) for _, r in self.store.events(stored.id, after=stored.snap_seq)]
-        table = Table.load(stored.meta, stored.game, events)
+        """The table from its stored snapshot: base and state, at its last event. (A
+        table stored without a state, by a server of schema 1, replays the events
+        after its base.)"""
+        after = stored.seq if stored.state is not None else stored.snap_seq
+        events = [json.loads(r) for _, r in self.store.events(stored.id, after=after)]
+        table = Table.load(stored.meta, stored.game, events, stored.state)
         if table.seq != stored.seq:
             raise ValueError(f"table {stored.id}: {table.seq} events found, {stored.seq} recorded")
         return table
@@ -349,9 +347,10 @@ class Manager:
                                   name=msg["name"], token_sha256=_sha256(token),
                                   bots=msg.get("bots", 0), bot=bot, now=now)
         table = Table.from_create(record)
-        self.store.create(table_id, table.status, table.meta_json(), _dumps(record))
+        state, key = table.state_json()
+        self.store.create(table_id, table.status, table.meta_json(), state, _dumps(record))
         self.stats["events"] += 1
-        live = Live(table, 0.0, 1)
+        live = Live(table, 0.0, key)
         self.live[table_id] = live
         self._detach(conn)
         self._attach(conn, live, 0)
@@ -434,7 +433,7 @@ class Manager:
             stored = self.store.load(table_id)
             if stored is not None and stored.status == "over":
                 table = self._load(stored)
-                live = Live(table, table.clock - self.clock(), stored.snap_seq)
+                live = Live(table, table.clock - self.clock())
                 self.live[table_id] = live
                 return live
         raise ProtocolError("no_table", f"no table {table_id!r} on this server")
@@ -519,7 +518,7 @@ class Manager:
         nothing and stages nothing."""
         table = live.table
         record["now"] = self.now(live)
-        before = table.seq
+        before, status = table.seq, table.status
         try:
             table.apply(record)
         except IllegalAction:
@@ -530,11 +529,8 @@ class Manager:
             raise
         staged = self._staged.get(table.id)
         if staged is None:
-            staged = self._staged[table.id] = _Staged(live, before)
+            staged = self._staged[table.id] = _Staged(live, before, status)
         staged.events.append((table.seq, _dumps(record)))
-        if (record["kind"] in _SNAPSHOT_EVENTS or table.status == "over"
-                or table.seq - live.snap_seq >= self.config.snapshot_every):
-            staged.snapshot = True
         if self._flush_handle is None:
             loop = self._loop or asyncio.get_running_loop()
             self._flush_handle = loop.call_soon(self.flush)
@@ -555,9 +551,16 @@ class Manager:
             events: list[tuple[str, int, str]] = []
             for table_id, st in staged.items():
                 table = st.live.table
-                snapshot = (table.meta_json(), table.game_json()) if st.snapshot else None
-                writes.append(TableWrite(table_id, st.seq_before, table.seq, table.status,
-                                         snapshot))
+                # the table's snapshot at its last event: the state always, the base
+                # when what it holds changed
+                state, key = table.state_json()
+                base = None
+                if not same_base(st.live.base_key, key):
+                    base = (table.meta_json(), table.base_game_json())
+                    st.base_key = key
+                writes.append(TableWrite(
+                    table_id, st.seq_before, table.seq,
+                    None if table.status == st.status_before else table.status, state, base))
                 events.extend((table_id, seq, rec) for seq, rec in st.events)
             try:
                 self.store.write(writes, events)
@@ -567,8 +570,8 @@ class Manager:
             else:
                 self.stats["events"] += len(events)
                 for st in staged.values():
-                    if st.snapshot:
-                        st.live.snap_seq = st.live.table.seq
+                    if st.base_key is not None:
+                        st.live.base_key = st.base_key
         told: set[int] = set()
         for client, text, durable, close in outbox:
             if text is None:
@@ -600,7 +603,7 @@ class Manager:
         stored = self.store.load(live.table.id)
         if stored is not None:
             live.table = self._load(stored)
-            live.snap_seq = stored.snap_seq
+            live.base_key = None
             live.bots.clear()
 
     def _publish(self, live: Live, actor: Optional[Conn], rid: Any) -> None:
@@ -613,7 +616,8 @@ class Manager:
             text = texts[seat]
             for c in live.conns[seat]:
                 if c is actor and rid is not None:  # the view answers this message
-                    self._send(c.client, f'{text[:-1]},"ack":{_dumps(rid)}}}', durable=True)
+                    ack = str(rid) if type(rid) is int else _dumps(rid)
+                    self._send(c.client, f'{text[:-1]},"ack":{ack}}}', durable=True)
                 else:
                     self._send(c.client, text, durable=True)
         self._drive(live)
