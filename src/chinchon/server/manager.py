@@ -166,6 +166,7 @@ class Manager:
         # (client, text, durable, close): a message, or with text None a close (code, reason)
         self._outbox: list[tuple[Client, Optional[str], bool, Optional[tuple[int, str]]]] = []
         self._flush_handle: Optional[asyncio.Handle] = None
+        self._welcome: Optional[tuple[dict[str, Rules], str]] = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -212,14 +213,17 @@ class Manager:
     def connect(self, client: Client) -> Conn:
         self.stats["connections"] += 1
         conn = Conn(client, self.config.burst, self.clock())
-        self._send(client, _dumps({
-            "type": "welcome", "v": PROTOCOL_VERSION, "server": f"chinchon {__version__}",
-            "presets": {name: _rules_dict(r) for name, r in presets().items()},
-            "bots": list(BOTS),
-            "players": self.player_counts,
-            "limits": {"message_bytes": MAX_MESSAGE_BYTES, "rate": self.config.rate,
-                       "burst": self.config.burst, "name_chars": MAX_NAME_CHARS},
-        }))
+        known = presets()
+        if self._welcome is None or self._welcome[0] != known:  # built once, unless the
+            self._welcome = (known, _dumps({                    # presets change
+                "type": "welcome", "v": PROTOCOL_VERSION, "server": f"chinchon {__version__}",
+                "presets": {name: _rules_dict(r) for name, r in known.items()},
+                "bots": list(BOTS),
+                "players": self.player_counts,
+                "limits": {"message_bytes": MAX_MESSAGE_BYTES, "rate": self.config.rate,
+                           "burst": self.config.burst, "name_chars": MAX_NAME_CHARS},
+            }))
+        self._send(client, self._welcome[1])
         return conn
 
     def disconnect(self, conn: Conn) -> None:
