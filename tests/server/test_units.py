@@ -427,3 +427,53 @@ def test_serve_refuses_nonsense_options(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["serve", "--rate", "0"]) == 2
     assert main(["serve", "--bot-delay", "-1"]) == 2
     assert "--bot-delay" in capsys.readouterr().err
+
+
+def test_socket_client_sends_at_once_and_queues_in_order_only_behind_a_stalled_send() -> None:
+    """The app's connection writer: a message goes out during send() itself; while the
+    socket cannot take more (the ASGI send suspends) the next ones wait, in order, and
+    a peer that lets too many pile up is closed; a broken socket stops all sending."""
+    pytest.importorskip("starlette")
+    from chinchon.server import app as app_module
+
+    async def scenario() -> None:
+        out: list[Any] = []
+        gate = asyncio.Event()
+        gate.set()
+
+        async def asgi_send(message: dict[str, Any]) -> None:
+            await gate.wait()  # like uvicorn: waits only while the transport is paused
+            out.append(message.get("text", message.get("code")))
+
+        client = app_module._SocketClient(asgi_send)
+        client.send("a")
+        assert out == ["a"] and client.busy is None  # sent within the call, no task
+        gate.clear()
+        client.send("b")     # stalls: finished later by a task
+        client.send("c")
+        assert out == ["a"] and client.busy is not None
+        gate.set()
+        await asyncio.sleep(0.01)
+        assert out == ["a", "b", "c"] and client.busy is None
+        client.send("d")
+        assert out[-1] == "d"
+        # a peer that never reads: dropped once SEND_QUEUE messages wait
+        gate.clear()
+        for i in range(app_module.SEND_QUEUE + 5):
+            client.send(f"x{i}")
+        assert client.closed
+        gate.set()
+        await asyncio.sleep(0.01)
+        assert out[-1] == 1013 and "x1" not in out
+        assert client.busy is None
+
+        async def broken(message: dict[str, Any]) -> None:
+            raise OSError("gone")
+
+        dead = app_module._SocketClient(broken)
+        dead.send("a")
+        assert dead.closed
+        dead.send("b")
+        dead.close(1000, "bye")  # nothing raised, nothing sent
+
+    asyncio.run(scenario())
