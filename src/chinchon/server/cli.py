@@ -79,11 +79,30 @@ def main(args: argparse.Namespace) -> int:
                           rate=args.rate, burst=args.burst, durability=args.durability)
     print(f"chinchon serve: tables in {db}; open http://{_url_host(args.host)}:{args.port}/",
           file=sys.stderr, flush=True)
+    _tune_gc()
     uvicorn.run(create_app(config), host=args.host, port=args.port, ws_max_size=WS_MAX_BYTES,
                 ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
                 log_level=args.log_level,
                 lifespan="on", access_log=args.log_level == "debug")
     return 0
+
+
+#: the garbage collector's thresholds while serving (Python's: 700, 10, 10)
+GC_THRESHOLDS = (20_000, 20, 50)
+
+
+def _tune_gc() -> None:
+    """Collect less often. The server allocates a few hundred objects per message and
+    holds every live table, so that with Python's thresholds it collected about 25
+    times a second under the load test, 40 ms a second in all, with pauses up to 90 ms
+    (a full collection walks every table) that every connection waits through. The
+    server keeps few reference cycles; the objects of the start (modules, presets) are
+    moved out of the collector's way for good (``gc.freeze``)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _url_host(host: str) -> str:
