@@ -157,7 +157,8 @@ class Manager:
         self.clock = config.clock
         self.store = store if store is not None else Store(config.db, durability=config.durability)
         self.live: dict[str, Live] = {}
-        self.stats = {"events": 0, "messages_in": 0, "refused": 0, "connections": 0}
+        self.stats = {"events": 0, "commits": 0, "messages_in": 0, "refused": 0,
+                      "connections": 0}
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         #: the table sizes the game accepts (asked of chinchon.Game itself)
         self.player_counts = [n for n in range(1, 13) if _game_accepts(n)]
@@ -573,6 +574,7 @@ class Manager:
                 failed = True
             else:
                 self.stats["events"] += len(events)
+                self.stats["commits"] += 1
                 for st in staged.values():
                     if st.base_key is not None:
                         st.live.base_key = st.base_key

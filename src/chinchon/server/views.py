@@ -199,16 +199,20 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
     if game is None:
         return head + _encode({"seats": _seats(table, connected), "game": None,
                                "result": _result(table)})[1:-1] + ","
+    # the seats change with a join, a leave, the start, or a connection
+    seats_key = (table.seats_changed, tuple(connected))
+    seats = cache.get("seats")
+    if seats is None or seats[0] != seats_key:
+        seats = cache["seats"] = (seats_key, _encode(_seats(table, connected)))
     last = game.last_hand
     known = cache.get("last_hand")
     if known is None or known[0] is not last:
         known = cache["last_hand"] = (last, _encode(table.last_hand_dict()))
-    # '{"seats":[...],"game":{...,"summary":...}}' less its last two braces
-    middle = _encode({"seats": _seats(table, connected),
-                      "game": _game_now(table, now, summary_seconds)})[1:-2]
+    # '{...,"summary":...}' less its last brace
+    state = _encode(_game_now(table, now, summary_seconds))[:-1]
     result = game.result
-    return (head + middle + ',"last_hand":' + known[1] + '},"result":'
-            + ("null," if result is None else _encode(result.to_dict()) + ","))
+    return (head + '"seats":' + seats[1] + ',"game":' + state + ',"last_hand":' + known[1]
+            + '},"result":' + ("null," if result is None else _encode(result.to_dict()) + ","))
 
 
 def _private_text(table: Table, you: int) -> str:
@@ -221,9 +225,22 @@ def _private_text(table: Table, you: int) -> str:
         hand, melds, deadwood = cards
         known = cache[key] = (cards, _encode(
             {"you": you, "hand": hand, "melds": melds, "deadwood": deadwood})[1:-1])
+    # the last event: the same for every seat but for whether it names the card
+    last = table.last
+    events = cache.get("event")
+    if events is None or events[0] is not last:
+        events = cache["event"] = (last, {})
+    sees = _sees_card(last, you)
+    event_text = events[1].get(sees)
+    if event_text is None:
+        event_text = events[1][sees] = _encode(event_for(last, you))
+    game = table.game
+    if (game is not None and game.turn != you and game.phase in ("draw", "discard")
+            and game.result is None):  # not your turn: no hints, nothing to do
+        return known[1] + ',"hints":null,"can":' + _CAN_IDLE + ',"event":' + event_text + "}"
     rest = _private_rest(table, you)
     hints = rest["hints"]
-    # what a seat may do takes few values; the last event, one or two per event
+    # what a seat may do takes few values
     can = rest["can"]
     can_key = tuple(tuple(v) if type(v) is list else v for v in can.values())
     can_text = _CAN_TEXT.get(can_key)
@@ -231,19 +248,25 @@ def _private_text(table: Table, you: int) -> str:
         can_text = _encode(can)
         if len(_CAN_TEXT) < 256:
             _CAN_TEXT[can_key] = can_text
-    event = rest["event"]
-    events = cache.get("event")
-    if events is None or events[0] is not table.last:
-        events = cache["event"] = (table.last, {})
-    event_key = None if event is None else tuple(event.items())
-    event_text = events[1].get(event_key)
-    if event_text is None:
-        event_text = events[1][event_key] = _encode(event)
     return (known[1] + ',"hints":' + ("null" if hints is None else _encode(hints))
             + ',"can":' + can_text + ',"event":' + event_text + "}")
 
 
+def _sees_card(record: Optional[dict[str, Any]], you: int) -> bool:
+    """Whether :func:`event_for` names the record's card to seat ``you`` (the only part
+    of the event that differs between seats)."""
+    if record is None or record.get("card") is None:
+        return False
+    kind = record.get("kind")
+    return (kind == "discard" or (kind == "draw" and record.get("source") == "discard")
+            or record.get("seat") == you)
+
+
 _STATUS_TEXT = {status: _encode(status) for status in ("waiting", "playing", "over")}
+
+#: ``can`` of a seat with nothing to do (not its turn)
+_CAN_IDLE = _encode({"start": False, "leave": False, "draw": [], "discard": False,
+                     "close": False, "rejoin": False, "ready": False})
 
 #: the encoded ``can`` of a private view, by its values
 _CAN_TEXT: dict[tuple[Any, ...], str] = {}
