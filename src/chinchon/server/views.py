@@ -229,11 +229,15 @@ def _private_text(table: Table, you: int) -> str:
     last = table.last
     events = cache.get("event")
     if events is None or events[0] is not last:
-        events = cache["event"] = (last, {})
-    sees = _sees_card(last, you)
-    event_text = events[1].get(sees)
-    if event_text is None:
-        event_text = events[1][sees] = _encode(event_for(last, you))
+        if last is None:
+            texts = ("null", "null")
+        else:  # event_for(last, you) without the card, and with it (it comes last)
+            plain = _encode({k: last[k] for k in _PUBLIC_EVENT_FIELDS if k in last})
+            card = last.get("card")
+            texts = (plain, plain if card is None
+                     else plain[:-1] + ',"card":' + _encode(card) + "}")
+        events = cache["event"] = (last, texts)
+    event_text = events[1][_sees_card(last, you)]
     game = table.game
     if (game is not None and game.turn != you and game.phase in ("draw", "discard")
             and game.result is None):  # not your turn: no hints, nothing to do
