@@ -39,7 +39,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 __all__ = ["Store", "StoreError", "StoredTable", "TableWrite", "SCHEMA_VERSION"]
 
@@ -101,8 +101,7 @@ class StoredTable:
     state: Optional[str]
 
 
-@dataclass(frozen=True)
-class TableWrite:
+class TableWrite(NamedTuple):
     """One table's part of :meth:`Store.write`: it moves from event ``seq_before`` to
     ``seq``; ``state`` is its state at ``seq``; ``base`` is ``(meta, game)``, or None to
     keep the stored one; ``status`` is None when it did not change."""
