@@ -166,6 +166,31 @@ def test_a_store_write_is_all_or_nothing(tmp_path: Path) -> None:
     store.close()
 
 
+def test_the_wal_is_checkpointed_by_its_own_thread_not_by_a_commit(tmp_path: Path) -> None:
+    import sqlite3
+    import time
+
+    path = str(tmp_path / "w.sqlite3")
+    store = Store(path, checkpoint_seconds=0.02)
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    store.create("A", "waiting", "{}", '{"s": 1}', '{"kind": "create"}')
+    for seq in range(1, 200):
+        store.write([TableWrite("A", seq, seq + 1, None, '{"s": %d}' % seq)],
+                    [("A", seq + 1, '{"pad": "%s"}' % ("x" * 2000))])
+    deadline = time.time() + 10
+    while store.checkpoints() < 2 and time.time() < deadline:
+        time.sleep(0.01)
+    assert store.checkpoints() >= 2
+    other = sqlite3.connect(path)  # nothing left in the WAL that is not in the database
+    busy, log, moved = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and log == moved
+    other.close()
+    store.close()
+    again = Store(path)
+    assert again.load("A").seq == 200
+    again.close()
+
+
 def _long_hands(seed: int, events: int) -> tuple[Table, list[dict[str, Any]]]:
     """A table of three whose players always draw from the stock and close only once
     the stock has run out and the discard pile been reshuffled in the hand, with
