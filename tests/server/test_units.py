@@ -454,6 +454,17 @@ def test_serve_refuses_nonsense_options(capsys: pytest.CaptureFixture[str]) -> N
     assert "--bot-delay" in capsys.readouterr().err
 
 
+def test_the_servers_json_is_the_standard_librarys_text() -> None:
+    """With orjson or without, the same text; what orjson refuses is written by the
+    standard library as before."""
+    from chinchon.server._json import encode
+
+    for obj in ({"a": [1, 2.5, None, True], "é": "ñ <b>\u2028\n\t\x01\x7f"},
+                {"now": 12345.678901, "left": 44.3, "zero": 0.0, "neg": -3},
+                {"seed": 2**70, "n": -(2**63) - 1}, ["\ud800"], [], {}, "x", 7):
+        assert encode(obj) == json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
 def test_socket_client_sends_at_once_and_queues_in_order_only_behind_a_stalled_send() -> None:
     """The app's connection writer: a message goes out during send() itself; while the
     socket cannot take more (the ASGI send suspends) the next ones wait, in order, and

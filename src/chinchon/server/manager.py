@@ -35,6 +35,7 @@ from .. import __version__
 from ..bots import BOTS, Bot, make_bot
 from ..errors import ChinchonError, IllegalAction
 from ..rules import Rules
+from ._json import encode
 from .protocol import MAX_MESSAGE_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, parse_message
 from .store import Store, StoreError, StoredTable, TableWrite
 from .tables import Table, same_base
@@ -146,7 +147,7 @@ def _sha256(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_dumps = encode  # compact JSON text (see chinchon.server._json)
 
 
 class Manager:

@@ -25,6 +25,7 @@ from ..errors import IllegalAction
 from ..game import Game
 from ..game.state import STATE_KEYS, GameState
 from ..rules import Rules
+from ._json import encode
 
 __all__ = ["Seat", "Table", "BOT_NAMES", "META_FORMAT", "STATE_FORMAT", "same_base"]
 
@@ -32,7 +33,7 @@ META_FORMAT = 1
 #: the format of :meth:`Table.state_json`
 STATE_FORMAT = 1
 
-_state_encode = json.JSONEncoder(separators=(",", ":")).encode
+_state_encode = encode  # compact JSON text (see chinchon.server._json)
 
 
 def same_base(a: Optional[tuple[Any, ...]], b: tuple[Any, ...]) -> bool:

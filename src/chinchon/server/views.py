@@ -20,9 +20,9 @@ public half is encoded to JSON once per event and joined to each seat's private 
 
 from __future__ import annotations
 
-import json
 from typing import Any, Optional, Sequence
 
+from ._json import encode
 from .protocol import PROTOCOL_VERSION
 from .tables import Table
 
@@ -166,8 +166,7 @@ def view_for(table: Table, you: int, *, connected: Sequence[bool], now: float,
     return view
 
 
-#: one encoder for every message (``json.dumps`` with separators builds one per call)
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_encode = encode  # compact JSON text (see chinchon.server._json)
 
 
 def encode_views(table: Table, seats: Sequence[int], *, connected: Sequence[bool], now: float,
