@@ -8,8 +8,8 @@ Everything here runs on one asyncio event loop, and each incoming message is han
 to the end without awaiting: check it, apply its event to the table (a refused event
 changes nothing), stage the event for the store and put the seats' new views in the
 outbox. At the end of the loop's turn (``call_soon``) every staged event of every table
-is written in one transaction (a group commit), and only once it is committed does
-the outbox go out. So no two events of a table interleave and nobody is ever told of
+is written in one transaction (a group commit), each with its table's snapshot (see
+:mod:`chinchon.server.store`), and only once it is committed does the outbox go out. So no two events of a table interleave and nobody is ever told of
 an event the store does not hold. While a commit is pending every message, errors
 included, waits in the outbox, so each connection gets its messages in order.
 
