@@ -349,13 +349,13 @@ class Table:
 
     def meta_json(self) -> str:
         """Everything but the game, as JSON."""
-        return json.dumps({
+        return _state_encode({
             "format": META_FORMAT, "id": self.id, "preset": self.preset,
             "rules": self.rules_dict, "status": self.status,
             "seats": [asdict(s) for s in self.seats], "ready": self.ready,
             "summary_since": self.summary_since, "clock": self.clock,
             "reason": self.reason, "seq": self.seq, "bot_kind": self.bot_kind,
-        }, separators=(",", ":"))
+        })
 
     def game_json(self) -> Optional[str]:
         """The game's own snapshot (:meth:`chinchon.Game.to_json`, with its log)."""
@@ -364,8 +364,7 @@ class Table:
     def base_game_json(self) -> Optional[str]:
         """The game's state fields (:meth:`GameState.to_dict <chinchon.game.state.GameState.to_dict>`:
         no log), the part of the base that :meth:`state_json` does not repeat."""
-        return None if self.game is None else json.dumps(GameState.to_dict(self.game),
-                                                         separators=(",", ":"))
+        return None if self.game is None else _state_encode(GameState.to_dict(self.game))
 
     def state_json(self) -> tuple[str, tuple[Any, ...]]:
         """The state part of the table's snapshot (see above) as JSON, and the *base
