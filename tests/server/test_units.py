@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -144,16 +145,205 @@ class FakeClient:
 
 def test_a_store_write_is_all_or_nothing(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "s.sqlite3"))
-    store.create("A", "waiting", "{}", '{"kind": "create"}')
-    store.create("B", "waiting", "{}", '{"kind": "create"}')
+    store.create("A", "waiting", "{}", '{"s": 1}', '{"kind": "create"}')
+    store.create("B", "waiting", "{}", '{"s": 1}', '{"kind": "create"}')
     with pytest.raises(StoreError, match="not at event 5"):
-        store.write([TableWrite("A", 1, 2, "waiting"), TableWrite("B", 5, 6, "waiting")],
+        store.write([TableWrite("A", 1, 2, None, '{"s": 2}'),
+                     TableWrite("B", 5, 6, None, '{"s": 6}')],
                     [("A", 2, "{}"), ("B", 6, "{}")])
-    assert store.load("A").seq == 1 and len(store.events("A")) == 1
-    store.write([TableWrite("A", 1, 2, "playing", ("{\"m\": 1}", "{}"))], [("A", 2, "{}")])
     row = store.load("A")
-    assert (row.seq, row.snap_seq, row.status, row.meta) == (2, 2, "playing", '{"m": 1}')
+    assert (row.seq, row.state) == (1, '{"s": 1}') and len(store.events("A")) == 1
+    store.write([TableWrite("A", 1, 2, "playing", '{"s": 2}', ("{\"m\": 1}", "{}"))],
+                [("A", 2, "{}")])
+    row = store.load("A")
+    assert (row.seq, row.snap_seq, row.status, row.meta, row.game, row.state) == \
+        (2, 2, "playing", '{"m": 1}', "{}", '{"s": 2}')
+    store.write([TableWrite("A", 2, 3, None, '{"s": 3}')], [("A", 3, "{}")])
+    row = store.load("A")  # the base stays, the state follows every event
+    assert (row.seq, row.snap_seq, row.status, row.meta, row.state) == \
+        (3, 2, "playing", '{"m": 1}', '{"s": 3}')
+    assert [q for q, _ in store.events("A")] == [1, 2, 3]
     store.close()
+
+
+def test_the_wal_is_checkpointed_by_its_own_thread_not_by_a_commit(tmp_path: Path) -> None:
+    import sqlite3
+    import time
+
+    path = str(tmp_path / "w.sqlite3")
+    store = Store(path, checkpoint_seconds=0.02)
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    store.create("A", "waiting", "{}", '{"s": 1}', '{"kind": "create"}')
+    for seq in range(1, 200):
+        store.write([TableWrite("A", seq, seq + 1, None, '{"s": %d}' % seq)],
+                    [("A", seq + 1, '{"pad": "%s"}' % ("x" * 2000))])
+    deadline = time.time() + 10
+    while store.checkpoints() < 2 and time.time() < deadline:
+        time.sleep(0.01)
+    assert store.checkpoints() >= 2
+    other = sqlite3.connect(path)  # nothing left in the WAL that is not in the database
+    busy, log, moved = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and log == moved
+    other.close()
+    store.close()
+    again = Store(path)
+    assert again.load("A").seq == 200
+    again.close()
+
+
+def _long_hands(seed: int, events: int) -> tuple[Table, list[dict[str, Any]]]:
+    """A table of three whose players always draw from the stock and close only once
+    the stock has run out and the discard pile been reshuffled in the hand, with
+    connection events and summaries between hands: ``events`` records after the
+    start."""
+    records = [_record(), {"kind": "join", "seat": 1, "name": "B", "token_sha256": "", "now": 1},
+               {"kind": "join", "seat": 2, "name": "C", "token_sha256": "", "now": 1},
+               {"kind": "start", "seed": seed, "now": 2}]
+    t = Table.replay(records)
+    now = 3.0
+    for k in range(events):
+        game = t.game
+        assert game is not None
+        now += 1.0
+        if game.result is not None:
+            break
+        if k % 23 == 5 and not game.disconnected:
+            r: dict[str, Any] = {"kind": "disconnect", "seat": k % 3}
+        elif game.disconnected:
+            r = {"kind": "reconnect", "seat": next(iter(game.disconnected))}
+        elif game.phase == "summary":
+            r = {"kind": "next_hand"}
+        elif game.phase == "draw":
+            r = {"kind": "draw", "seat": game.turn, "source": "stock"}
+        else:
+            hints = game.hints()
+            closing = [h for h in hints if h.can_close]
+            if closing and t.reshuffles >= game.hand_number:  # a reshuffle in each hand
+                r = {"kind": "close", "seat": game.turn, "card": str(closing[0].card)}
+            else:
+                card = min(hints, key=lambda h: (h.points, str(h.card))).card
+                r = {"kind": "discard", "seat": game.turn, "card": str(card)}
+        r["now"] = now
+        t.apply(r)
+        records.append(r)
+    return t, records
+
+
+def test_the_stored_snapshot_is_the_table_at_every_event_without_replay() -> None:
+    """What the server stores with each event -- the state always, the base when its
+    key changes -- restores the very table (the generator included) with no event
+    replayed, through reshuffles, new hands and reconnections; and the restored table
+    plays on exactly as the original."""
+    from chinchon.server.tables import same_base
+
+    for seed in (1, 2):
+        whole, records = _long_hands(seed, 400)
+        t = Table.from_create(records[0])
+        stored_key = None
+        base = (t.meta_json(), t.base_game_json())
+        reshuffles = bases = 0
+        for n, r in enumerate(records[1:], 2):
+            t.apply(dict(r))
+            state, key = t.state_json()
+            if not same_base(stored_key, key):
+                base, stored_key = (t.meta_json(), t.base_game_json()), key
+                bases += 1
+            restored = Table.restore(base[0], base[1], state)
+            assert restored.seq == n and restored.fingerprint() == t.fingerprint(), n
+            if n % 37 == 0 or n == len(records):  # and it goes on the same way
+                for later in records[n:n + 30]:
+                    restored.apply(dict(later))
+                twin = Table.replay(records[:n + 30])
+                assert restored.fingerprint() == twin.fingerprint()
+        reshuffles += t.reshuffles
+        assert t.fingerprint() == whole.fingerprint()
+        assert reshuffles > 0 and t.game.hand_number > 1
+        assert bases < len(records) / 4  # the base is written now and then, not every time
+
+
+def test_a_database_of_schema_1_is_upgraded_and_its_tables_load_by_replay(
+        tmp_path: Path) -> None:
+    import sqlite3
+
+    _, records = _long_hands(5, 40)
+    snap = Table.replay(records[:20])
+    path = str(tmp_path / "old.sqlite3")
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, status TEXT NOT NULL, seq INTEGER NOT NULL,
+                             created REAL NOT NULL, updated REAL NOT NULL);
+        CREATE TABLE snapshots (table_id TEXT PRIMARY KEY, snap_seq INTEGER NOT NULL,
+                                meta TEXT NOT NULL, game TEXT);
+        CREATE TABLE events (table_id TEXT NOT NULL, seq INTEGER NOT NULL, record TEXT NOT NULL,
+                             at REAL NOT NULL, PRIMARY KEY (table_id, seq)) WITHOUT ROWID;
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO settings VALUES ('schema', '1');
+    """)
+    con.execute("INSERT INTO tables VALUES ('T1', 'playing', ?, 0, 0)", (len(records),))
+    con.execute("INSERT INTO snapshots VALUES ('T1', 20, ?, ?)", (snap.meta_json(), snap.game_json()))
+    con.executemany("INSERT INTO events VALUES ('T1', ?, ?, 0)",
+                    [(q, json.dumps(r)) for q, r in enumerate(records, 1)])
+    con.commit()
+    con.close()
+    store = Store(path)
+    row = store.load("T1")
+    assert row.state is None and row.snap_seq == 20
+    loaded = Table.load(row.meta, row.game,
+                        [json.loads(r) for _, r in store.events("T1", after=row.snap_seq)])
+    assert loaded.fingerprint() == Table.replay(records).fingerprint()
+    # from its next event on, the table is stored with its state
+    state, _ = loaded.state_json()
+    store.write([TableWrite("T1", len(records), len(records) + 1, None, state,
+                            (loaded.meta_json(), loaded.base_game_json()))],
+                [("T1", len(records) + 1, "{}")])
+    row = store.load("T1")
+    assert Table.restore(row.meta, row.game, row.state).fingerprint() == loaded.fingerprint()
+    store.close()
+
+
+def test_encoded_views_are_the_views_as_json() -> None:
+    """The views the server sends, put together from parts encoded once and kept, are
+    the JSON of :func:`view_for` (through hands, closes, summaries, disconnections)."""
+    from chinchon.server import scripted
+    from chinchon.server.views import encode_views
+
+    rng = random.Random(4)
+    for seed in (3, 8):
+        t = Table.replay([_record(), {"kind": "join", "seat": 1, "name": "Bé <b>", "token_sha256": "",
+                                      "now": 1},
+                          {"kind": "join", "seat": 2, "name": "C", "token_sha256": "", "now": 1}])
+        now = 2.0
+        checked = 0
+        for k in range(600):
+            connected = [True, k % 5 != 0, True]
+            texts = encode_views(t, [0, 1, 2], connected=connected, now=now, summary_seconds=45)
+            for seat in range(3):
+                assert texts[seat] == json.dumps(
+                    view_for(t, seat, connected=connected, now=now, summary_seconds=45),
+                    separators=(",", ":"), ensure_ascii=False)
+            checked += 1
+            if t.status == "over":
+                break
+            now += 0.7
+            if t.game is None:
+                r: dict[str, Any] = {"kind": "start", "seed": seed}
+            elif k % 41 == 7 and not t.game.disconnected:
+                r = {"kind": "disconnect", "seat": 1}
+            elif t.game.disconnected:
+                r = {"kind": "reconnect", "seat": 1}
+            else:
+                views = [view_for(t, s, connected=[True] * 3, now=now, summary_seconds=45)
+                         for s in range(3)]
+                acts = [(s, scripted.choose(v, rng)) for s, v in enumerate(views)]
+                acts = [(s, a) for s, a in acts if a is not None]
+                if not acts:
+                    r = {"kind": "next_hand"}
+                else:
+                    s, a = acts[0]
+                    r = {"kind": a.pop("type"), "seat": s, **a}
+            r["now"] = now
+            t.apply(r)
+        assert checked > 50
 
 
 def test_manager_group_commit_sends_nothing_before_the_commit_and_survives_a_failed_one(
@@ -262,3 +452,64 @@ def test_serve_refuses_nonsense_options(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["serve", "--rate", "0"]) == 2
     assert main(["serve", "--bot-delay", "-1"]) == 2
     assert "--bot-delay" in capsys.readouterr().err
+
+
+def test_the_servers_json_is_the_standard_librarys_text() -> None:
+    """With orjson or without, the same text; what orjson refuses is written by the
+    standard library as before."""
+    from chinchon.server._json import encode
+
+    for obj in ({"a": [1, 2.5, None, True], "é": "ñ <b>\u2028\n\t\x01\x7f"},
+                {"now": 12345.678901, "left": 44.3, "zero": 0.0, "neg": -3},
+                {"seed": 2**70, "n": -(2**63) - 1}, ["\ud800"], [], {}, "x", 7):
+        assert encode(obj) == json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_socket_client_sends_at_once_and_queues_in_order_only_behind_a_stalled_send() -> None:
+    """The app's connection writer: a message goes out during send() itself; while the
+    socket cannot take more (the ASGI send suspends) the next ones wait, in order, and
+    a peer that lets too many pile up is closed; a broken socket stops all sending."""
+    pytest.importorskip("starlette")
+    from chinchon.server import app as app_module
+
+    async def scenario() -> None:
+        out: list[Any] = []
+        gate = asyncio.Event()
+        gate.set()
+
+        async def asgi_send(message: dict[str, Any]) -> None:
+            await gate.wait()  # like uvicorn: waits only while the transport is paused
+            out.append(message.get("text", message.get("code")))
+
+        client = app_module._SocketClient(asgi_send)
+        client.send("a")
+        assert out == ["a"] and client.busy is None  # sent within the call, no task
+        gate.clear()
+        client.send("b")     # stalls: finished later by a task
+        client.send("c")
+        assert out == ["a"] and client.busy is not None
+        gate.set()
+        await asyncio.sleep(0.01)
+        assert out == ["a", "b", "c"] and client.busy is None
+        client.send("d")
+        assert out[-1] == "d"
+        # a peer that never reads: dropped once SEND_QUEUE messages wait
+        gate.clear()
+        for i in range(app_module.SEND_QUEUE + 5):
+            client.send(f"x{i}")
+        assert client.closed
+        gate.set()
+        await asyncio.sleep(0.01)
+        assert out[-1] == 1013 and "x1" not in out
+        assert client.busy is None
+
+        async def broken(message: dict[str, Any]) -> None:
+            raise OSError("gone")
+
+        dead = app_module._SocketClient(broken)
+        dead.send("a")
+        assert dead.closed
+        dead.send("b")
+        dead.close(1000, "bye")  # nothing raised, nothing sent
+
+    asyncio.run(scenario())

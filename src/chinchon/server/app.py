@@ -6,10 +6,12 @@
 - ``GET /healthz`` a small JSON status (tables, connections, events stored);
 - ``WS /ws`` the game protocol (docs/protocol.md).
 
-Each WebSocket gets a reader (this module's endpoint: every message goes to
-``Manager.handle``, which never awaits) and a writer task draining a bounded queue, so
-that a slow client never holds up a table: a client that lets its queue fill up is
-disconnected (its seat then waits for it like any dropped connection).
+The WebSocket endpoint is plain ASGI beside the Starlette app (which serves the rest).
+Each WebSocket gets a reader (every message goes to ``Manager.handle``, which never
+awaits) and a :class:`_SocketClient` that writes each message out at once; only when
+the socket cannot take more does it queue, bounded, so that a slow client never holds
+up a table: a client that lets its queue fill up is disconnected (its seat then waits
+for it like any dropped connection).
 """
 
 from __future__ import annotations
@@ -18,15 +20,14 @@ import asyncio
 import contextlib
 from collections import deque
 from pathlib import Path
-from typing import AsyncIterator, Optional
+from typing import Any, AsyncIterator, Optional
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .manager import Manager, ServerConfig
 from .store import Store
@@ -71,55 +72,102 @@ class _SecurityHeaders:
 
 
 class _SocketClient:
-    """A :class:`~chinchon.server.manager.Client` over a Starlette WebSocket: ``send``
-    appends to a buffer that one writer task drains in order."""
+    """A :class:`~chinchon.server.manager.Client` over an ASGI WebSocket.
 
-    def __init__(self, ws: WebSocket) -> None:
-        self.ws = ws
-        self.buffer: deque[str] = deque()
-        self.wakeup = asyncio.Event()
-        self.closed = False
-        self.close_with: Optional[tuple[int, str]] = None
+    ``send`` hands the message to the server's ASGI ``send`` at once: that coroutine
+    only suspends when the socket cannot take more (the peer is not reading), so it is
+    run right here and, in that rare case, finished by a task, with the messages that
+    follow queued behind it in order. No task wakes per message (the server sends
+    three views or more for every action: this is much of its cost per action)."""
+
+    def __init__(self, asgi_send: Send) -> None:
+        self.asgi_send = asgi_send
+        self.backlog: deque[Message] = deque()
+        self.busy: Optional[asyncio.Task[None]] = None   # finishing a suspended send
+        self.closed = False      # nothing more is queued (close() called, or socket gone)
+        self.sent_close = False
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if len(self.buffer) >= SEND_QUEUE:
-            self.buffer.clear()  # it would never catch up: drop it
-            self.close(1013, "too slow: messages were piling up")
+        if self.busy is not None:
+            if len(self.backlog) >= SEND_QUEUE:
+                self.backlog.clear()  # it would never catch up: drop it
+                self.close(1013, "too slow: messages were piling up")
+                return
+            self.backlog.append({"type": "websocket.send", "text": text})
             return
-        self.buffer.append(text)
-        self.wakeup.set()
+        self._run({"type": "websocket.send", "text": text})
 
     def close(self, code: int, reason: str) -> None:
         """Close once the messages already queued are sent; nothing more is queued."""
         if self.closed:
             return
         self.closed = True
-        self.close_with = (code, reason)
-        self.wakeup.set()
+        message: Message = {"type": "websocket.close", "code": code, "reason": reason}
+        if self.busy is not None:
+            self.backlog.append(message)
+        else:
+            self._run(message)
 
-    async def writer(self) -> None:
-        ws = self.ws
-        buffer = self.buffer
+    def _step(self, message: Message) -> Optional[tuple[Any, Any]]:
+        """Start sending ``message``: None once sent (or the socket is gone), else the
+        suspended coroutine and what it waits for."""
+        if message["type"] == "websocket.close":
+            if self.sent_close:
+                return None
+            self.sent_close = True
+        coro = self.asgi_send(message)
+        try:
+            return coro, coro.send(None)
+        except StopIteration:
+            return None
+        except Exception:  # the socket is gone; the reader sees the disconnect
+            self._gone()
+            return None
+
+    def _run(self, message: Message) -> None:
+        suspended = self._step(message)
+        if suspended is not None:
+            self.busy = asyncio.ensure_future(self._finish(*suspended))
+
+    async def _finish(self, coro: Any, waiting: Any) -> None:
+        """Run a suspended send to its end (as a task would: resumed once what it waits
+        for is done), then the backlog, in order."""
         try:
             while True:
-                await self.wakeup.wait()
-                self.wakeup.clear()
-                while buffer:
-                    await ws.send_text(buffer.popleft())
-                if self.close_with is not None:
-                    if ws.application_state == WebSocketState.CONNECTED:
-                        await ws.close(*self.close_with)
+                while True:
+                    if asyncio.isfuture(waiting):
+                        await asyncio.wait([waiting])
+                    else:
+                        await asyncio.sleep(0)
+                    try:
+                        waiting = coro.send(None)
+                    except StopIteration:
+                        break
+                suspended = None
+                while suspended is None and self.backlog:
+                    suspended = self._step(self.backlog.popleft())
+                if suspended is None:
                     return
+                coro, waiting = suspended
         except Exception:  # the socket is gone; the reader sees the disconnect
-            self.closed = True
+            self._gone()
+        finally:
+            self.busy = None
+
+    def _gone(self) -> None:
+        self.closed = self.sent_close = True
+        self.backlog.clear()
+
+    async def drained(self, timeout: float) -> None:
+        if self.busy is not None:
             with contextlib.suppress(Exception):
-                await ws.close(1011)
+                await asyncio.wait_for(asyncio.shield(self.busy), timeout)
 
 
 def create_app(config: Optional[ServerConfig] = None, *,
-               store: Optional[Store] = None) -> Starlette:
+               store: Optional[Store] = None) -> ASGIApp:
     """The server as an ASGI app. The manager opens (or creates) ``config.db`` at
     startup and resumes every unfinished table in it."""
     config = config or ServerConfig()
@@ -147,38 +195,48 @@ def create_app(config: Optional[ServerConfig] = None, *,
             **manager.stats,
         })
 
-    async def socket(ws: WebSocket) -> None:
+    async def socket(scope: Scope, receive: Receive, send: Send) -> None:
+        """The game protocol on ``/ws``, straight on ASGI (Starlette's WebSocket adds
+        a few calls to every message and is not needed here)."""
+        if (await receive())["type"] != "websocket.connect":
+            return
+        if scope.get("path") != "/ws":
+            await send({"type": "websocket.close", "code": 1000})
+            return
+        await send({"type": "websocket.accept"})
         manager = holder["manager"]
-        await ws.accept()
-        client = _SocketClient(ws)
-        writer = asyncio.create_task(client.writer())
+        client = _SocketClient(send)
         conn = manager.connect(client)
         try:
             while not client.closed:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
+                message = await receive()
+                kind = message["type"]
+                if kind == "websocket.receive":
+                    data = message.get("text")
+                    manager.handle(conn, message.get("bytes") if data is None else data)
+                elif kind == "websocket.disconnect":
                     break
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes")
-                manager.handle(conn, data)
-        except WebSocketDisconnect:
+        except Exception:  # the connection broke under us: treat it as closed
             pass
         finally:
             manager.disconnect(conn)
             client.close(1000, "bye")
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 5)
+            await client.drained(5)
 
     app = Starlette(
         routes=[
             Route("/", index),
             Route("/healthz", healthz),
-            WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ],
         lifespan=lifespan,
     )
     app.add_middleware(_SecurityHeaders)
-    return app
 
+    async def asgi(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await socket(scope, receive, send)
+        else:
+            await app(scope, receive, send)
+
+    return asgi

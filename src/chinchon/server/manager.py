@@ -8,8 +8,8 @@ Everything here runs on one asyncio event loop, and each incoming message is han
 to the end without awaiting: check it, apply its event to the table (a refused event
 changes nothing), stage the event for the store and put the seats' new views in the
 outbox. At the end of the loop's turn (``call_soon``) every staged event of every table
-is written in one transaction (a group commit), and only once it is committed does
-the outbox go out. So no two events of a table interleave and nobody is ever told of
+is written in one transaction (a group commit), each with its table's snapshot (see
+:mod:`chinchon.server.store`), and only once it is committed does the outbox go out. So no two events of a table interleave and nobody is ever told of
 an event the store does not hold. While a commit is pending every message, errors
 included, waits in the outbox, so each connection gets its messages in order.
 
@@ -35,18 +35,15 @@ from .. import __version__
 from ..bots import BOTS, Bot, make_bot
 from ..errors import ChinchonError, IllegalAction
 from ..rules import Rules
+from ._json import encode
 from .protocol import MAX_MESSAGE_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, parse_message
 from .store import Store, StoreError, StoredTable, TableWrite
-from .tables import Table
+from .tables import Table, same_base
 from .views import encode_views, lobby_entry
 
 __all__ = ["Manager", "ServerConfig", "Client", "presets"]
 
 log = logging.getLogger("chinchon.server")
-
-#: events after which the table's full snapshot is stored: a hand or game starts or ends
-_SNAPSHOT_EVENTS = frozenset({"start", "close", "next_hand", "restart", "abandon"})
-
 
 def presets() -> dict[str, Rules]:
     """The named rules a table may be created with: ``chinchon.rules.PRESETS``, read at
@@ -72,9 +69,6 @@ class ServerConfig:
     burst: int = 40
     #: tables not over that the server holds at once
     max_tables: int = 5000
-    #: a table's full snapshot is stored at least every this many events (besides the
-    #: start and end of each hand); 1 stores it with every event
-    snapshot_every: int = 50
     #: "normal" or "full" (see :class:`chinchon.server.store.Store`)
     durability: str = "normal"
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
@@ -102,10 +96,12 @@ class Conn:
 class Live:
     """A table held in memory, with what is not stored: connections, bots, timers."""
 
-    def __init__(self, table: Table, offset: float, snap_seq: int) -> None:
+    def __init__(self, table: Table, offset: float,
+                 base_key: Optional[tuple[Any, ...]] = None) -> None:
         self.table = table
         self.offset = offset
-        self.snap_seq = snap_seq      # the event of the stored snapshot
+        #: the key of the stored base (Table.state_json); None: store it with the next event
+        self.base_key = base_key
         self.conns: dict[int, list[Conn]] = {}
         self.bots: dict[int, Bot] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
@@ -127,13 +123,14 @@ class Live:
 class _Staged:
     """A table's events waiting for the group commit."""
 
-    __slots__ = ("live", "seq_before", "events", "snapshot")
+    __slots__ = ("live", "seq_before", "status_before", "events", "base_key")
 
-    def __init__(self, live: Live, seq_before: int) -> None:
+    def __init__(self, live: Live, seq_before: int, status_before: str) -> None:
         self.live = live
         self.seq_before = seq_before
+        self.status_before = status_before
         self.events: list[tuple[int, str]] = []
-        self.snapshot = False
+        self.base_key: Optional[tuple[Any, ...]] = None   # of a base being written
 
 
 def _game_accepts(players: int) -> bool:
@@ -150,8 +147,7 @@ def _sha256(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+_dumps = encode  # compact JSON text (see chinchon.server._json)
 
 
 class Manager:
@@ -162,7 +158,8 @@ class Manager:
         self.clock = config.clock
         self.store = store if store is not None else Store(config.db, durability=config.durability)
         self.live: dict[str, Live] = {}
-        self.stats = {"events": 0, "messages_in": 0, "refused": 0, "connections": 0}
+        self.stats = {"events": 0, "commits": 0, "messages_in": 0, "refused": 0,
+                      "connections": 0}
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         #: the table sizes the game accepts (asked of chinchon.Game itself)
         self.player_counts = [n for n in range(1, 13) if _game_accepts(n)]
@@ -171,6 +168,7 @@ class Manager:
         # (client, text, durable, close): a message, or with text None a close (code, reason)
         self._outbox: list[tuple[Client, Optional[str], bool, Optional[tuple[int, str]]]] = []
         self._flush_handle: Optional[asyncio.Handle] = None
+        self._welcome: Optional[tuple[dict[str, Rules], str]] = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -183,7 +181,7 @@ class Manager:
             except (ChinchonError, KeyError, TypeError, ValueError) as exc:
                 log.error("table %s cannot be restored, left as is: %s", stored.id, exc)
                 continue
-            live = Live(table, table.clock - self.clock(), stored.snap_seq)
+            live = Live(table, table.clock - self.clock())
             self.live[table.id] = live
             try:
                 if table.status == "playing":
@@ -196,9 +194,12 @@ class Manager:
             log.info("resumed %d table(s) from %s", len(self.live), self.store.path)
 
     def _load(self, stored: StoredTable) -> Table:
-        """The table from its stored snapshot and the events after it."""
-        events = [json.loads(r) for _, r in self.store.events(stored.id, after=stored.snap_seq)]
-        table = Table.load(stored.meta, stored.game, events)
+        """The table from its stored snapshot: base and state, at its last event. (A
+        table stored without a state, by a server of schema 1, replays the events
+        after its base.)"""
+        after = stored.seq if stored.state is not None else stored.snap_seq
+        events = [json.loads(r) for _, r in self.store.events(stored.id, after=after)]
+        table = Table.load(stored.meta, stored.game, events, stored.state)
         if table.seq != stored.seq:
             raise ValueError(f"table {stored.id}: {table.seq} events found, {stored.seq} recorded")
         return table
@@ -214,14 +215,17 @@ class Manager:
     def connect(self, client: Client) -> Conn:
         self.stats["connections"] += 1
         conn = Conn(client, self.config.burst, self.clock())
-        self._send(client, _dumps({
-            "type": "welcome", "v": PROTOCOL_VERSION, "server": f"chinchon {__version__}",
-            "presets": {name: _rules_dict(r) for name, r in presets().items()},
-            "bots": list(BOTS),
-            "players": self.player_counts,
-            "limits": {"message_bytes": MAX_MESSAGE_BYTES, "rate": self.config.rate,
-                       "burst": self.config.burst, "name_chars": MAX_NAME_CHARS},
-        }))
+        known = presets()
+        if self._welcome is None or self._welcome[0] != known:  # built once, unless the
+            self._welcome = (known, _dumps({                    # presets change
+                "type": "welcome", "v": PROTOCOL_VERSION, "server": f"chinchon {__version__}",
+                "presets": {name: _rules_dict(r) for name, r in known.items()},
+                "bots": list(BOTS),
+                "players": self.player_counts,
+                "limits": {"message_bytes": MAX_MESSAGE_BYTES, "rate": self.config.rate,
+                           "burst": self.config.burst, "name_chars": MAX_NAME_CHARS},
+            }))
+        self._send(client, self._welcome[1])
         return conn
 
     def disconnect(self, conn: Conn) -> None:
@@ -349,9 +353,10 @@ class Manager:
                                   name=msg["name"], token_sha256=_sha256(token),
                                   bots=msg.get("bots", 0), bot=bot, now=now)
         table = Table.from_create(record)
-        self.store.create(table_id, table.status, table.meta_json(), _dumps(record))
+        state, key = table.state_json()
+        self.store.create(table_id, table.status, table.meta_json(), state, _dumps(record))
         self.stats["events"] += 1
-        live = Live(table, 0.0, 1)
+        live = Live(table, 0.0, key)
         self.live[table_id] = live
         self._detach(conn)
         self._attach(conn, live, 0)
@@ -434,7 +439,7 @@ class Manager:
             stored = self.store.load(table_id)
             if stored is not None and stored.status == "over":
                 table = self._load(stored)
-                live = Live(table, table.clock - self.clock(), stored.snap_seq)
+                live = Live(table, table.clock - self.clock())
                 self.live[table_id] = live
                 return live
         raise ProtocolError("no_table", f"no table {table_id!r} on this server")
@@ -519,7 +524,7 @@ class Manager:
         nothing and stages nothing."""
         table = live.table
         record["now"] = self.now(live)
-        before = table.seq
+        before, status = table.seq, table.status
         try:
             table.apply(record)
         except IllegalAction:
@@ -530,11 +535,8 @@ class Manager:
             raise
         staged = self._staged.get(table.id)
         if staged is None:
-            staged = self._staged[table.id] = _Staged(live, before)
+            staged = self._staged[table.id] = _Staged(live, before, status)
         staged.events.append((table.seq, _dumps(record)))
-        if (record["kind"] in _SNAPSHOT_EVENTS or table.status == "over"
-                or table.seq - live.snap_seq >= self.config.snapshot_every):
-            staged.snapshot = True
         if self._flush_handle is None:
             loop = self._loop or asyncio.get_running_loop()
             self._flush_handle = loop.call_soon(self.flush)
@@ -555,9 +557,16 @@ class Manager:
             events: list[tuple[str, int, str]] = []
             for table_id, st in staged.items():
                 table = st.live.table
-                snapshot = (table.meta_json(), table.game_json()) if st.snapshot else None
-                writes.append(TableWrite(table_id, st.seq_before, table.seq, table.status,
-                                         snapshot))
+                # the table's snapshot at its last event: the state always, the base
+                # when what it holds changed
+                state, key = table.state_json()
+                base = None
+                if not same_base(st.live.base_key, key):
+                    base = (table.meta_json(), table.base_game_json())
+                    st.base_key = key
+                writes.append(TableWrite(
+                    table_id, st.seq_before, table.seq,
+                    None if table.status == st.status_before else table.status, state, base))
                 events.extend((table_id, seq, rec) for seq, rec in st.events)
             try:
                 self.store.write(writes, events)
@@ -566,9 +575,10 @@ class Manager:
                 failed = True
             else:
                 self.stats["events"] += len(events)
+                self.stats["commits"] += 1
                 for st in staged.values():
-                    if st.snapshot:
-                        st.live.snap_seq = st.live.table.seq
+                    if st.base_key is not None:
+                        st.live.base_key = st.base_key
         told: set[int] = set()
         for client, text, durable, close in outbox:
             if text is None:
@@ -600,7 +610,7 @@ class Manager:
         stored = self.store.load(live.table.id)
         if stored is not None:
             live.table = self._load(stored)
-            live.snap_seq = stored.snap_seq
+            live.base_key = None
             live.bots.clear()
 
     def _publish(self, live: Live, actor: Optional[Conn], rid: Any) -> None:
@@ -613,7 +623,8 @@ class Manager:
             text = texts[seat]
             for c in live.conns[seat]:
                 if c is actor and rid is not None:  # the view answers this message
-                    self._send(c.client, f'{text[:-1]},"ack":{_dumps(rid)}}}', durable=True)
+                    ack = str(rid) if type(rid) is int else _dumps(rid)
+                    self._send(c.client, f'{text[:-1]},"ack":{ack}}}', durable=True)
                 else:
                     self._send(c.client, text, durable=True)
         self._drive(live)

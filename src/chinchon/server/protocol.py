@@ -160,7 +160,7 @@ def parse_message(raw: Any) -> dict[str, Any]:
     if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_big", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        msg = json.loads(raw, parse_constant=_no_constant)
+        msg = _decode(raw)
     except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "a message must be valid JSON") from None
     if not isinstance(msg, dict):
@@ -199,3 +199,7 @@ def _check_fields(msg: dict[str, Any]) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+#: ``json.loads(text, parse_constant=_no_constant)`` without building a decoder per call
+_decode = json.JSONDecoder(parse_constant=_no_constant).decode

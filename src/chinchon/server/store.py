@@ -3,41 +3,54 @@
 Three tables:
 
 - ``events``: every event of every table, ``(table_id, seq)`` -> the record (JSON), in
-  the order they happened. The events are the truth: replaying a table's events from
-  its ``create`` gives the table (:meth:`chinchon.server.tables.Table.replay`).
-- ``tables``: one small row per table: ``seq`` (its last event) and ``status``.
-- ``snapshots``: per table, the whole table (``meta``: seats, rules, clock...;
-  ``game``: :meth:`chinchon.Game.to_json`, NULL until the game starts) at event
-  ``snap_seq``. The table now = that snapshot + the events after it. (Apart from
-  ``tables`` because SQLite rewrites a whole row on any update: the small row changes
-  with every event, the big one only at a snapshot.)
+  the order they happened. Replaying a table's events from its ``create`` gives the
+  table (:meth:`chinchon.server.tables.Table.replay`): the history, and a check.
+- ``tables``: one row per table: ``seq`` (its last event), ``status`` and ``state``,
+  the part of the table's snapshot that events change
+  (:meth:`~chinchon.server.tables.Table.state_json`: the hands, the stock, the discard
+  pile, the turn, the totals, ...; a few hundred bytes), always at ``seq``.
+- ``snapshots``: per table, the rest of the snapshot, its *base*: ``meta`` (seats,
+  rules, ...) and ``game`` (the game's fields that change once a hand or so: the
+  generator's state, the last closed hand, the result), written again only when they
+  change (``snap_seq``: the event it was written with). Apart from ``tables`` because
+  SQLite rewrites a whole row on any update: the small row changes with every event,
+  the big one a few times a hand.
 
-:meth:`Store.write` writes events with their tables' new ``seq``, ``status`` and,
-when due, snapshots, in **one transaction**; the server tells nobody about an event
-before the transaction holding it is committed. The server gathers the events of one
-turn of its event loop into one such transaction (a group commit): under load one
-commit carries many events, at rest each event has its own. The server takes a snapshot at the
-events that open or end a hand or the game and every ``snapshot_every`` events
-(``chinchon serve --snapshot-every``, 1 = after every event), so a restart replays a
-few events at most; a game's JSON grows with its log, so a snapshot after every event
-costs more the longer a game runs.
+So base and state are the whole table at its last event, and a restarted server
+loads it from them without replaying any event
+(:meth:`~chinchon.server.tables.Table.restore`). (A database of schema 1, from before
+``state`` existed, has no state: its tables load from the base and the events after
+``snap_seq``, and are stored the new way from their next event on.)
+
+:meth:`Store.write` writes events with their tables' new ``seq``, ``status``,
+``state`` and, when it changed, base, in **one transaction**; the server tells nobody
+about an event before the transaction holding it is committed. The server gathers
+the events of one turn of its event loop into one such transaction (a group commit):
+under load one commit carries many events, at rest each event has its own.
 
 The file is in WAL mode; ``synchronous=NORMAL`` (the default here) keeps every
 committed transaction through a crash of the server process (SIGKILL included) and
 can lose the last ones only if the operating system itself stops;
-``durability="full"`` syncs every commit to disk (power-loss safe, slower).
+``durability="full"`` syncs every commit to disk (power-loss safe, slower). The WAL is
+copied back into the database by a thread of the store's own every half second, not by
+whichever commit fills it (:class:`_Checkpointer`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 __all__ = ["Store", "StoreError", "StoredTable", "TableWrite", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 1
+log = logging.getLogger("chinchon.server")
+
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -45,7 +58,8 @@ CREATE TABLE IF NOT EXISTS tables (
     status   TEXT NOT NULL,
     seq      INTEGER NOT NULL,
     created  REAL NOT NULL,
-    updated  REAL NOT NULL
+    updated  REAL NOT NULL,
+    state    TEXT
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables (status);
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -54,18 +68,24 @@ CREATE TABLE IF NOT EXISTS snapshots (
     meta     TEXT NOT NULL,
     game     TEXT
 );
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL,
-    seq      INTEGER NOT NULL,
-    record   TEXT NOT NULL,
-    at       REAL NOT NULL,
-    PRIMARY KEY (table_id, seq)
-) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+# events in the order they are written (a rowid table: each commit appends to its last
+# pages), found by table through the index; schema 1 had them WITHOUT ROWID, keyed by
+# (table_id, seq), and such a table is kept as it is
+_EVENTS = """
+CREATE TABLE events (
+    table_id TEXT NOT NULL,
+    seq      INTEGER NOT NULL,
+    record   TEXT NOT NULL,
+    at       REAL NOT NULL
+);
+CREATE UNIQUE INDEX events_by_table ON events (table_id, seq);
+"""
 
-_SELECT = ("SELECT t.id, t.status, t.seq, s.snap_seq, s.meta, s.game "
+
+_SELECT = ("SELECT t.id, t.status, t.seq, s.snap_seq, s.meta, s.game, t.state "
            "FROM tables t JOIN snapshots s ON s.table_id = t.id")
 
 
@@ -75,8 +95,9 @@ class StoreError(Exception):
 
 @dataclass(frozen=True)
 class StoredTable:
-    """A table as stored: the snapshot (``meta``, ``game``) is at event ``snap_seq``;
-    :meth:`Store.events` gives the events after it, up to ``seq``."""
+    """A table as stored: its base (``meta``, ``game``), written with event
+    ``snap_seq``, and its ``state`` at event ``seq`` (None in a table of schema 1:
+    then :meth:`Store.events` gives the events after ``snap_seq``, up to ``seq``)."""
 
     id: str
     status: str
@@ -84,24 +105,28 @@ class StoredTable:
     snap_seq: int
     meta: str
     game: Optional[str]
+    state: Optional[str]
 
 
-@dataclass(frozen=True)
-class TableWrite:
+class TableWrite(NamedTuple):
     """One table's part of :meth:`Store.write`: it moves from event ``seq_before`` to
-    ``seq``; ``snapshot`` is ``(meta, game)`` at ``seq``, or None to keep the last one."""
+    ``seq``; ``state`` is its state at ``seq``; ``base`` is ``(meta, game)``, or None to
+    keep the stored one; ``status`` is None when it did not change."""
 
     table_id: str
     seq_before: int
     seq: int
-    status: str
-    snapshot: Optional[tuple[str, Optional[str]]] = None
+    status: Optional[str]
+    state: str
+    base: Optional[tuple[str, Optional[str]]] = None
 
 
 class Store:
-    """The server's SQLite database. Used from one thread (the event loop's)."""
+    """The server's SQLite database. Used from one thread (the event loop's), but for
+    the WAL's checkpoints (see :class:`_Checkpointer`)."""
 
-    def __init__(self, path: str, *, durability: str = "normal") -> None:
+    def __init__(self, path: str, *, durability: str = "normal",
+                 checkpoint_seconds: float = 0.5) -> None:
         if durability not in ("normal", "full"):
             raise ValueError(f"durability must be 'normal' or 'full', got {durability!r}")
         self.path = path
@@ -110,23 +135,37 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={durability.upper()}")
         self._db.execute("PRAGMA busy_timeout=5000")
+        if self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND "
+                            "name='events'").fetchone() is None:
+            self._db.executescript(_EVENTS)
         self._db.executescript(_SCHEMA)
         row = self._db.execute("SELECT value FROM settings WHERE key='schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO settings VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif int(row[0]) == 1:  # before the state column: add it (NULL: load by replay)
+            self._transaction(("ALTER TABLE tables ADD COLUMN state TEXT", ()),
+                              ("UPDATE settings SET value=? WHERE key='schema'",
+                               (str(SCHEMA_VERSION),)))
         elif int(row[0]) != SCHEMA_VERSION:
             raise StoreError(f"{path}: database schema {row[0]}, this server reads "
                              f"schema {SCHEMA_VERSION}")
+        # the WAL is copied back into the database by a thread of its own, not by the
+        # commit that happens to fill it (see _Checkpointer)
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer = _Checkpointer(path, checkpoint_seconds)
 
     def close(self) -> None:
+        self._checkpointer.stop()
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
 
-    def create(self, table_id: str, status: str, meta: str, record: str) -> None:
+    def create(self, table_id: str, status: str, meta: str, state: str, record: str) -> None:
         """A new table with its first event (seq 1) and its snapshot after it."""
         now = time.time()
         self._transaction(
-            ("INSERT INTO tables (id, status, seq, created, updated) VALUES (?, ?, 1, ?, ?)",
-             (table_id, status, now, now)),
+            ("INSERT INTO tables (id, status, seq, created, updated, state) "
+             "VALUES (?, ?, 1, ?, ?, ?)", (table_id, status, now, now, state)),
             ("INSERT INTO snapshots (table_id, snap_seq, meta, game) VALUES (?, 1, ?, NULL)",
              (table_id, meta)),
             ("INSERT INTO events (table_id, seq, record, at) VALUES (?, 1, ?, ?)",
@@ -134,8 +173,8 @@ class Store:
         )
 
     def write(self, tables: Sequence[TableWrite], events: Sequence[tuple[str, int, str]]) -> None:
-        """Events ``(table_id, seq, record)`` and each table's new ``seq``, ``status`` and
-        (when given) snapshot, in **one transaction** (the server's group commit: every
+        """Events ``(table_id, seq, record)`` and each table's new ``seq``, ``status``,
+        ``state`` and (when given) base, in **one transaction** (the server's group commit: every
         event staged during one turn of the event loop). Refused as a whole
         (:class:`StoreError`, nothing written) if a table is not at the ``seq_before``
         the write expects, or if any statement fails."""
@@ -145,16 +184,22 @@ class Store:
             db.execute("BEGIN IMMEDIATE")
             try:
                 for w in tables:
-                    cur = db.execute(
-                        "UPDATE tables SET status=?, seq=?, updated=? WHERE id=? AND seq=?",
-                        (w.status, w.seq, now, w.table_id, w.seq_before))
+                    if w.status is None:
+                        cur = db.execute(
+                            "UPDATE tables SET seq=?, updated=?, state=? WHERE id=? AND seq=?",
+                            (w.seq, now, w.state, w.table_id, w.seq_before))
+                    else:
+                        cur = db.execute(
+                            "UPDATE tables SET status=?, seq=?, updated=?, state=? "
+                            "WHERE id=? AND seq=?",
+                            (w.status, w.seq, now, w.state, w.table_id, w.seq_before))
                     if cur.rowcount != 1:
                         raise StoreError(f"table {w.table_id} is not at event {w.seq_before} "
                                          f"in the database")
-                    if w.snapshot is not None:
+                    if w.base is not None:
                         db.execute("UPDATE snapshots SET snap_seq=?, meta=?, game=? "
                                    "WHERE table_id=?",
-                                   (w.seq, w.snapshot[0], w.snapshot[1], w.table_id))
+                                   (w.seq, w.base[0], w.base[1], w.table_id))
                 db.executemany("INSERT INTO events (table_id, seq, record, at) VALUES (?, ?, ?, ?)",
                                [(t, q, r, now) for t, q, r in events])
             except BaseException:
@@ -187,7 +232,48 @@ class Store:
         rows = self._db.execute(_SELECT + " WHERE t.status != 'over' ORDER BY t.created").fetchall()
         return [StoredTable(*r) for r in rows]
 
+    def checkpoints(self) -> int:
+        """WAL checkpoints done so far (by the background thread)."""
+        return self._checkpointer.done
+
     def events(self, table_id: str, after: int = 0) -> list[tuple[int, str]]:
         """``(seq, record)`` of the table's events after event ``after``, in order."""
         return self._db.execute("SELECT seq, record FROM events WHERE table_id=? AND seq>? "
                                 "ORDER BY seq", (table_id, after)).fetchall()
+
+
+class _Checkpointer:
+    """Copies the WAL back into the database every ``seconds``, on a thread and a
+    connection of its own (a PASSIVE checkpoint: it never blocks the writer).
+
+    Left to SQLite, the commit that fills the WAL past 1000 pages does the checkpoint
+    itself, syncing the files to disk (even with ``synchronous=NORMAL``): under the
+    load test one commit in ten took 5-25 ms that way, and the event loop with every
+    table waited through it. Here the commits only append to the WAL; what is committed
+    is as safe as before (it is in the WAL; a checkpoint only moves it)."""
+
+    def __init__(self, path: str, seconds: float) -> None:
+        self.path = path
+        self.seconds = seconds
+        self.done = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="chinchon-wal-checkpoint",
+                                        daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=True)
+        try:
+            db.execute("PRAGMA busy_timeout=5000")
+            while not self._stop.wait(self.seconds):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    self.done += 1
+                except sqlite3.Error as exc:  # try again next time; the WAL only grows
+                    log.warning("WAL checkpoint of %s failed: %s", self.path, exc)
+        finally:
+            db.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)

@@ -23,11 +23,25 @@ from typing import Any, Optional
 
 from ..errors import IllegalAction
 from ..game import Game
+from ..game.state import STATE_KEYS, GameState
 from ..rules import Rules
+from ._json import encode
 
-__all__ = ["Seat", "Table", "BOT_NAMES", "META_FORMAT"]
+__all__ = ["Seat", "Table", "BOT_NAMES", "META_FORMAT", "STATE_FORMAT", "same_base"]
 
 META_FORMAT = 1
+#: the format of :meth:`Table.state_json`
+STATE_FORMAT = 1
+
+_state_encode = encode  # compact JSON text (see chinchon.server._json)
+
+
+def same_base(a: Optional[tuple[Any, ...]], b: tuple[Any, ...]) -> bool:
+    """Whether two base keys (:meth:`Table.state_json`) stand for the same base: the
+    same seats and status, no shuffle between them (the same hand, the same count of
+    reshuffles: the generator's state is the same), the very same result and last
+    hand."""
+    return a is not None and a[:4] == b[:4] and a[4] is b[4] and a[5] is b[5]
 
 # a seat's cards as shown: (hand in table order, melds, deadwood or None)
 _Arranged = tuple[list[str], list[list[str]], Optional[int]]
@@ -76,6 +90,12 @@ class Table:
         self.rules_dict = asdict(rules)
         self._last_hand: tuple[Any, Optional[dict[str, Any]]] = (None, None)
         self._arranged: dict[int, tuple[tuple[Any, ...], _Arranged]] = {}
+        #: bumped when a seat changes (join, leave, start): the stored base must follow
+        self.seats_changed = 0
+        #: draws that found the stock empty and had the discard pile shuffled into it
+        self.reshuffles = 0
+        #: the view's parts that rarely change, encoded once (see chinchon.server.views)
+        self.encoded: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ reading
 
@@ -212,6 +232,7 @@ class Table:
         if self.seats[seat].kind != "open":
             raise IllegalAction(f"seat {seat} at table {self.id} is taken")
         self.seats[seat] = Seat("human", r["name"], token_sha256=r["token_sha256"])
+        self.seats_changed += 1
 
     def _on_leave(self, r: dict[str, Any]) -> None:
         seat = self._seat(r)
@@ -219,6 +240,7 @@ class Table:
             raise IllegalAction("only a person other than the host may leave a table "
                                 "before it starts")
         self.seats[seat] = Seat("open")
+        self.seats_changed += 1
 
     def _on_start(self, r: dict[str, Any]) -> None:
         if self.status != "waiting":
@@ -237,11 +259,15 @@ class Table:
             raise
         self.game = game
         self.status = "playing"
+        self.seats_changed += 1
         self.ready = [False] * self.players
 
     def _on_draw(self, r: dict[str, Any]) -> Any:
         game, _ = self._my_turn(r)
+        empty = r["source"] == "stock" and game.stock_size == 0
         card = game.draw(r["source"])
+        if empty:  # the generator shuffled the discard pile: the stored base must follow
+            self.reshuffles += 1
         if "card" in r and r["card"] != str(card):  # replaying a stored event
             raise IllegalAction(f"replay diverged: the stored draw took {r['card']}, "
                                 f"the game gave {card}")
@@ -311,27 +337,80 @@ class Table:
         self.reason = r["reason"]
 
     # ------------------------------------------------------------------ storage
+    #
+    # A table is stored in two parts (chinchon.server.store): the *base*, written when
+    # it changes -- :meth:`meta_json` (the seats, rules, ...) and :meth:`base_game_json`
+    # (the game's fields that change once a hand or so: names, rules, seed, the
+    # generator, the result, the last closed hand) -- and the *state*,
+    # :meth:`state_json`, written with every event: the table's and the game's fields
+    # that an event changes (a few hundred bytes: the hands, the stock, the discard
+    # pile, the turn, the totals, ...). Base and state together are the whole table at
+    # its last event: :meth:`restore` builds it from them without replaying anything.
 
     def meta_json(self) -> str:
-        """Everything but the game, as JSON (the game is stored as its own to_json)."""
-        return json.dumps({
+        """Everything but the game, as JSON."""
+        return _state_encode({
             "format": META_FORMAT, "id": self.id, "preset": self.preset,
-            "rules": asdict(self.rules), "status": self.status,
+            "rules": self.rules_dict, "status": self.status,
             "seats": [asdict(s) for s in self.seats], "ready": self.ready,
             "summary_since": self.summary_since, "clock": self.clock,
             "reason": self.reason, "seq": self.seq, "bot_kind": self.bot_kind,
-        }, separators=(",", ":"))
+        })
 
     def game_json(self) -> Optional[str]:
+        """The game's own snapshot (:meth:`chinchon.Game.to_json`, with its log)."""
         return None if self.game is None else self.game.to_json()
 
+    def base_game_json(self) -> Optional[str]:
+        """The game's state fields (:meth:`GameState.to_dict <chinchon.game.state.GameState.to_dict>`:
+        no log), the part of the base that :meth:`state_json` does not repeat."""
+        return None if self.game is None else _state_encode(GameState.to_dict(self.game))
+
+    def state_json(self) -> tuple[str, tuple[Any, ...]]:
+        """The state part of the table's snapshot (see above) as JSON, and the *base
+        key*: what the base holds that may change during a game. When the key differs
+        (:func:`same_base`) from the one of the stored base, the base must be stored
+        again with this state."""
+        state: dict[str, Any] = {
+            "format": STATE_FORMAT, "seq": self.seq, "status": self.status,
+            "clock": self.clock, "ready": self.ready, "summary_since": self.summary_since,
+            "reason": self.reason, "game": None}
+        game = self.game
+        if game is None:
+            return _state_encode(state), (self.seats_changed, self.status, 0, 0, None, None)
+        # the game's fields as they are now (copies); the generator's state is in the
+        # base, and changes only with a shuffle: a new hand's deal or a reshuffle
+        cap = game._capture(rng=False)
+        state["game"] = {
+            "phase": cap["phase"], "turn": cap["turn"], "lead": cap["lead"],
+            "hand_number": cap["hand_number"], "turns": cap["turns"],
+            "hands": [[str(c) for c in h] for h in cap["hands"]],
+            "stock": [str(c) for c in cap["stock"]],
+            "discard": [str(c) for c in cap["discard"]],
+            "face_down": None if cap["face_down"] is None else str(cap["face_down"]),
+            "totals": cap["totals"], "in_game": cap["in_game"], "chips": cap["chips"],
+            "disconnected": [[s, t] for s, t in sorted(cap["disconnected"].items())],
+        }
+        return _state_encode(state), (self.seats_changed, self.status, cap["hand_number"],
+                                      self.reshuffles, cap["result"], cap["last_hand"])
+
     @classmethod
-    def restore(cls, meta: str, game: Optional[str]) -> Table:
-        """The table as stored by :meth:`meta_json` and :meth:`game_json`."""
+    def restore(cls, meta: str, game: Optional[str], state: Optional[str] = None) -> Table:
+        """The table from its stored base (:meth:`meta_json`; :meth:`base_game_json` or
+        :meth:`game_json`) and, when given, its :meth:`state_json` (which then overrides
+        what the base says of the same fields). The game comes back through
+        :meth:`chinchon.Game.from_json`, every field checked; its log starts afresh from
+        a checkpoint of the restored state."""
         m = json.loads(meta)
         if m.get("format") != META_FORMAT:
             raise IllegalAction(f"unknown table format {m.get('format')!r}")
-        t = cls(m["id"], m["preset"], Rules(**m["rules"]), [Seat(**s) for s in m["seats"]])
+        s = None if state is None else json.loads(state)
+        if s is not None:
+            if s.get("format") != STATE_FORMAT:
+                raise IllegalAction(f"unknown table state format {s.get('format')!r}")
+            for key in ("seq", "status", "clock", "ready", "summary_since", "reason"):
+                m[key] = s[key]
+        t = cls(m["id"], m["preset"], Rules(**m["rules"]), [Seat(**x) for x in m["seats"]])
         t.status = m["status"]
         t.seq = m["seq"]
         t.ready = list(m["ready"])
@@ -339,14 +418,34 @@ class Table:
         t.clock = m["clock"]
         t.reason = m["reason"]
         t.bot_kind = m["bot_kind"]
-        t.game = None if game is None else Game.from_json(game)
+        if game is None:
+            if s is not None and s["game"] is not None:
+                raise IllegalAction(f"table {t.id}: a stored game state without its base")
+            return t
+        g = json.loads(game)
+        if s is not None and s["game"] is not None:
+            g.update(s["game"])
+            fields = {k: g[k] for k in STATE_KEYS + ("disconnected",)}
+            g = dict(fields, format=2, log=[{"event": "checkpoint", "state": fields}])
+        t.game = Game.from_json(g)
         return t
 
+    def fingerprint(self) -> str:
+        """The whole table (every stored field, the game's log aside) as one JSON text:
+        two tables with the same fingerprint are in the same state."""
+        game = None
+        if self.game is not None:
+            game = GameState.to_dict(self.game)
+            game["disconnected"] = sorted(self.game.disconnected.items())
+        return json.dumps({"meta": json.loads(self.meta_json()), "game": game},
+                          separators=(",", ":"))
+
     @classmethod
-    def load(cls, meta: str, game: Optional[str], events: list[dict[str, Any]]) -> Table:
-        """The table from a snapshot (:meth:`meta_json`, :meth:`game_json`) and the
-        event records stored after it."""
-        t = cls.restore(meta, game)
+    def load(cls, meta: str, game: Optional[str], events: list[dict[str, Any]],
+             state: Optional[str] = None) -> Table:
+        """The table from a snapshot (:meth:`restore`) and the event records stored
+        after it (none when the snapshot's state is at the table's last event)."""
+        t = cls.restore(meta, game, state)
         for r in events:
             t.apply(dict(r))
         return t

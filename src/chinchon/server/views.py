@@ -20,9 +20,9 @@ public half is encoded to JSON once per event and joined to each seat's private 
 
 from __future__ import annotations
 
-import json
 from typing import Any, Optional, Sequence
 
+from ._json import encode
 from .protocol import PROTOCOL_VERSION
 from .tables import Table
 
@@ -31,10 +31,6 @@ __all__ = ["view_for", "public_view", "private_view", "encode_views", "event_for
 
 # the fields of an event record that any seat may see; ``card`` is handled apart
 _PUBLIC_EVENT_FIELDS = ("kind", "seat", "source", "name")
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 def event_for(record: Optional[dict[str, Any]], you: int) -> Optional[dict[str, Any]]:
@@ -53,40 +49,28 @@ def event_for(record: Optional[dict[str, Any]], you: int) -> Optional[dict[str, 
     return out
 
 
-def public_view(table: Table, *, connected: Sequence[bool], now: float,
-                summary_seconds: float) -> dict[str, Any]:
-    """The half of every seat's view that is the same for all seats."""
+def _seats(table: Table, connected: Sequence[bool]) -> list[dict[str, Any]]:
     seats = []
     for i, s in enumerate(table.seats):
         d = s.public()
         d["connected"] = bool(connected[i]) if s.kind == "human" else s.kind == "bot"
         seats.append(d)
-    view: dict[str, Any] = {
-        "type": "view",
-        "v": PROTOCOL_VERSION,
-        "table": table.id,
-        "seq": table.seq,
-        "status": table.status,
-        "preset": table.preset,
-        "rules": table.rules_dict,
-        "seats": seats,
-        "game": None,
-        "result": None,
-    }
+    return seats
+
+
+def _game_now(table: Table, now: float, summary_seconds: float) -> dict[str, Any]:
+    """The view's ``game`` but its ``last_hand`` (which comes last, and changes only at
+    a close)."""
     game = table.game
-    if game is None:
-        if table.status == "over":
-            view["result"] = {"status": "cancelled", "winner": None, "reason": table.reason}
-        return view
+    assert game is not None
     top = game.discard_top
-    result = game.result
     wait = table.rules.reconnect_seconds
     summary = None
-    if game.phase == "summary" and result is None:
+    if game.phase == "summary" and game.result is None:
         since = table.summary_since if table.summary_since is not None else now
         summary = {"ready": list(table.ready),
                    "seconds_left": round(max(0.0, since + summary_seconds - now), 1)}
-    view["game"] = {
+    return {
         "phase": game.phase,
         "turn": game.turn,
         "lead": game.lead,
@@ -99,27 +83,52 @@ def public_view(table: Table, *, connected: Sequence[bool], now: float,
         "chips": list(game.chips),
         "disconnected": {str(s): round(max(0.0, t + wait - now), 1)
                          for s, t in game.disconnected.items()},
-        "last_hand": table.last_hand_dict(),
         "summary": summary,
     }
-    view["result"] = None if result is None else result.to_dict()
-    return view
 
 
-def private_view(table: Table, you: int) -> dict[str, Any]:
-    """The half of the view that only seat ``you`` gets."""
+def _result(table: Table) -> Optional[dict[str, Any]]:
+    game = table.game
+    if game is None:
+        if table.status == "over":
+            return {"status": "cancelled", "winner": None, "reason": table.reason}
+        return None
+    return None if game.result is None else game.result.to_dict()
+
+
+def public_view(table: Table, *, connected: Sequence[bool], now: float,
+                summary_seconds: float) -> dict[str, Any]:
+    """The half of every seat's view that is the same for all seats."""
+    game = None
+    if table.game is not None:
+        game = _game_now(table, now, summary_seconds)
+        game["last_hand"] = table.last_hand_dict()
+    return {
+        "type": "view",
+        "v": PROTOCOL_VERSION,
+        "table": table.id,
+        "seq": table.seq,
+        "status": table.status,
+        "preset": table.preset,
+        "rules": table.rules_dict,
+        "seats": _seats(table, connected),
+        "game": game,
+        "result": _result(table),
+    }
+
+
+def _private_rest(table: Table, you: int) -> dict[str, Any]:
+    """The private half but its first fields (``you`` and the seat's cards: ``hand``,
+    ``melds``, ``deadwood``, which change only when the seat's cards do)."""
     can: dict[str, Any] = {"start": False, "leave": False, "draw": [], "discard": False,
                            "close": False, "rejoin": False, "ready": False}
-    out: dict[str, Any] = {"you": you, "hand": [], "melds": [], "deadwood": None,
-                           "hints": None, "can": can, "event": event_for(table.last, you)}
+    out: dict[str, Any] = {"hints": None, "can": can, "event": event_for(table.last, you)}
     game = table.game
     if game is None:
         if table.status == "waiting":
             can["start"] = you == 0
             can["leave"] = you != 0
         return out
-    hand, melds, deadwood = table.arranged(you)
-    out["hand"], out["melds"], out["deadwood"] = hand, melds, deadwood
     if game.result is not None:
         return out
     phase = game.phase
@@ -137,6 +146,18 @@ def private_view(table: Table, you: int) -> dict[str, Any]:
     return out
 
 
+_NO_CARDS: tuple[list[str], list[list[str]], Optional[int]] = ([], [], None)
+
+
+def private_view(table: Table, you: int) -> dict[str, Any]:
+    """The half of the view that only seat ``you`` gets."""
+    hand, melds, deadwood = _NO_CARDS if table.game is None else table.arranged(you)
+    out: dict[str, Any] = {"you": you, "hand": list(hand), "melds": list(melds),
+                           "deadwood": deadwood}
+    out.update(_private_rest(table, you))
+    return out
+
+
 def view_for(table: Table, you: int, *, connected: Sequence[bool], now: float,
              summary_seconds: float) -> dict[str, Any]:
     """The whole ``view`` message for seat ``you`` as a dict."""
@@ -145,15 +166,113 @@ def view_for(table: Table, you: int, *, connected: Sequence[bool], now: float,
     return view
 
 
+_encode = encode  # compact JSON text (see chinchon.server._json)
+
+
 def encode_views(table: Table, seats: Sequence[int], *, connected: Sequence[bool], now: float,
                  summary_seconds: float) -> dict[int, str]:
     """The ``view`` message of each of ``seats`` as JSON text, equal to
-    ``json.dumps(view_for(...))``: the public half is encoded once and each seat's
-    private half is appended to it (the halves share no key)."""
-    public = _dumps(public_view(table, connected=connected, now=now,
-                                summary_seconds=summary_seconds))
-    head = public[:-1] + ","
-    return {seat: head + _dumps(private_view(table, seat))[1:] for seat in seats}
+    ``json.dumps(view_for(...), separators=(",", ":"), ensure_ascii=False)``: the public
+    half is encoded once and each seat's private half is appended to it (the halves
+    share no key). The parts that rarely change are encoded once and kept on the table:
+    its id, preset and rules (for its life), the last closed hand (until the next
+    close) and each seat's cards (until they change), so an event costs the encoding
+    of what it may have changed."""
+    head = _public_text(table, connected, now, summary_seconds)
+    return {seat: head + _private_text(table, seat) for seat in seats}
+
+
+def _public_text(table: Table, connected: Sequence[bool], now: float,
+                 summary_seconds: float) -> str:
+    """``_encode(public_view(...))`` without its closing brace, and a comma."""
+    cache = table.encoded
+    fixed = cache.get("fixed")
+    if fixed is None:
+        fixed = cache["fixed"] = (
+            '{"type":"view","v":' + _encode(PROTOCOL_VERSION) + ',"table":' + _encode(table.id)
+            + ',"seq":', ',"preset":' + _encode(table.preset) + ',"rules":'
+            + _encode(table.rules_dict) + ",")
+    status = _STATUS_TEXT.get(table.status) or _encode(table.status)
+    head = fixed[0] + str(table.seq) + ',"status":' + status + fixed[1]
+    game = table.game
+    if game is None:
+        return head + _encode({"seats": _seats(table, connected), "game": None,
+                               "result": _result(table)})[1:-1] + ","
+    # the seats change with a join, a leave, the start, or a connection
+    seats_key = (table.seats_changed, tuple(connected))
+    seats = cache.get("seats")
+    if seats is None or seats[0] != seats_key:
+        seats = cache["seats"] = (seats_key, _encode(_seats(table, connected)))
+    last = game.last_hand
+    known = cache.get("last_hand")
+    if known is None or known[0] is not last:
+        known = cache["last_hand"] = (last, _encode(table.last_hand_dict()))
+    # '{...,"summary":...}' less its last brace
+    state = _encode(_game_now(table, now, summary_seconds))[:-1]
+    result = game.result
+    return (head + '"seats":' + seats[1] + ',"game":' + state + ',"last_hand":' + known[1]
+            + '},"result":' + ("null," if result is None else _encode(result.to_dict()) + ","))
+
+
+def _private_text(table: Table, you: int) -> str:
+    """``_encode(private_view(table, you))`` without its opening brace."""
+    cache = table.encoded
+    cards = _NO_CARDS if table.game is None else table.arranged(you)
+    key = ("cards", you)
+    known = cache.get(key)
+    if known is None or known[0] is not cards:
+        hand, melds, deadwood = cards
+        known = cache[key] = (cards, _encode(
+            {"you": you, "hand": hand, "melds": melds, "deadwood": deadwood})[1:-1])
+    # the last event: the same for every seat but for whether it names the card
+    last = table.last
+    events = cache.get("event")
+    if events is None or events[0] is not last:
+        if last is None:
+            texts = ("null", "null")
+        else:  # event_for(last, you) without the card, and with it (it comes last)
+            plain = _encode({k: last[k] for k in _PUBLIC_EVENT_FIELDS if k in last})
+            card = last.get("card")
+            texts = (plain, plain if card is None
+                     else plain[:-1] + ',"card":' + _encode(card) + "}")
+        events = cache["event"] = (last, texts)
+    event_text = events[1][_sees_card(last, you)]
+    game = table.game
+    if (game is not None and game.turn != you and game.phase in ("draw", "discard")
+            and game.result is None):  # not your turn: no hints, nothing to do
+        return known[1] + ',"hints":null,"can":' + _CAN_IDLE + ',"event":' + event_text + "}"
+    rest = _private_rest(table, you)
+    hints = rest["hints"]
+    # what a seat may do takes few values
+    can = rest["can"]
+    can_key = tuple(tuple(v) if type(v) is list else v for v in can.values())
+    can_text = _CAN_TEXT.get(can_key)
+    if can_text is None:
+        can_text = _encode(can)
+        if len(_CAN_TEXT) < 256:
+            _CAN_TEXT[can_key] = can_text
+    return (known[1] + ',"hints":' + ("null" if hints is None else _encode(hints))
+            + ',"can":' + can_text + ',"event":' + event_text + "}")
+
+
+def _sees_card(record: Optional[dict[str, Any]], you: int) -> bool:
+    """Whether :func:`event_for` names the record's card to seat ``you`` (the only part
+    of the event that differs between seats)."""
+    if record is None or record.get("card") is None:
+        return False
+    kind = record.get("kind")
+    return (kind == "discard" or (kind == "draw" and record.get("source") == "discard")
+            or record.get("seat") == you)
+
+
+_STATUS_TEXT = {status: _encode(status) for status in ("waiting", "playing", "over")}
+
+#: ``can`` of a seat with nothing to do (not its turn)
+_CAN_IDLE = _encode({"start": False, "leave": False, "draw": [], "discard": False,
+                     "close": False, "rejoin": False, "ready": False})
+
+#: the encoded ``can`` of a private view, by its values
+_CAN_TEXT: dict[tuple[Any, ...], str] = {}
 
 
 def lobby_entry(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
