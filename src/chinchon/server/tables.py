@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 from ..errors import IllegalAction
 from ..game import Game
-from ..game.state import STATE_KEYS, GameState
+from ..game.state import OPTIONAL_STATE_KEYS, STATE_KEYS, GameState
 from ..rules import Rules
 from ._json import encode
 
@@ -391,6 +391,13 @@ class Table:
             "totals": cap["totals"], "in_game": cap["in_game"], "chips": cap["chips"],
             "disconnected": [[s, t] for s, t in sorted(cap["disconnected"].items())],
         }
+        # what each seat saw taken from the pile, and the last reshuffle's cards (the
+        # unseen cards of Game.unseen), as GameState.to_dict writes them: when non-empty
+        if any(cap["taken"]):
+            state["game"]["taken"] = [[str(c) for c in sorted(t, key=lambda c: c.index)]
+                                      for t in cap["taken"]]
+        if cap["restocked"] is not None:
+            state["game"]["restocked"] = [str(c) for c in cap["restocked"]]
         return _state_encode(state), (self.seats_changed, self.status, cap["hand_number"],
                                       self.reshuffles, cap["result"], cap["last_hand"])
 
@@ -424,8 +431,11 @@ class Table:
             return t
         g = json.loads(game)
         if s is not None and s["game"] is not None:
+            for key in OPTIONAL_STATE_KEYS:  # the state says them when there are any
+                g.pop(key, None)
             g.update(s["game"])
             fields = {k: g[k] for k in STATE_KEYS + ("disconnected",)}
+            fields.update({k: g[k] for k in OPTIONAL_STATE_KEYS if k in g})
             g = dict(fields, format=2, log=[{"event": "checkpoint", "state": fields}])
         t.game = Game.from_json(g)
         return t
