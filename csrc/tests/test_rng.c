@@ -1,5 +1,5 @@
-/* The game's random generator (csrc/src/rng.c) against rng_vectors.txt: the published
- * xoshiro256** and splitmix64 vectors, and the seed derivation, bounded draw, float and
+/* The game's random generator (csrc/src/rng.c) against tests/data/rng_vectors.txt: the
+ * published xoshiro256** and splitmix64 vectors, and the seed derivation, bounded draw, float and
  * shuffle vectors that the Python implementation (tests/game/test_rng.py) checks too.
  * Also: the bounded draw stays in range and is unbiased enough on a small bound, the
  * shuffle is a permutation. The vectors file is RNG_VECTORS (a compile definition) or

@@ -1,6 +1,6 @@
 """The game's random generator (chinchon.game.rng, csrc/src/rng.c): the published
 xoshiro256** and splitmix64 vectors, the vectors both implementations check
-(csrc/tests/rng_vectors.txt, which csrc/tests/test_rng.c reads too), the C generator
+(tests/data/rng_vectors.txt, which csrc/tests/test_rng.c reads too), the C generator
 through the binding draw for draw, and the game's and bots' use of it."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from chinchon.game.rng import Rng, derive, splitmix64
 from chinchon.game.state import GameState
 from chinchon.simulate import game_seed, play_game
 
-VECTORS = pathlib.Path(__file__).resolve().parents[2] / "csrc" / "tests" / "rng_vectors.txt"
+VECTORS = pathlib.Path(__file__).resolve().parents[1] / "data" / "rng_vectors.txt"
 NATIVE = chinchon.IMPLEMENTATION == "native"
 M64 = 2**64 - 1
 
