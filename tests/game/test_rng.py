@@ -150,7 +150,7 @@ def test_c_and_python_agree_draw_for_draw():
         assert out == [py.below(n) for _ in range(20)]
         out, c_state = b._rng_draws(c_state, "double", 5)
         assert out == [py.random() for _ in range(5)]
-        items, twin = list(range(rnd.randrange(100))), None
+        items = list(range(rnd.randrange(100)))
         twin = list(items)
         c_state = b._rng_shuffle(items, c_state)
         py_shuffle(py, twin)
