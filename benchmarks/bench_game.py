@@ -32,6 +32,33 @@ def test_full_games_four_greedy(benchmark):
                                 implementation=chinchon.IMPLEMENTATION)
 
 
+def test_full_games_four_greedy_legacy_generator(benchmark, monkeypatch):
+    """The games of test_full_games_four_greedy with random.Random as the table's and the
+    bots' generator (what xoshiro256** replaced): compare the two in one run (the games
+    differ, so compare per turn: ``us_per_turn``)."""
+    import random
+
+    import chinchon.bots as bots_module
+    import chinchon.game.state as state_module
+    monkeypatch.setattr(state_module, "make_rng", lambda seed, generator="": random.Random(seed))
+    monkeypatch.setattr(bots_module, "Rng", random.Random)
+    _per_turn(benchmark, "full game, 4 greedy bots, random.Random")
+
+
+def test_full_games_four_greedy_per_turn(benchmark):
+    """test_full_games_four_greedy per turn, on the game's generator (xoshiro256**)."""
+    _per_turn(benchmark, "full game, 4 greedy bots, xoshiro256**")
+
+
+def _per_turn(benchmark, op: str) -> None:
+    records = benchmark.pedantic(_games, args=(GAMES,), rounds=5 if NATIVE else 1,
+                                 iterations=1, warmup_rounds=1 if NATIVE else 0)
+    turns = sum(sum(r.turns) for r in records)
+    benchmark.extra_info.update(rows=GAMES, op=op, workload="-", turns=turns,
+                                us_per_turn=benchmark.stats.stats.median / turns * 1e6,
+                                games_per_second=GAMES / benchmark.stats.stats.median)
+
+
 def _expert_games(n: int, seed: int = 1) -> list:
     return [play_game(4, ["expert"] * 4, seed, i) for i in range(n)]
 

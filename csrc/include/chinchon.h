@@ -316,6 +316,34 @@ cc_status cc_outlook_batch(const cc_rules *rules, const uint64_t *masks,
                            const uint64_t *unseen, size_t n, int decks, double *out,
                            size_t *bad_row);
 
+/* ---- the game's random generator (docs/design.md, "The random generator") ---- */
+
+/* xoshiro256** 1.0: four 64-bit words, never all zero. Plain data: copy it to save it. */
+typedef struct cc_rng {
+    uint64_t s[4];
+} cc_rng;
+
+#define CC_RNG_SEED_WORDS 4 /* a seed is an int of at most 256 bits, either sign */
+
+/* One splitmix64 step: adds the golden-ratio constant to *state, returns it mixed. */
+uint64_t cc_splitmix64_next(uint64_t *state);
+/* The 64-bit value that seeds a generator: h = 0, then h = splitmix64_next(h ^ w) for
+ * each word w of: the seed's sign (1 negative, 0 not), its absolute value in
+ * CC_RNG_SEED_WORDS words (least significant first), then words[0..n_words). */
+uint64_t cc_rng_derive(int negative, const uint64_t magnitude[CC_RNG_SEED_WORDS],
+                       const uint64_t *words, size_t n_words);
+/* The four words: the first four splitmix64 outputs from the state derived. */
+void cc_rng_seed(cc_rng *r, uint64_t derived);
+/* The next output. */
+uint64_t cc_rng_next(cc_rng *r);
+/* Uniform in 0..n-1, n > 0 (Lemire: m = (next >> 32) * n; redraw while the low 32 bits
+ * of m are below 2**32 mod n; the answer is m >> 32). */
+uint32_t cc_rng_below(cc_rng *r, uint32_t n);
+/* Uniform in [0, 1): the upper 53 bits of the next output times 2**-53. */
+double cc_rng_double(cc_rng *r);
+/* Fisher-Yates from the end: for i = n-1 down to 1, swap items[i] and items[below(i+1)]. */
+void cc_rng_shuffle(cc_rng *r, uint8_t *items, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,11 +18,14 @@ when the discard it picked allows it (so random tables still end their hands).
 minimise deadwood, closes as soon as it can, and prefers chinchón, then minus ten.
 :class:`ExpertBot` looks one draw ahead with :func:`~chinchon.outlook` over the cards
 its seat has not seen (``obs.unseen()``), and waits for a minus ten when it is likely.
+
+A bot's randomness is its own :class:`~chinchon.game.rng.Rng` (``bot.rng``, the game's
+generator: xoshiro256**), seeded by the ``seed`` it is built with (an int of at most 256
+bits; ``None``: from the OS).
 """
 
 from __future__ import annotations
 
-import random
 from operator import attrgetter
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Optional, Union, cast
@@ -31,6 +34,7 @@ from . import _backend as solver
 from .cards import Card
 from .errors import ChinchonError, shown
 from .game.observation import Observation
+from .game.rng import Rng
 from .game.state import GameState
 from .rules import Rules
 
@@ -42,7 +46,11 @@ class Bot:
     name = "bot"
 
     def __init__(self, seed: Optional[int] = None) -> None:
-        self.rng = random.Random(seed)
+        try:
+            self.rng = Rng(seed)
+        except ValueError:
+            raise ChinchonError(f"a bot's seed must be an int of at most 256 bits or None, "
+                                f"got {shown(seed)}") from None
 
     def choose_draw(self, obs: Observation, seat: int) -> str:
         raise NotImplementedError

@@ -383,6 +383,15 @@ def test_json_limits():
     ("rng", [3, [1] * 624 + [625], None], r"rng\[1\]\[624\] must be 0..624"),
     ("rng", [3, [2**32] + [1] * 624, None], r"rng\[1\]\[0\] must be an int 0..4294967295"),
     ("rng", [3, [1] * 625, float("nan")], r"rng\[2\]"),
+    ("rng", ["xoshiro256**"] + ["0" * 16] * 4, "rng is all zeros"),
+    ("rng", ["xoshiro256**"] + ["1" * 16] * 3, r"rng must be \['xoshiro256\*\*'"),
+    ("rng", ["pcg64"] + ["1" * 16] * 4, r"rng must be \['xoshiro256\*\*'"),
+    ("rng", ["xoshiro256**", "1" * 16, "1" * 15, "1" * 16, "1" * 16],
+     r"rng\[2\] must be 16 lowercase hex digits"),
+    ("rng", ["xoshiro256**", "1" * 16, "1" * 16, "ABCDEF0123456789", "1" * 16],
+     r"rng\[3\] must be 16 lowercase hex digits"),
+    ("rng", ["xoshiro256**", "1" * 16, "1" * 16, "1" * 16, 5],
+     r"rng\[4\] must be 16 lowercase hex digits"),
     ("rules", {"close_limit": 10**400}, "close_limit must be an int 0..255"),
     ("rules", {"reconnect_seconds": 10**400}, "reconnect_seconds must be a number"),
     ("rules", {"colour": 1}, "not a valid rule set: .*unknown field .colour."),
@@ -390,7 +399,7 @@ def test_json_limits():
     ("disconnected", [[0, 1], [0, 2]], "lists seat 0 twice"),
     ("disconnected", [[5, 1]], r"disconnected\[0\]\[0\] must be 0..2"),
     ("face_down", "1o", "appears 2 times|face_down"),
-    ("format", 3, "format must be one of"),
+    ("format", 4, "format must be one of"),
     ("format", True, "format must be one of"),
     ("log", [], "log must hold 1 to"),
     ("log", [{"event": "draw", "source": "stock"}], r"log\[0\].event must be one of"),
@@ -543,7 +552,9 @@ def test_the_log_holds_one_hand_and_replays_to_the_same_state():
             assert Game.replay(log).to_json() == saved
             assert Game.from_json(saved).to_json() == saved
     # hand 1 has the opening instead of a checkpoint; from hand 2 on the size stays put
-    assert max(sizes[1:]) < 1.2 * min(sizes[1:]), sizes
+    # (within 30%: 1.2 while the ~6.7 KB random.Random state was on both sides, which
+    # allowed a wider spread in bytes than this does)
+    assert max(sizes[1:]) < 1.3 * min(sizes[1:]), sizes
 
 
 def test_a_hand_longer_than_the_log_limit_is_checkpointed():
@@ -594,7 +605,8 @@ def test_a_reshuffle_after_a_checkpoint_replays_from_its_recorded_order():
         Game.from_json(d)
     # a snapshot whose checkpoint has another generator is refused
     d = json.loads(g.to_json())
-    d["log"][0]["state"]["rng"][1][5] ^= 1
+    words = d["log"][0]["state"]["rng"]
+    words[1] = f"{int(words[1], 16) ^ 1:016x}"
     with pytest.raises(IllegalAction, match=r"log\[0\].state.rng is not the game's"):
         Game.from_json(d)
     twin = Game.from_json(g.to_json())
@@ -647,7 +659,7 @@ def test_format_1_snapshots_still_load():
         # the rules of an old snapshot are the house rules' five numbers; the rest take
         # their defaults
         assert Rules.from_dict(old["rules"]) == g.rules and d["rules"] == g.rules.to_dict()
-        assert d["format"] == 2 and len(g.log) == 1 and g.log[0]["event"] == "checkpoint"
+        assert d["format"] == 3 and len(g.log) == 1 and g.log[0]["event"] == "checkpoint"
         assert Game.replay(g.log).to_json() == g.to_json()
         # the old log of every event replays to the same state, and compacts as it goes
         # (the replay also sees which cards were taken from the pile and what a reshuffle

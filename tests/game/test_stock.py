@@ -4,11 +4,11 @@ by the seeded generator, copies included, and survives JSON and replay."""
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 
 from chinchon.cards import Card
 from chinchon.game import Game
+from chinchon.game.rng import Rng
 from tests.oracles.tables import (
     CLOSER, DEAD42, DEAD52, DEAD53, DEAD69, cards, stack, table_deck,
 )
@@ -54,7 +54,7 @@ def test_reshuffle_is_the_discard_pile_shuffled_by_the_seeded_generator():
     assert len(pile) == 20 and g.discard_size == 20
     # lead and deck were given: the generator is untouched until this reshuffle
     expected = list(pile)
-    random.Random(123).shuffle(expected)
+    Rng(123).shuffle(expected)
     assert ("draw", "stock") in g.legal_actions()
     drawn = g.draw("stock")
     assert drawn == expected[0]
@@ -80,10 +80,9 @@ def test_reshuffle_after_the_last_stock_card_was_skipped_for_the_discard_top():
     g.discard(taken)
     saved = json.loads(g.to_json())
     expected = [Card.parse(c) for c in saved["discard"]]
-    rng = random.Random()
-    v, internal, gauss = saved["rng"]
-    rng.setstate((v, tuple(internal), gauss))
-    rng.shuffle(expected)
+    name, *words = saved["rng"]
+    assert name == "xoshiro256**"
+    Rng.from_state([int(w, 16) for w in words]).shuffle(expected)
     assert g.draw("stock") == expected[0]
     assert g.stock_size == len(expected) - 1
 
@@ -114,7 +113,7 @@ def test_six_player_reshuffle_with_copies_in_the_discard_pile():
     pile = [Card.parse(c) for c in json.loads(g.to_json())["discard"]]
     assert len(pile) == 54 and len(set(pile)) < 54  # copies: two decks
     expected = list(pile)
-    random.Random(17).shuffle(expected)
+    Rng(17).shuffle(expected)
     turn = g.turn
     assert g.draw("stock") == expected[0]
     assert [Card.parse(c) for c in json.loads(g.to_json())["stock"]] == expected[1:]

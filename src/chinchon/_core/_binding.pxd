@@ -124,6 +124,20 @@ cdef extern from "chinchon.h" nogil:
                                const uint64_t *unseen, size_t n, int decks, double *out,
                                size_t *bad_row)
 
+    # the game's random generator (csrc/src/rng.c)
+    ctypedef struct cc_rng:
+        uint64_t s[4]
+
+    int CC_RNG_SEED_WORDS
+    uint64_t cc_splitmix64_next(uint64_t *state)
+    uint64_t cc_rng_derive(int negative, const uint64_t *magnitude, const uint64_t *words,
+                           size_t n_words)
+    void cc_rng_seed(cc_rng *r, uint64_t derived)
+    uint64_t cc_rng_next(cc_rng *r)
+    uint32_t cc_rng_below(cc_rng *r, uint32_t n)
+    double cc_rng_double(cc_rng *r)
+    void cc_rng_shuffle(cc_rng *r, uint8_t *items, size_t n)
+
 
 # the core's count-trailing-zeros (csrc/src/bits.h: builtin, MSVC intrinsic or fallback)
 cdef extern from "bits.h" nogil:

@@ -410,3 +410,4 @@ def hints_batch(masks, *, threads=None, rules=None):
     return _run_batch(1, masks, threads, 8, rules)
 include "_settle.pxi"
 include "_outlook.pxi"
+include "_rng.pxi"

@@ -19,6 +19,7 @@ from ..cards import Card, full_deck
 from ..errors import IllegalAction, shown
 from ..results import CloserResult, Meld, OpponentResult, Settlement, TableMeld
 from ..rules import Rules
+from .rng import GENERATOR, LEGACY_GENERATOR
 
 __all__ = [
     "MAX_SAFE",
@@ -185,14 +186,31 @@ def read_rules(value: object, field: str) -> Rules:
 # ---------------------------------------------------------------- the generator
 
 _MT_WORDS = 624
+_HEX = frozenset("0123456789abcdef")
 _RNG_VERSION = 3
 # an array type of unsigned 32-bit items: building one checks each word's range
 _WORD = next(code for code in "IL" if array(code).itemsize == 4)
 
 
-def read_rng(value: object, field: str) -> tuple[Any, ...]:
-    """The state of the game's ``random.Random`` as ``to_dict`` wrote it:
-    ``[3, [624 words and the position], gauss]``; returns the tuple ``setstate`` takes."""
+def read_rng(value: object, field: str) -> tuple[str, tuple[Any, ...]]:
+    """The state of the game's generator as ``to_dict`` wrote it, and which generator:
+    ``["xoshiro256**", w0, w1, w2, w3]`` (each word 16 lowercase hex digits, not all
+    zero), or the legacy ``random.Random`` state ``[3, [624 words and the position],
+    gauss]``; returns the generator's name and the tuple its ``setstate`` takes."""
+    items = read_list(value, field)
+    if items and isinstance(items[0], str):
+        if items[0] != GENERATOR or len(items) != 5:
+            raise bad(field, f"must be [{GENERATOR!r}, and four words in hex] or a "
+                             f"random.Random state, got {_got(items[0])} and "
+                             f"{len(items) - 1} more items")
+        words = []
+        for k, w in enumerate(items[1:], 1):
+            if not (type(w) is str and len(w) == 16 and all(c in _HEX for c in w)):
+                raise bad(f"{field}[{k}]", f"must be 16 lowercase hex digits, got {_got(w)}")
+            words.append(int(w, 16))
+        if not any(words):
+            raise bad(field, "is all zeros (not a state the generator reaches)")
+        return GENERATOR, tuple(words)
     version, internal, gauss = read_list(value, field, length=3)
     read_int(version, f"{field}[0]", _RNG_VERSION, _RNG_VERSION)
     words = read_list(internal, f"{field}[1]", length=_MT_WORDS + 1)
@@ -209,7 +227,7 @@ def read_rng(value: object, field: str) -> tuple[Any, ...]:
         raise bad(f"{field}[1]", "is all zeros (not a state the generator reaches)")
     if gauss is not None and not (type(gauss) is float and math.isfinite(gauss)):
         raise bad(f"{field}[2]", f"must be null or a finite number, got {_got(gauss)}")
-    return (version, tuple(words), gauss)
+    return LEGACY_GENERATOR, (version, tuple(words), gauss)
 
 
 # ---------------------------------------------------------------- settlements

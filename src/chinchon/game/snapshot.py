@@ -9,7 +9,6 @@ field.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any, Optional
 
@@ -19,6 +18,7 @@ from ..results import Settlement
 from . import _checks as check
 from .deck import MAX_PLAYERS, MIN_PLAYERS, deck_for, multiset_problem
 from .records import RESULT_STATUSES, GameResult, HandResult
+from .rng import from_state
 from .state import MAX_SEED_BITS, MAX_TOTAL, PHASES, GameState, _index
 
 __all__ = ["restore"]
@@ -53,7 +53,7 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
     if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
         raise check.bad(at("seed"), f"must be an int of at most {MAX_SEED_BITS} bits, "
                                     f"got {shown(seed)}")
-    rng_state = check.read_rng(get("rng"), at("rng"))
+    generator, rng_state = check.read_rng(get("rng"), at("rng"))
     phase = check.read_str(get("phase"), at("phase"), PHASES)
     turn = get("turn")
     if turn is not None:
@@ -189,10 +189,9 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
                                                             "the hands held")
         elif last.outcome == "chinchon":
             raise check.bad(at("last_hand.outcome"), "is a chinchón, which ends the game")
-    try:
-        rng = random.Random(0)  # (a seed, so as not to read the OS's entropy)
-        rng.setstate(rng_state)
-    except (ValueError, TypeError, OverflowError) as exc:  # pragma: no cover - checked
+    try:  # an old snapshot's random.Random stays one: the game continues as it would have
+        rng = from_state(generator, rng_state)
+    except ValueError as exc:  # pragma: no cover - checked
         raise check.bad(at("rng"), f"is not a generator state: {exc}") from None
 
     # everything checked: now set the state

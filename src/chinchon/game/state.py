@@ -13,11 +13,15 @@ Decisions where the spec is silent (also in the README):
 
 - The deck count follows the table size at the start (one deck for 3-4 seats, two for
   5-6) and never changes, even when players are eliminated.
-- Randomness: ``random.Random(seed)``. ``seed=None`` draws a fresh seed from the OS
-  (never the clock) and records it in :attr:`seed`, so every game can be replayed.
-  The first lead is drawn before the first shuffle (``rng.randrange(n)``); each shuffle
-  is ``rng.shuffle`` of the full deck in ascending card order (a new hand) or of the
-  discard pile from bottom to top (a reshuffle into the stock).
+- Randomness: the game's own generator, :class:`~chinchon.game.rng.Rng`
+  (xoshiro256** seeded from ``seed`` through splitmix64; docs/design.md, "The random
+  generator"). ``seed=None`` draws a fresh seed from the OS (never the clock) and
+  records it in :attr:`seed`, so every game can be replayed. The first lead is drawn
+  before the first shuffle (``rng.below(n)``); each shuffle is Fisher-Yates from the
+  end (``rng.shuffle``) of the full deck in ascending card order (a new hand) or of the
+  discard pile from bottom to top (a reshuffle into the stock). A game restored from a
+  snapshot or a log of before this generator keeps the ``random.Random(seed)`` it had
+  (the same calls: ``randrange(n)``, ``shuffle``), so it continues as it would have.
 - The stock is reshuffled lazily: only when a player draws from an empty stock; the
   player may instead take the discard top. Stock and discard pile can never both be
   empty at a draw: they always hold ``cards in play - 7 x players`` >= 20 cards together
@@ -54,6 +58,7 @@ from .actions import Action, Discard, Draw, NextHand, Rejoin, as_action
 from .deck import check_seat_count, deck_for, multiset_problem
 from .observation import Observation
 from .records import GameResult, HandResult
+from .rng import GENERATOR, make_rng, state_json
 
 __all__ = ["GameState", "PHASES", "STATE_KEYS", "OPTIONAL_STATE_KEYS", "MAX_SEED_BITS",
            "MAX_TOTAL"]
@@ -88,7 +93,10 @@ class GameState:
 
     def __init__(self, players: int, *, names: Optional[Sequence[str]] = None,
                  seed: Optional[int] = None, rules: Optional[Rules] = None,
-                 deck: Optional[Sequence[CardLike]] = None, lead: Optional[int] = None) -> None:
+                 deck: Optional[Sequence[CardLike]] = None, lead: Optional[int] = None,
+                 _generator: str = GENERATOR) -> None:
+        # _generator: internal, LEGACY_GENERATOR only to replay a log of before
+        # xoshiro256** (chinchon.game.table)
         n = players
         check_seat_count(n)
         try:
@@ -111,7 +119,7 @@ class GameState:
         self._rules = rules
         dealt = None if deck is None else self._check_deck(deck)
         self._seed = seed
-        self._rng = random.Random(seed)
+        self._rng = make_rng(seed, _generator)
         self._totals = [0] * n
         self._in = [True] * n
         self._chips = [rules.rejoin_chips] * n
@@ -134,7 +142,7 @@ class GameState:
         self._hints: Optional[list[Hint]] = None
         self._first_deal = dealt  # the checked order of the first deal, for the table's log
         if lead is None:
-            lead = self._rng.randrange(n)
+            lead = self._rng.randrange(n)  # Rng.randrange is Rng.below
         self._lead = lead
         self._deal(dealt)
 
@@ -688,13 +696,13 @@ class GameState:
     def _state_dict(self, cap: dict[str, Any]) -> dict[str, Any]:
         """The JSON-ready form of a :meth:`_capture` (a ``None`` generator state: the
         current one)."""
-        version, internal, gauss = cap["rng"] if cap["rng"] is not None else self._rng.getstate()
+        rng_state = cap["rng"] if cap["rng"] is not None else self._rng.getstate()
         result, last, face_down = cap["result"], cap["last_hand"], cap["face_down"]
         return {
             "names": list(cap["names"]),
             "rules": cap["rules"].to_dict(),
             "seed": cap["seed"],
-            "rng": [version, list(internal), gauss],
+            "rng": state_json(rng_state),
             "phase": cap["phase"],
             "turn": cap["turn"],
             "lead": cap["lead"],

@@ -55,6 +55,7 @@ from .actions import SOURCES
 from .snapshot import restore
 from .deck import MAX_PLAYERS, MIN_PLAYERS, check_seat_count, deck_for, multiset_problem
 from .records import GameResult, HandResult
+from .rng import GENERATOR, GENERATORS, LEGACY_GENERATOR, generator_of
 from .state import (
     MAX_SEED_BITS,
     OPTIONAL_STATE_KEYS,
@@ -65,10 +66,13 @@ from .state import (
 
 __all__ = ["Game"]
 
-#: the snapshot format :meth:`Game.to_json` writes: 2 keeps a compact log (a checkpoint
-#: and the events since); 1 (before 0.2) logged every event of the game
-_JSON_VERSION = 2
-_READABLE_VERSIONS = (1, 2)
+#: the snapshot format :meth:`Game.to_json` writes: 3 holds the xoshiro256** generator's
+#: four words (``rng``) and names the generator in the log's ``'new'`` event; 2 held the
+#: ``random.Random`` state (~6.7 KB) and a compact log (a checkpoint and the events
+#: since); 1 (before 0.2) logged every event of the game. A game restored from format 1
+#: or 2 keeps its ``random.Random`` (and writes it in format 3: ``rng`` says which).
+_JSON_VERSION = 3
+_READABLE_VERSIONS = (1, 2, 3)
 
 #: the events a log holds after its first ('new' or 'checkpoint'), and their fields
 _EVENT_FIELDS: dict[str, tuple[str, ...]] = {
@@ -84,6 +88,9 @@ _EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 _EVENT_KINDS = tuple(_EVENT_FIELDS)
 _NEW_FIELDS = ("players", "seed", "rules", "deck", "lead")
+#: optional in a 'new' event: the generator (absent: the legacy ``random.Random``, as in
+#: logs of before xoshiro256**; a game on the legacy generator writes none)
+_NEW_OPTIONAL = ("generator",)
 
 
 def _check_time(now: object) -> float:
@@ -101,7 +108,8 @@ class Game(GameState):
     """One Chinchón table, from the first deal to the end of the game.
 
     ``players``: the number of seats (2-6), or a sequence of 2-6 player names.
-    ``seed``: seeds the game's own ``random.Random`` (first lead, shuffles).
+    ``seed``: seeds the game's own generator (first lead, shuffles): xoshiro256**
+    through splitmix64 (:mod:`chinchon.game.rng`, docs/design.md).
     ``rules``: a :class:`~chinchon.Rules` (house rules by default).
     ``deck``: the exact order to deal the first hand from (48 or 96 cards, text or
     ``Card``); otherwise the game shuffles. ``lead``: the seat that leads the first hand;
@@ -121,7 +129,8 @@ class Game(GameState):
 
     def __init__(self, players: Union[int, Sequence[str]], *, seed: Optional[int] = None,
                  rules: Optional[Rules] = None, deck: Optional[Sequence[CardLike]] = None,
-                 lead: Optional[int] = None) -> None:
+                 lead: Optional[int] = None, _generator: str = GENERATOR) -> None:
+        # _generator: internal, for replaying a log of before xoshiro256** (replay)
         if isinstance(players, bool):
             raise IllegalAction(f"players must be a count or a list of names, "
                                 f"got {shown(players)}")
@@ -140,18 +149,22 @@ class Game(GameState):
             n = len(names)
         check_seat_count(n)
         self._disconnected: dict[int, float] = {}
-        super().__init__(n, names=names, seed=seed, rules=rules, deck=deck, lead=lead)
+        super().__init__(n, names=names, seed=seed, rules=rules, deck=deck, lead=lead,
+                         _generator=_generator)
         dealt = self._first_deal
         # the log: its first event (the opening, or a checkpoint of the state) and the
         # events since
-        self._log_head: tuple[str, dict[str, Any]] = ("new", {
+        opening: dict[str, Any] = {
             "event": "new",
             "players": list(self._names) if names is not None else n,
             "seed": self._seed,
             "rules": self._rules.to_dict(),
             "deck": None if dealt is None else [str(c) for c in dealt],
             "lead": lead,
-        })
+        }
+        if _generator != LEGACY_GENERATOR:
+            opening["generator"] = _generator
+        self._log_head: tuple[str, dict[str, Any]] = ("new", opening)
         self._log: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------ what the table shows
@@ -383,6 +396,8 @@ class Game(GameState):
                 raise check.bad(f"{field}.rules", "are not the game's rules")
             if new["seed"] != self._seed:
                 raise check.bad(f"{field}.seed", "is not the game's seed")
+            if new.get("generator", LEGACY_GENERATOR) != generator_of(self._rng):
+                raise check.bad(f"{field}.generator", "is not the game's generator")
             return ("new", new)
         check.only_keys(first, field, ("event", "state"))
         at = f"{field}.state"
@@ -418,7 +433,8 @@ class Game(GameState):
             new, rules = _read_new(first, "log[0]")
             try:
                 g = cls(new["players"], seed=new["seed"], rules=rules,
-                        deck=new["deck"], lead=new["lead"])
+                        deck=new["deck"], lead=new["lead"],
+                        _generator=new.get("generator", LEGACY_GENERATOR))
             except IllegalAction as exc:
                 raise IllegalAction(f"log[0] (new) does not replay: {exc}") from None
         else:
@@ -499,7 +515,7 @@ class Game(GameState):
 
 def _read_new(d: dict[str, Any], field: str) -> tuple[dict[str, Any], Rules]:
     """The opening event of a log, checked, as a fresh dict; and its rules."""
-    check.only_keys(d, field, ("event",) + _NEW_FIELDS)
+    check.only_keys(d, field, ("event",) + _NEW_FIELDS, optional=_NEW_OPTIONAL)
     players = d["players"]
     if isinstance(players, (list, tuple)):
         players = [check.read_str(p, f"{field}.players[{i}]")
@@ -524,8 +540,11 @@ def _read_new(d: dict[str, Any], field: str) -> tuple[dict[str, Any], Rules]:
     lead = d["lead"]
     if lead is not None:
         lead = check.read_int(lead, f"{field}.lead", 0, n - 1)
-    return {"event": "new", "players": players, "seed": seed, "rules": rules.to_dict(),
-            "deck": deck, "lead": lead}, rules
+    new = {"event": "new", "players": players, "seed": seed, "rules": rules.to_dict(),
+           "deck": deck, "lead": lead}
+    if "generator" in d:
+        new["generator"] = check.read_str(d["generator"], f"{field}.generator", GENERATORS)
+    return new, rules
 
 
 def _read_event(value: object, field: str, n: int, rules: Rules, decks: int) -> dict[str, Any]:

@@ -5,12 +5,12 @@ result independent of how its games are spread over processes or machines."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional, Union
 
 from ..bots import Bot, make_bot, play_turn
+from ..game.rng import derive
 from ..game.state import GameState
 from ..rules import Rules
 
@@ -21,10 +21,13 @@ BotSpec = Union[str, type]
 DEFAULT_MAX_TURNS = 1000
 
 
-def game_seed(seed: int, index: int, salt: str = "game") -> int:
-    """A 63-bit seed derived from ``(seed, index)`` (and a salt for the bots)."""
-    digest = hashlib.blake2b(f"chinchon:{salt}:{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
+def game_seed(seed: int, index: int, stream: int = 0) -> int:
+    """The 63-bit seed of game ``index`` of a simulation with ``seed``: stream 0 seeds
+    the table, stream ``1 + s`` the bot at seat ``s``. It is
+    ``derive(seed, index, stream) >> 1`` (:func:`chinchon.game.rng.derive`, the
+    splitmix64 fold of docs/design.md, "The random generator"): 64-bit arithmetic a C
+    engine repeats exactly."""
+    return derive(seed, index, stream) >> 1
 
 
 @dataclass
@@ -47,7 +50,7 @@ def play_game(players: int, bots: Sequence[BotSpec], seed: int, index: int = 0, 
     """Play one whole game between bots; game ``index`` of a simulation with ``seed``."""
     # the rules' state machine alone: a simulated game needs no clock and no event log
     game = GameState(players, seed=game_seed(seed, index), rules=rules)
-    seats = [make_bot(b, game_seed(seed, index, f"bot{s}")) for s, b in enumerate(bots)]
+    seats = [make_bot(b, game_seed(seed, index, 1 + s)) for s, b in enumerate(bots)]
     return _drive(game, seats, index, max_turns)
 
 
