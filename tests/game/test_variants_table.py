@@ -301,3 +301,19 @@ def test_the_greedy_discard_is_the_least_discard_key(name):
             assert got.points == 0  # a better zero close may win; checked elsewhere
         else:
             assert got is want
+
+
+@pytest.mark.parametrize("name, players", [("fifty", 3), ("conga", 2)])
+def test_a_seats_hand_is_shown_under_the_games_rules(name, players):
+    """Game.hand arranges the cards under the game's rules: a joker melds (shown in its
+    place), as best_melds under those rules says."""
+    rules = PRESETS[name]
+    jokers = 0
+    for seed in range(40):
+        g = Game(players, rules=rules, seed=seed)
+        for seat in range(players):
+            held = g.held(seat)
+            assert g.hand(seat) == chinchon.best_melds(held, decks=g.decks,
+                                                       rules=rules).table_order()
+            jokers += any(rules.is_joker(c) for c in held)
+    assert jokers

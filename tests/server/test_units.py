@@ -513,3 +513,31 @@ def test_socket_client_sends_at_once_and_queues_in_order_only_behind_a_stalled_s
         dead.close(1000, "bye")  # nothing raised, nothing sent
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("preset, players", [("fifty", 3), ("conga", 2)])
+def test_a_seats_hand_is_arranged_under_the_tables_rules(preset: str, players: int) -> None:
+    """The private view's hand, melds and deadwood come from the table's rules (jokers
+    meld), not the house rules: the same as best_melds under those rules."""
+    import chinchon
+
+    rules = PRESETS[preset]
+    checked = jokers = 0
+    for seed in range(40):
+        record = Table.new_record("T1", players=players, preset=preset, rules=rules,
+                                  name="Ana", token_sha256="0" * 64, bots=players - 1,
+                                  bot="greedy", now=0.0)
+        t = Table.replay([record, {"kind": "start", "seed": seed, "now": 1}])
+        for seat in range(players):
+            held = t.game.held(seat)
+            want = chinchon.best_melds(held, decks=t.game.decks, rules=rules)
+            v = view_for(t, seat, connected=[True] * players, now=1.0, summary_seconds=45)
+            shown = [str(c) for c in want.table_order()]
+            sizes = [len(m.cards) for m in want.melds]
+            assert v["melds"] == [shown[sum(sizes[:i]):sum(sizes[:i + 1])]
+                                  for i in range(len(sizes))]
+            assert v["hand"] == shown
+            assert v["deadwood"] == (want.points if len(held) == 7 else None)
+            checked += 1
+            jokers += any(rules.is_joker(c) for c in held)
+    assert checked and jokers  # hands with a joker were among them

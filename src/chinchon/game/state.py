@@ -269,7 +269,7 @@ class GameState:
         cards = self._hands[self._seat(seat)]
         if not cards:
             return []
-        return solver.best_melds(cards, decks=self._decks).table_order()
+        return solver.best_melds(cards, decks=self._decks, rules=self._rules).table_order()
 
     def held(self, seat: int) -> list[Card]:
         """The cards of ``seat`` in ascending card order (cheaper than :meth:`hand`)."""
@@ -571,8 +571,8 @@ class GameState:
         if outcome is None:
             raise IllegalAction(
                 f"cannot close discarding {c}: the 7 cards kept have deadwood "
-                f"{solver.deadwood(kept, decks=self._decks)}, over the close limit "
-                f"{self._rules.close_limit}")
+                f"{solver.deadwood(kept, decks=self._decks, rules=self._rules)}, over the "
+                f"close limit {self._rules.close_limit}")
         order = [seat] + self._play_order(self._next_in(seat))[: sum(self._in) - 1]
         settlement = solver.settle(kept, [self._hands[s] for s in order[1:]],
                                    decks=self._decks, rules=self._rules)

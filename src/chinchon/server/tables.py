@@ -24,6 +24,7 @@ from typing import Any, Optional
 from ..errors import IllegalAction
 from ..game import Game
 from ..game.state import OPTIONAL_STATE_KEYS, STATE_KEYS, GameState
+from ..results import _in_place
 from ..rules import Rules
 from ._json import encode
 
@@ -130,8 +131,11 @@ class Table:
         if not held:
             value: _Arranged = ([], [], None)
         else:
-            arrangement = sys.modules["chinchon"].best_melds(list(held), decks=game.decks)
-            melds = [[str(c) for c in m.cards] for m in arrangement.melds]
+            arrangement = sys.modules["chinchon"].best_melds(list(held), decks=game.decks,
+                                                             rules=game.rules)
+            # each meld as the table shows it (a run's joker in its place)
+            melds = [[str(c) for c in _in_place(m.kind, m.cards, m.joker, m.joker_rank)]
+                     for m in arrangement.melds]
             hand = [c for m in melds for c in m] + [str(c) for c in arrangement.unmatched]
             value = (hand, melds, arrangement.points if len(held) == 7 else None)
         self._arranged[seat] = (held, value)
