@@ -186,6 +186,12 @@ def _stop(pool: ProcessPoolExecutor, pending: dict[Future[list[GameRecord]], int
             if proc.is_alive():
                 proc.kill()
                 proc.join(timeout=1)
+        # and the pool's manager thread: left running, it closes its wake-up pipe while
+        # the interpreter's exit hook may be writing to it ("Bad file descriptor"
+        # printed at exit); with the workers gone it ends at once
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=2)
     finally:
         if main and old is not None:
             signal.signal(signal.SIGINT, old)
