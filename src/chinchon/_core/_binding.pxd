@@ -2,7 +2,7 @@
 # and function the binding calls. The status enum is declared in full, down to its
 # sentinel, so that the binding maps each status to its exception by name.
 
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 
 cdef extern from "chinchon.h" nogil:
@@ -137,6 +137,56 @@ cdef extern from "chinchon.h" nogil:
     uint32_t cc_rng_below(cc_rng *r, uint32_t n)
     double cc_rng_double(cc_rng *r)
     void cc_rng_shuffle(cc_rng *r, uint8_t *items, size_t n)
+
+    # whole games between the built-in bots (csrc/src/engine.c)
+    int CC_MAX_PLAYERS
+    int CC_HAND_VOID
+    ctypedef enum cc_bot:
+        CC_BOT_RANDOM
+        CC_BOT_GREEDY
+        CC_BOT_EXPERT
+        CC_BOT_END
+
+    ctypedef enum cc_game_status:
+        CC_GAME_WON
+        CC_GAME_DRAW
+        CC_GAME_STALLED
+
+    ctypedef struct cc_game_config:
+        cc_rules rules
+        int players
+        uint8_t bots[6]
+        int64_t eliminate_above
+        int64_t rejoin_chips
+        int first_round_close
+        int all_out_lowest
+        int void_at_stock
+        uint32_t max_turns
+        int seed_negative
+        uint64_t seed_magnitude[4]
+        int stale_turns
+        double stale_shake
+        double wait_for
+
+    ctypedef struct cc_game_record:
+        uint8_t status
+        int8_t winner
+        uint32_t hands
+        int64_t totals[6]
+        uint32_t rejoins[6]
+        size_t n_ended
+        size_t cap_ended
+        uint32_t *turns
+        uint8_t *outcomes
+        size_t n_points
+        size_t cap_points
+        int32_t *points
+        size_t n_events
+        size_t cap_events
+        uint64_t *events
+
+    cc_status cc_play_game(const cc_game_config *config, uint64_t index,
+                           cc_game_record *record)
 
 
 # the core's count-trailing-zeros (csrc/src/bits.h: builtin, MSVC intrinsic or fallback)

@@ -4,7 +4,7 @@ Every function has the signature of its twin in :mod:`chinchon.reference`; see t
 and docs/design.md for what each computes. Bad input raises a ChinchonError subclass.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -70,3 +70,9 @@ def _rng_draws(
 def _rng_seed(
     negative: bool, magnitude: Iterable[int], words: Iterable[int] = ()
 ) -> tuple[int, int, int, int]: ...
+
+# whole games between the built-in bots (csrc/src/engine.c), for chinchon.simulate
+def _play_games(
+    players: int, bots: Sequence[str], seed: int, start: int, stop: int, rules: Rules | None,
+    max_turns: int, stale_turns: int, stale_shake: float, wait_for: float, trace: bool = False
+) -> Any: ...

@@ -411,3 +411,4 @@ def hints_batch(masks, *, threads=None, rules=None):
 include "_settle.pxi"
 include "_outlook.pxi"
 include "_rng.pxi"
+include "_engine.pxi"

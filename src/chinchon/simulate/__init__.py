@@ -27,11 +27,12 @@ from ..bots import Bot, make_bot
 from ..errors import ChinchonError, shown
 from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import Rules
+from .engine import ENGINES, play_games, resolve_engine
 from .play import DEFAULT_MAX_TURNS, BotSpec, GameRecord, game_seed, play_game
 from .stats import SimulationResult, aggregate
 
 __all__ = ["simulate", "SimulationResult", "GameRecord", "play_game", "game_seed", "MAX_GAMES",
-           "MAX_JOBS"]
+           "MAX_JOBS", "ENGINES"]
 
 #: the most games one call plays (every game's record is kept in the result)
 MAX_GAMES = 10**9
@@ -41,13 +42,12 @@ MAX_JOBS = 256
 #: enough that an interrupted run has little to cancel
 _QUEUED_PER_JOB = 4
 
-_Task = tuple[int, Sequence[BotSpec], int, int, int, Optional[Rules], int]
+_Task = tuple[int, Sequence[BotSpec], int, int, int, Optional[Rules], int, str]
 
 
 def _chunk(args: _Task) -> list[GameRecord]:
-    players, bots, seed, start, stop, rules, max_turns = args
-    return [play_game(players, bots, seed, i, rules=rules, max_turns=max_turns)
-            for i in range(start, stop)]
+    players, bots, seed, start, stop, rules, max_turns, engine = args
+    return play_games(players, bots, seed, start, stop, rules, max_turns, engine)
 
 
 def _bot_name(spec: BotSpec) -> str:
@@ -65,7 +65,8 @@ def _int_arg(name: str, value: object, low: int, high: int) -> int:
 def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]] = "greedy",
              seed: int = 0, jobs: Optional[int] = 1, rules: Union[Rules, str, None] = None,
              max_turns: int = DEFAULT_MAX_TURNS, chunk_size: Optional[int] = None,
-             progress: Optional[Callable[[int], None]] = None) -> SimulationResult:
+             progress: Optional[Callable[[int], None]] = None,
+             engine: str = "auto") -> SimulationResult:
     """Play ``games`` whole games of ``players`` bots and return their statistics.
 
     ``bots``: one bot name for every seat (``'greedy'``), a comma-separated list
@@ -73,6 +74,10 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     seat. ``seed``: the simulation seed; game ``i`` depends on ``(seed, i)`` only.
     ``jobs``: worker processes (``None``: every core; 1: in this process). ``progress``
     is called with the number of games just finished, as chunks complete.
+    ``engine``: ``'auto'`` (the C engine when every seat is a built-in bot and the
+    native core is in use, else the Python loop), ``'native'`` or ``'python'``
+    (:mod:`chinchon.simulate.engine`); the result is the same whichever plays, and
+    ``result.engine`` says which did.
 
     Interrupted (``KeyboardInterrupt``, Ctrl-C) with ``jobs > 1``, the queued chunks are
     cancelled and the workers stopped at once (they ignore SIGINT themselves; the
@@ -96,6 +101,7 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
         if isinstance(s, Bot):
             raise ChinchonError("pass bot names or Bot classes (each game makes its own bots)")
     rules = check_rules(rules)
+    engine = resolve_engine(engine, specs, rules)
     if jobs is None:
         jobs = os.cpu_count() or 1
     _int_arg("jobs", jobs, 1, MAX_JOBS)
@@ -105,7 +111,7 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
         chunk_size = max(1, min(200, games // (jobs * 8) or 1))
     _int_arg("chunk_size", chunk_size, 1, MAX_GAMES)
     step = chunk_size
-    tasks = ((players, specs, seed, a, min(a + step, games), rules, max_turns)
+    tasks = ((players, specs, seed, a, min(a + step, games), rules, max_turns, engine)
              for a in range(0, games, step))
 
     t0 = time.perf_counter()
@@ -125,6 +131,7 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     result.seconds = seconds
     result.jobs = jobs
     result.rules = rules
+    result.engine = engine
     return result
 
 

@@ -37,6 +37,7 @@ class SimulationResult:
     seconds: float = 0.0
     jobs: int = 1
     rules: Optional[Rules] = None
+    engine: str = "python"  # 'native' or 'python': which engine played the games
     records: list[GameRecord] = field(default_factory=list, repr=False)
 
     @property
@@ -53,8 +54,8 @@ class SimulationResult:
         return self.games / self.seconds if self.seconds else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready statistics; ``seconds`` and ``jobs`` are the only values that
-        depend on the machine and on ``jobs``."""
+        """JSON-ready statistics; ``seconds``, ``jobs`` and ``engine`` are the only
+        values that depend on the machine, on ``jobs`` and on the engine."""
         return {
             "games": self.games,
             "players": self.players,
@@ -77,14 +78,16 @@ class SimulationResult:
             "points": {str(k): v for k, v in sorted(self.points.items())},
             "seconds": self.seconds,
             "jobs": self.jobs,
+            "engine": self.engine,
             "rules": None if self.rules is None else self.rules.to_dict(),
             "rules_name": None if self.rules is None else self.rules.preset_name,
         }
 
     def stats(self) -> dict[str, Any]:
-        """:meth:`to_dict` without the timing: equal for equal seeds, whatever ``jobs``."""
+        """:meth:`to_dict` without the timing: equal for equal seeds, whatever ``jobs``
+        and whichever engine."""
         d = self.to_dict()
-        del d["seconds"], d["jobs"]
+        del d["seconds"], d["jobs"], d["engine"]
         return d
 
 

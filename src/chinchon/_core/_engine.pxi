@@ -1,0 +1,145 @@
+# Whole games between the built-in bots (csrc/src/engine.c, cc_play_game) for
+# chinchon.simulate: each game is played without the GIL; its record comes back as a
+# plain tuple (the simulate package makes its GameRecord). Included by _binding.pyx.
+
+from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport free, malloc
+
+from ..errors import ChinchonError
+
+# a hand's outcome code (cc_outcome, and CC_HAND_VOID) as GameRecord.outcomes spells it
+_HAND_OUTCOMES = (None, "normal", "minus_ten", "chinchon", "joker_chinchon", "void")
+_GAME_STATUS = ("won", "draw", "stalled")
+_BOT_CODES = {"random": CC_BOT_RANDOM, "greedy": CC_BOT_GREEDY, "expert": CC_BOT_EXPERT}
+_MAX_INT64_RULE = 2**62
+
+
+cdef class _Buffers:
+    """The per-game arrays cc_play_game writes into, grown when a game needs more."""
+    cdef uint32_t *turns
+    cdef uint8_t *outcomes
+    cdef int32_t *points
+    cdef uint64_t *events
+    cdef size_t cap_ended, cap_events
+
+    def __dealloc__(self):
+        free(self.turns)
+        free(self.outcomes)
+        free(self.points)
+        free(self.events)
+
+    cdef int grow(self, size_t ended, size_t events) except -1:
+        if ended > self.cap_ended:
+            free(self.turns)
+            free(self.outcomes)
+            free(self.points)
+            self.cap_ended = 0
+            self.turns = <uint32_t *>malloc(ended * sizeof(uint32_t))
+            self.outcomes = <uint8_t *>malloc(ended)
+            self.points = <int32_t *>malloc(ended * CC_MAX_PLAYERS * sizeof(int32_t))
+            if self.turns == NULL or self.outcomes == NULL or self.points == NULL:
+                raise MemoryError()
+            self.cap_ended = ended
+        if events > self.cap_events:
+            free(self.events)
+            self.cap_events = 0
+            self.events = <uint64_t *>malloc(events * sizeof(uint64_t))
+            if self.events == NULL:
+                raise MemoryError()
+            self.cap_events = events
+        return 0
+
+
+cdef int _game_config(cc_game_config *cfg, int players, bots, seed, object rules,
+                      long long max_turns, int stale_turns, double stale_shake,
+                      double wait_for) except -1:
+    cdef int s, k
+    if not 2 <= players <= CC_MAX_PLAYERS or len(bots) != players:
+        raise ChinchonError(f"the engine seats 2..{CC_MAX_PLAYERS} bots, one per player")
+    rules = check_rules(rules)
+    if rules is HOUSE_RULES:
+        cfg.rules = _house
+    else:
+        if rules.minus_ten > _INT_MAX:
+            raise ChinchonError(f"the native engine takes Rules.minus_ten up to {_INT_MAX}, "
+                                f"got {rules.minus_ten}")
+        cfg.rules = _crules_of(rules).r
+    cfg.players = players
+    for s in range(players):
+        code = _BOT_CODES.get(bots[s])
+        if code is None:
+            raise ChinchonError(f"the native engine plays the bots {', '.join(_BOT_CODES)}, "
+                                f"not {bots[s]!r}")
+        cfg.bots[s] = <uint8_t>code
+    cfg.eliminate_above = rules.eliminate_above
+    cfg.rejoin_chips = rules.rejoin_chips
+    cfg.first_round_close = 1 if rules.first_round_close else 0
+    cfg.all_out_lowest = 1 if rules.all_out == "lowest" else 0
+    cfg.void_at_stock = -1 if rules.void_at_stock is None else rules.void_at_stock
+    if not 1 <= max_turns <= 0xFFFFFFFF:
+        raise ChinchonError(f"max_turns must be 1..{0xFFFFFFFF}, got {max_turns}")
+    cfg.max_turns = <uint32_t>max_turns
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > 256:
+        raise ChinchonError(f"seed must be an int of at most 256 bits, got {seed!r}")
+    cfg.seed_negative = 1 if seed < 0 else 0
+    mag = -seed if seed < 0 else seed
+    for k in range(4):
+        cfg.seed_magnitude[k] = (mag >> (64 * k)) & 0xFFFFFFFFFFFFFFFF
+    cfg.stale_turns = stale_turns
+    cfg.stale_shake = stale_shake
+    cfg.wait_for = wait_for
+    return 0
+
+
+def _play_games(int players, bots, seed, start, stop, rules, long long max_turns,
+                int stale_turns, double stale_shake, double wait_for, bint trace=False):
+    """Play games ``start..stop-1`` of a simulation with ``seed`` between the built-in
+    ``bots`` (names, one per seat) under ``rules``: a list with, for each game, the
+    tuple ``(index, status, winner, hands, turns, outcomes, points, rejoins, totals)``
+    of chinchon.simulate.GameRecord's fields, and with ``trace`` a second list with each
+    game's events (csrc/include/chinchon.h, the CC_EV_* codes). Each game runs without
+    the GIL."""
+    cdef cc_game_config cfg
+    cdef cc_game_record rec
+    cdef _Buffers buf = _Buffers()
+    cdef uint64_t index, first = start, last = stop
+    cdef cc_status st
+    cdef size_t k
+    cdef int s
+    if start < 0 or stop < start or stop > 2**64 - 1:
+        raise ChinchonError(f"games {start}..{stop} are out of range")
+    _game_config(&cfg, players, bots, seed, rules, max_turns, stale_turns, stale_shake,
+                 wait_for)
+    buf.grow(64, 4096 if trace else 0)
+    out = []
+    traces = [] if trace else None
+    index = first
+    while index < last:
+        rec.turns = buf.turns
+        rec.outcomes = buf.outcomes
+        rec.points = buf.points
+        rec.cap_ended = buf.cap_ended
+        rec.cap_points = buf.cap_ended * CC_MAX_PLAYERS
+        rec.events = buf.events
+        rec.cap_events = buf.cap_events
+        with nogil:
+            st = cc_play_game(&cfg, index, &rec)
+        if st != CC_OK:
+            _raise_status(st)
+        if rec.n_ended > rec.cap_ended or rec.n_points > rec.cap_points or (
+                trace and rec.n_events > rec.cap_events):
+            buf.grow(max(rec.n_ended, rec.n_points // CC_MAX_PLAYERS + 1, buf.cap_ended),
+                     max(rec.n_events, buf.cap_events) if trace else 0)
+            continue  # the same game again, with room for all of it
+        out.append((index, _GAME_STATUS[rec.status], None if rec.winner < 0 else rec.winner,
+                    rec.hands, [rec.turns[k] for k in range(rec.n_ended)],
+                    [_HAND_OUTCOMES[rec.outcomes[k]] for k in range(rec.n_ended)],
+                    [rec.points[k] for k in range(rec.n_points)],
+                    [rec.rejoins[s] for s in range(players)],
+                    [rec.totals[s] for s in range(players)]))
+        if trace:
+            traces.append([rec.events[k] for k in range(rec.n_events)])
+        index += 1
+    if trace:
+        return out, traces
+    return out

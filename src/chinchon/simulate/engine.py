@@ -1,0 +1,101 @@
+"""Which engine plays a simulation's games: the C engine (``csrc/src/engine.c``, the
+built-in bots only) or the Python loop (:func:`~chinchon.simulate.play.play_game`, any
+bot). Both play the same games: the same records for the same arguments.
+
+``engine='auto'`` takes the C engine when every seat is a built-in bot (by name, or its
+class :class:`~chinchon.bots.RandomBot`, :class:`~chinchon.bots.GreedyBot`,
+:class:`~chinchon.bots.ExpertBot` itself, not a subclass) and the native core is in use
+(:data:`chinchon._backend.IMPLEMENTATION`), else the Python loop. ``'native'`` insists
+on the C engine (an error where it cannot run), ``'python'`` on the loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from .. import _backend
+from .. import bots as _bots
+from ..errors import ChinchonError, shown
+from ..rules import Rules
+from .play import BotSpec, GameRecord, play_game
+
+__all__ = ["ENGINES", "builtin_bots", "native_available", "resolve_engine", "play_games"]
+
+#: the values of ``simulate(engine=...)`` and ``chinchon simulate --engine``
+ENGINES = ("auto", "native", "python")
+
+#: the largest Rules.minus_ten the C engine takes (the C core's int)
+_NATIVE_MINUS_TEN = 2**31 - 1
+
+
+def builtin_bots(specs: Sequence[BotSpec]) -> Optional[list[str]]:
+    """The built-in bots' names of ``specs``, one per seat, or None when a seat is not
+    a built-in bot (a custom class or a subclass)."""
+    names = []
+    for spec in specs:
+        if isinstance(spec, str) and spec.strip().lower() in _bots.BOTS:
+            names.append(spec.strip().lower())
+            continue
+        name = next((n for n, cls in _bots.BOTS.items() if spec is cls), None)
+        if name is None:
+            return None
+        names.append(name)
+    return names
+
+
+def _binding() -> Any:
+    """The native binding, or None when it cannot be imported."""
+    try:
+        from .._core import _binding
+    except ImportError:
+        return None
+    return _binding if hasattr(_binding, "_play_games") else None
+
+
+def native_available() -> bool:
+    """Whether the C engine can run here (the native extension is built and loads)."""
+    return _binding() is not None
+
+
+def _why_not_native(specs: Sequence[BotSpec], rules: Rules) -> Optional[str]:
+    if builtin_bots(specs) is None:
+        return "a seat is not a built-in bot (random, greedy, expert)"
+    if rules.minus_ten > _NATIVE_MINUS_TEN:
+        return f"Rules.minus_ten is over {_NATIVE_MINUS_TEN}"
+    if not native_available():
+        return "the native extension is not available"
+    return None
+
+
+def resolve_engine(engine: str, specs: Sequence[BotSpec], rules: Rules) -> str:
+    """``'native'`` or ``'python'``: the engine that plays, for ``engine`` (one of
+    :data:`ENGINES`), the seats' ``specs`` and the ``rules``."""
+    if not isinstance(engine, str) or engine.strip().lower() not in ENGINES:
+        raise ChinchonError(f"engine must be one of {', '.join(ENGINES)}, got {shown(engine)}")
+    engine = engine.strip().lower()
+    if engine == "python":
+        return "python"
+    why = _why_not_native(specs, rules)
+    if engine == "native":
+        if why is not None:
+            raise ChinchonError(f"engine='native' cannot run: {why}")
+        return "native"
+    if why is None and _backend.IMPLEMENTATION == "native":
+        return "native"
+    return "python"
+
+
+def play_games(players: int, specs: Sequence[BotSpec], seed: int, start: int, stop: int,
+               rules: Optional[Rules], max_turns: int, engine: str) -> list[GameRecord]:
+    """The records of games ``start..stop-1`` of a simulation, played by ``engine``
+    (``'native'`` or ``'python'``, as :func:`resolve_engine` chose)."""
+    if engine == "native":
+        names = builtin_bots(specs)
+        assert names is not None
+        rows = _binding()._play_games(players, names, seed, start, stop, rules, max_turns,
+                                      _bots.STALE_TURNS, _bots.STALE_SHAKE,
+                                      _bots.ExpertBot.WAIT_FOR)
+        return [GameRecord(*row) for row in rows]
+    return [play_game(players, specs, seed, i, rules=rules, max_turns=max_turns)
+            for i in range(start, stop)]

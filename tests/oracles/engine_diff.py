@@ -1,0 +1,198 @@
+"""The C game engine against the Python loop, game by game.
+
+Each game is played twice: by the C engine (``csrc/src/engine.c`` through the binding's
+``_play_games`` with its event trace) and by the Python loop (``simulate.play._drive``
+over a :class:`~chinchon.game.state.GameState` that records the same events: every deal,
+draw, reshuffle, discard, close, hand result, rejoin and the end). The two event lists
+and the two :class:`GameRecord` must be equal; a per-game digest of the events is
+compared, and on a mismatch the first differing event is shown.
+
+From the command line, per preset (the pytest suite runs a few games of each):
+
+    python -m tests.oracles.engine_diff --games 10000 --preset house
+    python -m tests.oracles.engine_diff --games 10000 --preset conga --players 2
+
+Without ``--players``/``--bots`` a preset plays its usual tables (``TABLES``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import struct
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import astuple
+from typing import Any, Optional
+
+from chinchon import bots as bots_module
+from chinchon.bots import make_bot
+from chinchon.game.state import GameState
+from chinchon.rules import Rules
+from chinchon.simulate.engine import builtin_bots
+from chinchon.simulate.play import GameRecord, _drive, game_seed
+
+# the event codes of csrc/include/chinchon.h (CC_EV_*) and a hand's void outcome
+DEAL, DRAW, RESHUFFLE, DISCARD, HAND, POINTS, REJOIN, END = range(1, 9)
+EVENT_NAMES = {DEAL: "deal", DRAW: "draw", RESHUFFLE: "reshuffle", DISCARD: "discard",
+               HAND: "hand", POINTS: "points", REJOIN: "rejoin", END: "end"}
+_OUTCOME_CODES = {"normal": 1, "minus_ten": 2, "chinchon": 3, "joker_chinchon": 4, "void": 5}
+_STATUS_CODES = {"won": 0, "draw": 1, "stalled": 2}
+NO_SEAT = 0xFF
+
+#: the tables each preset plays by default: (players, bots) pairs
+TABLES: dict[str, list[tuple[int, str]]] = {
+    "house": [(4, "greedy"), (4, "greedy,random,greedy,random"), (3, "random"),
+              (4, "expert,greedy,random,expert")],
+    "classic": [(4, "greedy"), (3, "greedy,random,expert")],
+    "conga": [(2, "greedy"), (2, "random,expert"), (2, "expert,greedy"), (2, "random")],
+    "fifty": [(5, "greedy"), (6, "greedy,random,expert,greedy,random,greedy"),
+              (6, "random")],
+}
+PRESET_RULES = {"house": None, "classic": "classic", "conga": "conga", "fifty": "fifty"}
+
+
+def event(kind: int, seat: Optional[int], a: int, b: int) -> int:
+    """One event as the C engine packs it: kind << 56 | seat << 48 | a << 32 | b."""
+    s = NO_SEAT if seat is None else seat
+    return kind << 56 | (s & 0xFF) << 48 | (a & 0xFFFF) << 32 | (b & 0xFFFFFFFF)
+
+
+def describe(ev: int) -> str:
+    kind, seat, a, b = ev >> 56, ev >> 48 & 0xFF, ev >> 32 & 0xFFFF, ev & 0xFFFFFFFF
+    if b >= 2**31:
+        b -= 2**32
+    from chinchon.cards import CARD_AT
+    name = EVENT_NAMES.get(kind, f"kind {kind}")
+    who = "-" if seat == NO_SEAT else f"seat {seat}"
+    if kind in (DRAW, DISCARD):
+        what = ("pile" if a else "stock") if kind == DRAW else ("close" if a else "plain")
+        return f"{name} {who} {what} {CARD_AT[b]}"
+    return f"{name} {who} a={a} b={b}"
+
+
+class TracedState(GameState):
+    """A GameState that records the C engine's events as it plays."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.events: list[int] = []
+        super().__init__(*args, **kwargs)
+
+    def _deal(self, deck: Any) -> None:
+        super()._deal(deck)
+        self.events.append(event(DEAL, self._lead, 0, self._hand_number))
+
+    def _reshuffled(self) -> None:
+        super()._reshuffled()
+        self.events.append(event(RESHUFFLE, self._turn, 0, len(self._stock)))
+
+    def draw(self, source: str) -> Any:
+        seat = self._turn
+        card = super().draw(source)
+        self.events.append(event(DRAW, seat, 1 if source == "discard" else 0, card.index))
+        return card
+
+    def discard(self, card: Any, close: bool = False) -> Any:
+        seat, before = self._turn, self._last
+        out = super().discard(card, close)
+        self.events.append(event(DISCARD, seat, 1 if close else 0, card.index))
+        last = self._last
+        if last is not before and last is not None:
+            self.events.append(event(HAND, last.closer, _OUTCOME_CODES[last.outcome],
+                                     last.number))
+            if not last.void:
+                for s in last.order:
+                    self.events.append(event(POINTS, s, 0, last.points[s]))
+        return out
+
+    def rejoin(self, seat: int) -> int:
+        total = super().rejoin(seat)
+        self.events.append(event(REJOIN, seat, 0, total))
+        return total
+
+
+def python_game(players: int, bots: Sequence[str], seed: int, index: int,
+                rules: Optional[Rules], max_turns: int) -> tuple[GameRecord, list[int]]:
+    """Game ``index`` by the Python loop (as ``simulate.play.play_game``), with events."""
+    game = TracedState(players, seed=game_seed(seed, index), rules=rules)
+    seats = [make_bot(b, game_seed(seed, index, 1 + s)) for s, b in enumerate(bots)]
+    rec = _drive(game, seats, index, max_turns)
+    game.events.append(event(END, rec.winner, _STATUS_CODES[rec.status], rec.hands))
+    return rec, game.events
+
+
+def native_games(players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                 rules: Optional[Rules], max_turns: int
+                 ) -> tuple[list[GameRecord], list[list[int]]]:
+    """Games ``start..stop-1`` by the C engine, with their events."""
+    from chinchon._core import _binding
+    names = builtin_bots(bots)
+    assert names is not None
+    rows, traces = _binding._play_games(players, names, seed, start, stop, rules, max_turns,
+                                        bots_module.STALE_TURNS, bots_module.STALE_SHAKE,
+                                        bots_module.ExpertBot.WAIT_FOR, True)
+    return [GameRecord(*r) for r in rows], traces
+
+
+def digest(events: Sequence[int]) -> str:
+    return hashlib.blake2b(struct.pack(f"<{len(events)}Q", *events), digest_size=16).hexdigest()
+
+
+def first_difference(a: Sequence[int], b: Sequence[int]) -> str:
+    for k, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"event {k}: native {describe(x)!r} vs python {describe(y)!r}"
+    k = min(len(a), len(b))
+    return f"event {k}: one trace ends ({len(a)} native events, {len(b)} python events)"
+
+
+def compare(players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+            rules: Optional[Rules], max_turns: int = 1000) -> list[str]:
+    """Play games ``start..stop-1`` both ways; the mismatches, described (empty: all
+    equal). Each compares the digest of the events and the whole record."""
+    recs, traces = native_games(players, bots, seed, start, stop, rules, max_turns)
+    problems = []
+    for rec, trace in zip(recs, traces):
+        prec, ptrace = python_game(players, bots, seed, rec.index, rules, max_turns)
+        if digest(trace) != digest(ptrace):
+            problems.append(f"game {rec.index}: events differ at "
+                            f"{first_difference(trace, ptrace)}")
+        elif astuple(rec) != astuple(prec):
+            problems.append(f"game {rec.index}: records differ: native {rec} vs python {prec}")
+    return problems
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=1000, help="games per table (1000)")
+    p.add_argument("--preset", choices=sorted(PRESET_RULES), default="house")
+    p.add_argument("--players", type=int, help="one table of this size (with --bots)")
+    p.add_argument("--bots", default="greedy", help="with --players: the seats' bots")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-turns", type=int, default=1000)
+    p.add_argument("--chunk", type=int, default=500, help="games per native call")
+    args = p.parse_args(argv)
+    rules = Rules.preset(PRESET_RULES[args.preset]) if PRESET_RULES[args.preset] else None
+    tables = [(args.players, args.bots)] if args.players else TABLES[args.preset]
+    failed = 0
+    for players, spec in tables:
+        bots = [b for b in spec.split(",") if b]
+        bots = bots * players if len(bots) == 1 else bots
+        t0 = time.perf_counter()
+        bad: list[str] = []
+        for start in range(0, args.games, args.chunk):
+            stop = min(args.games, start + args.chunk)
+            bad += compare(players, bots, args.seed, start, stop, rules, args.max_turns)
+        dt = time.perf_counter() - t0
+        status = "ok" if not bad else f"{len(bad)} MISMATCHES"
+        print(f"{args.preset}: {players} players {','.join(bots)}: {args.games} games, "
+              f"{status} ({dt:.0f} s)", flush=True)
+        for line in bad[:10]:
+            print("  " + line)
+        failed += len(bad)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
