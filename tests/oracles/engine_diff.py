@@ -41,16 +41,37 @@ _OUTCOME_CODES = {"normal": 1, "minus_ten": 2, "chinchon": 3, "joker_chinchon": 
 _STATUS_CODES = {"won": 0, "draw": 1, "stalled": 2}
 NO_SEAT = 0xFF
 
-#: the tables each preset plays by default: (players, bots) pairs
-TABLES: dict[str, list[tuple[int, str]]] = {
-    "house": [(4, "greedy"), (4, "greedy,random,greedy,random"), (3, "random"),
-              (4, "expert,greedy,random,expert")],
-    "classic": [(4, "greedy"), (3, "greedy,random,expert")],
-    "conga": [(2, "greedy"), (2, "random,expert"), (2, "expert,greedy"), (2, "random")],
-    "fifty": [(5, "greedy"), (6, "greedy,random,expert,greedy,random,greedy"),
-              (6, "random")],
+#: every field of SPEC 9.1 away from its preset value, in two rule sets (``--preset fields``)
+FIELD_RULES = (
+    Rules(first_round_close=False, all_out="lowest", void_at_stock=4, jokers=1,
+          joker_points=10, points=(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10), joker_chinchon=None,
+          close_limit=3, minus_ten=20, eliminate_above=50, rejoin_chips=1),
+    Rules(deck=40, wild_ace_of_coins=True, seven_run_wins=False, jokers=2, joker_chinchon=40,
+          first_round_close=False, eliminate_above=40, rejoin_chips=3, close_limit=6),
+)
+_HOUSE, _CLASSIC = Rules(), Rules.preset("classic")
+_CONGA, _FIFTY = Rules.preset("conga"), Rules.preset("fifty")
+
+#: the tables each preset plays by default: (players, bots, rules)
+TABLES: dict[str, list[tuple[int, str, Rules]]] = {
+    "house": [(4, "greedy", _HOUSE), (4, "greedy,random,greedy,random", _HOUSE),
+              (3, "random", _HOUSE), (4, "expert,greedy,random,expert", _HOUSE)],
+    "classic": [(4, "greedy", _CLASSIC), (3, "greedy,random,expert", _CLASSIC)],
+    "conga": [(2, "greedy", _CONGA), (2, "random,expert", _CONGA),
+              (2, "expert,greedy", _CONGA), (2, "random", _CONGA)],
+    "fifty": [(5, "greedy", _FIFTY), (6, "greedy,random,expert,greedy,random,greedy", _FIFTY),
+              (6, "random", _FIFTY), (5, "expert", _FIFTY)],
+    "fields": [(4, "greedy,random,expert,greedy", FIELD_RULES[0]),
+               (6, "greedy,expert,random", FIELD_RULES[0]),
+               (3, "greedy,random,expert", FIELD_RULES[1]),
+               (5, "random,greedy,expert,greedy,random", FIELD_RULES[1])],
 }
-PRESET_RULES = {"house": None, "classic": "classic", "conga": "conga", "fifty": "fifty"}
+
+
+def seat_bots(spec: str, players: int) -> list[str]:
+    """The bots of a comma list, one per seat (repeated round the table)."""
+    names = [b for b in spec.split(",") if b]
+    return [names[s % len(names)] for s in range(players)]
 
 
 def event(kind: int, seat: Optional[int], a: int, b: int) -> int:
@@ -165,32 +186,37 @@ def compare(players: int, bots: Sequence[str], seed: int, start: int, stop: int,
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=1000, help="games per table (1000)")
-    p.add_argument("--preset", choices=sorted(PRESET_RULES), default="house")
+    p.add_argument("--games", type=int, default=1000,
+                   help="games of the preset, shared out over its tables (1000)")
+    p.add_argument("--preset", choices=sorted(TABLES), default="house",
+                   help="the tables of TABLES to play (house)")
     p.add_argument("--players", type=int, help="one table of this size (with --bots)")
     p.add_argument("--bots", default="greedy", help="with --players: the seats' bots")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-turns", type=int, default=1000)
     p.add_argument("--chunk", type=int, default=500, help="games per native call")
     args = p.parse_args(argv)
-    rules = Rules.preset(PRESET_RULES[args.preset]) if PRESET_RULES[args.preset] else None
-    tables = [(args.players, args.bots)] if args.players else TABLES[args.preset]
-    failed = 0
-    for players, spec in tables:
-        bots = [b for b in spec.split(",") if b]
-        bots = bots * players if len(bots) == 1 else bots
+    tables = TABLES[args.preset]
+    if args.players:
+        tables = [(args.players, args.bots, tables[0][2])]
+    per_table = -(-args.games // len(tables))
+    failed = total = 0
+    for players, spec, rules in tables:
+        bots = seat_bots(spec, players)
         t0 = time.perf_counter()
         bad: list[str] = []
-        for start in range(0, args.games, args.chunk):
-            stop = min(args.games, start + args.chunk)
+        for start in range(0, per_table, args.chunk):
+            stop = min(per_table, start + args.chunk)
             bad += compare(players, bots, args.seed, start, stop, rules, args.max_turns)
         dt = time.perf_counter() - t0
         status = "ok" if not bad else f"{len(bad)} MISMATCHES"
-        print(f"{args.preset}: {players} players {','.join(bots)}: {args.games} games, "
-              f"{status} ({dt:.0f} s)", flush=True)
+        print(f"{args.preset}: {rules.preset_name or 'custom'} rules, {players} players "
+              f"{','.join(bots)}: {per_table} games, {status} ({dt:.0f} s)", flush=True)
         for line in bad[:10]:
             print("  " + line)
         failed += len(bad)
+        total += per_table
+    print(f"{args.preset}: {total} games compared, {failed} mismatches")
     return 1 if failed else 0
 
 

@@ -1,0 +1,118 @@
+"""The C game engine plays the Python loop's games: game by game, event by event, under
+every preset and every field of SPEC 9; simulate(engine=...) gives the same result
+whichever engine runs. The long run is ``python -m tests.oracles.engine_diff``."""
+
+from __future__ import annotations
+
+from dataclasses import astuple
+
+import pytest
+
+import chinchon
+from chinchon import bots as bots_module
+from chinchon.bots import ExpertBot, GreedyBot, RandomBot
+from chinchon.errors import ChinchonError
+from chinchon.rules import Rules
+from chinchon.simulate import simulate
+from chinchon.simulate.engine import builtin_bots, native_available, resolve_engine
+from tests.oracles import engine_diff
+from tests.oracles.impls import scaled
+
+pytestmark = pytest.mark.skipif(not native_available(), reason="the C engine is not built")
+
+#: on the pure-Python solver (CHINCHON_IMPLEMENTATION=python) the Python loop's expert
+#: takes seconds a game: there the tables without one, and fewer games (the native run
+#: plays them all)
+PURE = chinchon.IMPLEMENTATION == "python"
+TABLES = [(preset, players, spec, rules) for preset, tables in engine_diff.TABLES.items()
+          for players, spec, rules in tables if not (PURE and "expert" in spec)]
+
+
+def games(n: int) -> int:
+    return max(1, scaled(n) // 10) if PURE else scaled(n)
+
+
+@pytest.mark.parametrize("preset,players,spec,rules", TABLES,
+                         ids=[f"{t[0]}-{t[1]}-{t[2]}" for t in TABLES])
+def test_native_plays_the_python_loops_games(preset, players, spec, rules):
+    bots = engine_diff.seat_bots(spec, players)
+    problems = engine_diff.compare(players, bots, 7, 0, games(30), rules)
+    assert problems == []
+
+
+@pytest.mark.parametrize("seed", [-(2**200) - 3, 2**256 - 1])
+def test_seeds_of_any_size_and_sign(seed):
+    bots = ["greedy", "random", "greedy" if PURE else "expert"]
+    assert engine_diff.compare(3, bots, seed, 5, 5 + games(6), None) == []
+
+
+def test_stalled_games_and_the_turn_cap():
+    recs, _ = engine_diff.native_games(3, ["random"] * 3, 1, 0, games(10) + 2, None, 6)
+    assert any(r.status == "stalled" for r in recs)
+    assert engine_diff.compare(3, ["random"] * 3, 1, 0, games(10) + 2, None, 6) == []
+
+
+def test_the_comparison_sees_a_changed_event():
+    recs, traces = engine_diff.native_games(4, ["greedy"] * 4, 3, 0, 1, None, 1000)
+    trace = traces[0]
+    _, python = engine_diff.python_game(4, ["greedy"] * 4, 3, 0, None, 1000)
+    assert engine_diff.digest(trace) == engine_diff.digest(python)
+    changed = list(python)
+    k = next(i for i, e in enumerate(changed) if e >> 56 == engine_diff.DRAW)
+    changed[k] ^= 1  # another card drawn
+    assert engine_diff.digest(trace) != engine_diff.digest(changed)
+    assert engine_diff.first_difference(trace, changed).startswith(f"event {k}: ")
+    assert "draw" in engine_diff.first_difference(trace, changed)
+
+
+@pytest.mark.parametrize("bots,rules", [
+    ("greedy,greedy,random,random" if PURE else "greedy,greedy,random,expert", None),
+    ("random,greedy" if PURE else "random,expert", "conga"),
+])
+def test_simulate_same_result_whichever_engine(bots, rules):
+    players = len(bots.split(","))
+    n = games(20)
+    py = simulate(n, players, bots=bots, seed=11, rules=rules, engine="python")
+    c = simulate(n, players, bots=bots, seed=11, rules=rules, engine="native")
+    auto = simulate(n, players, bots=bots, seed=11, rules=rules, jobs=2, chunk_size=3)
+    assert (py.engine, c.engine, auto.engine) == ("python", "native", chinchon.IMPLEMENTATION)
+    assert c.stats() == py.stats() == auto.stats()
+    assert [astuple(r) for r in c.records] == [astuple(r) for r in py.records]
+    assert c.to_dict()["engine"] == "native"
+
+
+class _MyGreedy(GreedyBot):
+    name = "my greedy"
+
+
+def test_auto_takes_the_native_engine_for_built_in_bots_only():
+    house = Rules()
+    assert builtin_bots(["Greedy ", RandomBot, ExpertBot]) == ["greedy", "random", "expert"]
+    assert builtin_bots(["greedy", _MyGreedy]) is None
+    assert resolve_engine("auto", ["greedy", RandomBot], house) in ("native", "python")
+    assert resolve_engine("auto", ["greedy", _MyGreedy], house) == "python"
+    assert resolve_engine("python", ["greedy"], house) == "python"
+    assert resolve_engine("native", ["greedy"], house) == "native"
+    with pytest.raises(ChinchonError, match="not a built-in bot"):
+        resolve_engine("native", ["greedy", _MyGreedy], house)
+    with pytest.raises(ChinchonError, match="minus_ten"):
+        resolve_engine("native", ["greedy"], Rules(minus_ten=2**40))
+    assert resolve_engine("auto", ["greedy"], Rules(minus_ten=2**40)) == "python"
+    with pytest.raises(ChinchonError, match="engine must be one of"):
+        resolve_engine("fast", ["greedy"], house)
+    r = simulate(2, 2, bots=["greedy", _MyGreedy], seed=1)
+    assert r.engine == "python"
+
+
+def test_the_bots_constants_reach_the_engine(monkeypatch):
+    # the engine reads STALE_TURNS, STALE_SHAKE and WAIT_FOR from the bots at each call
+    monkeypatch.setattr(bots_module, "STALE_TURNS", 2)
+    monkeypatch.setattr(bots_module, "STALE_SHAKE", 0.9)
+    monkeypatch.setattr(ExpertBot, "WAIT_FOR", 0.05)
+    n = games(6)
+    bots = ["greedy", "greedy" if PURE else "expert"] * 2
+    assert engine_diff.compare(4, bots, 2, 0, n, None) == []
+    shaken = simulate(n, 4, bots=bots, seed=2, engine="native")
+    monkeypatch.undo()
+    plain = simulate(n, 4, bots=bots, seed=2, engine="native")
+    assert shaken.stats() != plain.stats()
