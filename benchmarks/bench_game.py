@@ -76,11 +76,13 @@ def test_full_games_four_experts(benchmark):
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_simulate(benchmark, jobs):
-    """simulate() over processes; compare jobs=2 with jobs=1 and with the machine's own
-    two-process ceiling (test_machine_two_processes) measured in the same run."""
+    """simulate() of the Python loop over processes; compare jobs=2 with jobs=1 and with
+    the machine's own two-process ceiling (test_machine_two_processes) measured in the
+    same run. (The C engine's rows: bench_engine.py.)"""
     n = 1000 if NATIVE else 8
     result = benchmark.pedantic(simulate, args=(n, 4),
-                                kwargs={"bots": "greedy", "seed": 2, "jobs": jobs},
+                                kwargs={"bots": "greedy", "seed": 2, "jobs": jobs,
+                                        "engine": "python"},
                                 rounds=1, iterations=1)
     assert result.games == n and sum(result.stats()["wins_per_seat"]) <= n
     benchmark.extra_info.update(rows=n, op=f"simulate jobs={jobs}", workload="4 greedy",

@@ -6,6 +6,7 @@
 # two cores.
 #   CC_TEST_ITERS      random hands of test_core and test_variants (default 200000)
 #   SETTLE_TEST_DEALS  random deals of test_settle (default 20000)
+#   CC_ENGINE_GAMES    games per table of test_engine (default 300; sanitized 100)
 #   CHINCHON_EXHAUSTIVE=1  also the ctest label "exhaustive" in the plain build: every
 #                      7-card hand of the 40-card deck under conga against the brute
 #                      force (test_variants exhaustive; ~40 s of CPU on this machine)
@@ -43,7 +44,9 @@ if [ "${CHINCHON_EXHAUSTIVE:-0}" = 1 ]; then
   echo "== plain: ctest -L exhaustive"
   (cd "$out/plain" && ctest --output-on-failure -L exhaustive)
 fi
-# the sanitized programs run ~3x slower: a quarter of the random cases
+# the sanitized programs run ~3x slower (the engine's games ~10x): a quarter of the
+# random cases, a third of the games
+CC_ENGINE_GAMES=$(( ${CC_ENGINE_GAMES:-300} / 3 + 1)) \
 CC_TEST_ITERS=$((CC_TEST_ITERS / 4 + 1)) SETTLE_TEST_DEALS=$((SETTLE_TEST_DEALS / 4 + 1)) \
   run sanitized -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHINCHON_WERROR=ON \
   -DCHINCHON_SANITIZE=address,undefined

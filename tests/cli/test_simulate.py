@@ -19,3 +19,24 @@ def test_cli_simulate_table(capsys):
                  "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "wins" in out and "greedy" in out
+
+
+def test_cli_simulate_engine(capsys):
+    from chinchon import IMPLEMENTATION
+    from chinchon.simulate.engine import native_available
+
+    args = ["simulate", "--games", "3", "--players", "2", "--bots", "greedy,random",
+            "--seed", "4", "--json", "--no-progress"]
+    assert main(args + ["--engine", "python"]) == 0
+    py = json.loads(capsys.readouterr().out)
+    assert py["engine"] == "python"
+    assert main(args) == 0  # --engine auto
+    auto = json.loads(capsys.readouterr().out)
+    want = "native" if native_available() and IMPLEMENTATION == "native" else "python"
+    assert auto["engine"] == want
+    for d in (py, auto):
+        del d["engine"], d["seconds"]
+    assert auto == py
+    assert main(["simulate", "--games", "2", "--players", "2", "--seed", "1", "--engine",
+                 "python", "--no-progress"]) == 0
+    assert "python engine" in capsys.readouterr().out

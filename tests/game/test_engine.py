@@ -116,3 +116,20 @@ def test_the_bots_constants_reach_the_engine(monkeypatch):
     monkeypatch.undo()
     plain = simulate(n, 4, bots=bots, seed=2, engine="native")
     assert shaken.stats() != plain.stats()
+
+
+def test_native_digests_of_the_python_loops_golden_runs():
+    # tests/data/engine_games.txt holds the Python loop's digests (engine_diff
+    # --write-golden); the C tests (csrc/tests/test_engine.c) replay it too
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "data" / "engine_games.txt"
+    runs = [line.split() for line in path.read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert len(runs) == len(engine_diff.GOLDEN_RUNS)
+    for preset, players, bots, seed, games, _, want in runs:
+        _, traces = engine_diff.native_games(int(players), bots.split(","), int(seed), 0,
+                                             int(games), Rules.preset(preset), 1000)
+        h = 0xCBF29CE484222325
+        for trace in traces:
+            h = engine_diff.fnv1a(trace, h)
+        assert h == int(want), (preset, players, bots)

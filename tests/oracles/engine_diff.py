@@ -160,6 +160,43 @@ def digest(events: Sequence[int]) -> str:
     return hashlib.blake2b(struct.pack(f"<{len(events)}Q", *events), digest_size=16).hexdigest()
 
 
+def fnv1a(events: Sequence[int], h: int = 0xCBF29CE484222325) -> int:
+    """FNV-1a (64-bit) over the events' little-endian bytes, continued from ``h``: the
+    digest csrc/tests/test_engine.c computes over a run of games."""
+    for byte in struct.pack(f"<{len(events)}Q", *events):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+#: the runs of tests/data/engine_games.txt, which the C tests replay: (preset, players,
+#: bots, seed, games); their digests come from the Python loop (``--write-golden``)
+GOLDEN_RUNS = [
+    ("barajamos", 4, "greedy", 7, 100),
+    ("barajamos", 4, "greedy,random,expert,greedy", 8, 60),
+    ("barajamos", 3, "random", 9, 40),
+    ("classic", 4, "greedy,expert", 7, 60),
+    ("conga", 2, "greedy", 7, 100),
+    ("conga", 2, "random,expert", 8, 60),
+    ("fifty", 5, "greedy", 7, 60),
+    ("fifty", 6, "greedy,random,expert", 8, 30),
+]
+
+
+def write_golden(path: str) -> None:
+    """Play GOLDEN_RUNS by the Python loop and write their digests to ``path``."""
+    lines = ["# games played by the Python loop (tests/oracles/engine_diff.py --write-golden):",
+             "# preset players bots seed games : FNV-1a of the events of games 0..games-1"]
+    for preset, players, spec, seed, games in GOLDEN_RUNS:
+        bots = seat_bots(spec, players)
+        h = 0xCBF29CE484222325
+        for i in range(games):
+            _, events = python_game(players, bots, seed, i, Rules.preset(preset), 1000)
+            h = fnv1a(events, h)
+        lines.append(f"{preset} {players} {','.join(bots)} {seed} {games} : {h}")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def first_difference(a: Sequence[int], b: Sequence[int]) -> str:
     for k, (x, y) in enumerate(zip(a, b)):
         if x != y:
@@ -195,7 +232,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-turns", type=int, default=1000)
     p.add_argument("--chunk", type=int, default=500, help="games per native call")
+    p.add_argument("--write-golden", metavar="PATH",
+                   help="write the digests of GOLDEN_RUNS by the Python loop, and stop")
     args = p.parse_args(argv)
+    if args.write_golden:
+        write_golden(args.write_golden)
+        return 0
     tables = TABLES[args.preset]
     if args.players:
         tables = [(args.players, args.bots, tables[0][2])]

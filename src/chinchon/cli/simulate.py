@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from .._backend import IMPLEMENTATION
-from ..simulate import simulate
+from ..simulate import ENGINES, simulate
 from ._common import rules_of, rules_options
 
 
@@ -28,6 +28,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="simulation seed (0)")
     p.add_argument("--max-turns", type=int, default=1000,
                    help="a hand reaching this many turns stalls its game (1000)")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="who plays the games: the C engine (native; the built-in bots "
+                        "only), the Python loop (python), or auto: native when it can (auto)")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.add_argument("--no-progress", dest="progress", action="store_false")
@@ -86,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = simulate(args.games, args.players, bots=args.bots, seed=args.seed,
                           jobs=args.jobs, max_turns=args.max_turns, progress=bar,
-                          rules=rules_of(args))
+                          rules=rules_of(args), engine=args.engine)
     finally:
         bar.close()
     if args.json:
@@ -99,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     name = rules.preset_name if rules is not None else "barajamos"
     print(f"rules: {name or 'custom'}" + ("" if name else f" {rules!r}"))
     print(f"{result.games} games, {result.players} players, seed {result.seed}, "
-          f"{result.jobs} job{'s' if result.jobs > 1 else ''}, {IMPLEMENTATION} solver: "
+          f"{result.jobs} job{'s' if result.jobs > 1 else ''}, {result.engine} engine, "
+          f"{IMPLEMENTATION} solver: "
           f"{result.seconds:.2f} s, {result.games_per_second:.0f} games/s")
     print()
     print("seat  bot        wins   win %")
