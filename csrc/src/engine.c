@@ -51,6 +51,9 @@ typedef struct game {
     /* the greedy bot's hints of a discard-pile draw, reused for its discard */
     int took;
     uint8_t took_points[8], took_outcomes[8];
+    /* the greedy bot's order of equal discards, by card: a joker after a natural card
+     * (bit 6), then the card worth more first (31 - its points) */
+    uint8_t card_key[64];
 } game;
 
 /* A list of hints (or outlook lines): 8 cards in ascending order, copies listed twice. */
@@ -418,23 +421,18 @@ static int stale(game *g, int seat)
 }
 
 /* Python: bots._best_hint (the greedy discard: fewest points, a natural card before a
- * joker, the card worth most, the first; with 0 points the better close). */
-static int best_hint(const cc_rules *r, const hints *h)
+ * joker, the card worth most, the first; with 0 points the better close). The order is
+ * one integer per hint: points << 10 | g->card_key[card] << 3 | its place. */
+static int best_hint(const game *g, const hints *h)
 {
     static const uint8_t zero_closes[3] = {CC_CHINCHON, CC_JOKER_CHINCHON, CC_MINUS_TEN};
-    int best = 0, k, o;
-    int bp = h->points[0], bj = (int)(r->joker_mask >> h->card[0] & 1);
-    int bv = bj ? 0 : bit_points(r, h->card[0]);
-    for (k = 1; k < 8; k++) {
-        const int p = h->points[k], j = (int)(r->joker_mask >> h->card[k] & 1);
-        const int v = j ? 0 : bit_points(r, h->card[k]);
-        if (p < bp || (p == bp && (j < bj || (j == bj && v > bv)))) {
-            best = k;
-            bp = p;
-            bj = j;
-            bv = v;
-        }
+    int best, k, o;
+    int low = h->points[0] << 10 | g->card_key[h->card[0]] << 3;
+    for (k = 1; k < 8; k++) { /* the smallest key, the first of equals: no branch to miss */
+        const int key = h->points[k] << 10 | g->card_key[h->card[k]] << 3 | k;
+        low = key < low ? key : low;
     }
+    best = low & 7;
     if (h->points[best] == 0 && h->outcome[best] != CC_CHINCHON)
         for (o = 0; o < 3; o++)
             for (k = 0; k < 8; k++)
@@ -475,7 +473,7 @@ static cc_status greedy_draw(game *g, int seat, int own, int *from_pile)
     if (st != CC_OK)
         return st;
     cards_of(h8, h.card);
-    best = best_hint(&g->r, &h);
+    best = best_hint(g, &h);
     if (h.points[best] < greedy_current(g, seat, own)
         || (h.outcome[best] != CC_CANNOT_CLOSE && may_close(g))) {
         if (own) {
@@ -505,7 +503,7 @@ static cc_status greedy_discard(game *g, int seat, int own, int *card, int *clos
     }
     if (own)
         g->took = 0;
-    best = best_hint(&g->r, &h);
+    best = best_hint(g, &h);
     if (own && stale(g, seat) && h.outcome[best] == CC_CANNOT_CLOSE
         && cc_rng_double(&g->bot_rng[seat]) < g->cfg->stale_shake)
         best = (int)cc_rng_below(&g->bot_rng[seat], 8);
@@ -776,6 +774,10 @@ cc_status cc_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record
                 g.deck[k++] = (uint8_t)c;
         }
     g.deck_n = k;
+    for (c = 0; c < 64; c++) {
+        const int joker = (int)(g.r.joker_mask >> c & 1);
+        g.card_key[c] = (uint8_t)(joker << 6 | (joker ? 31 : 31 - bit_points(&g.r, c)));
+    }
     for (s = 0; s < g.n; s++) {
         g.in[s] = 1;
         g.chips[s] = cfg->rejoin_chips;
