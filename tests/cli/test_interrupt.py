@@ -1,6 +1,6 @@
 """Ctrl-C stops a parallel simulation at the first press (issue 15).
 
-``chinchon simulate --games 100000 --jobs 2`` runs in a subprocess; once its workers are
+``chinchon simulate --games 100000 --jobs 2 --engine python`` runs in a subprocess; once its workers are
 up it gets SIGINT -- sent to the command alone, or to its whole process group as a
 terminal's Ctrl-C is -- and must exit with status 130 within seconds, with no worker
 process left behind and no traceback.
@@ -53,8 +53,9 @@ def _running(pid: int) -> bool:
 @pytest.mark.parametrize("progress,whole_group", [("--no-progress", False),
                                                   ("--progress", True)])
 def test_first_ctrl_c_stops_a_parallel_simulation(progress, whole_group):
+    # the Python loop: the C engine would finish these games before the signal is sent
     cmd = [sys.executable, "-m", "chinchon", "simulate", "--games", "100000", "--jobs", "2",
-           progress]
+           "--engine", "python", progress]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)  # its own group, as in a terminal
     try:
