@@ -774,9 +774,10 @@ cc_status cc_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record
                 g.deck[k++] = (uint8_t)c;
         }
     g.deck_n = k;
-    for (c = 0; c < 64; c++) {
+    for (c = 0; c < 64; c++) { /* every card bit (the rest, never held, stay 0) */
         const int joker = (int)(g.r.joker_mask >> c & 1);
-        g.card_key[c] = (uint8_t)(joker << 6 | (joker ? 31 : 31 - bit_points(&g.r, c)));
+        if (c % 16 < CC_NRANKS || joker)
+            g.card_key[c] = (uint8_t)(joker << 6 | (joker ? 31 : 31 - bit_points(&g.r, c)));
     }
     for (s = 0; s < g.n; s++) {
         g.in[s] = 1;

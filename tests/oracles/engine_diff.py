@@ -7,12 +7,17 @@ draw, reshuffle, discard, close, hand result, rejoin and the end). The two event
 and the two :class:`GameRecord` must be equal; a per-game digest of the events is
 compared, and on a mismatch the first differing event is shown.
 
-From the command line, per preset (the pytest suite runs a few games of each):
+From the command line, per preset (the pytest suite, tests/game/test_engine.py, runs a
+few games of each table):
 
     python -m tests.oracles.engine_diff --games 10000 --preset house
-    python -m tests.oracles.engine_diff --games 10000 --preset conga --players 2
+    python -m tests.oracles.engine_diff --games 10000 --preset fields
+    python -m tests.oracles.engine_diff --games 2000 --preset conga --players 2 --bots random
 
-Without ``--players``/``--bots`` a preset plays its usual tables (``TABLES``).
+``--games`` is shared out over the preset's tables (``TABLES``: house, classic, conga
+with 2 players, fifty with 5-6, and ``fields``: two rule sets that move every field of
+SPEC 9); ``--players``/``--bots`` play one table of your own under the preset's rules.
+``--write-golden PATH`` writes tests/data/engine_games.txt (the C tests' digests).
 """
 
 from __future__ import annotations
