@@ -58,7 +58,7 @@ def executor_workers(executor: Executor) -> int:
     client = getattr(executor, "_client", None)  # dask's ClientExecutor
     if client is not None:
         try:
-            return max(1, sum(client.nthreads().values()))
+            return max(1, int(sum(client.nthreads().values())))
         except Exception:  # noqa: BLE001 - a client that cannot say: assume a few
             return 4
     n = getattr(executor, "_max_workers", None)  # ProcessPool-, ThreadPoolExecutor
