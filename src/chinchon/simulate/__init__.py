@@ -41,6 +41,8 @@ __all__ = ["simulate", "SimulationResult", "SimulationParams", "SimulationError"
 MAX_GAMES = 10**9
 #: the most worker processes one call starts
 MAX_JOBS = 256
+#: the largest default chunk, in games: on local processes, on a caller's executor
+_CHUNK_CAP, _CHUNK_CAP_EXECUTOR = 200, 1000
 
 
 def _int_arg(name: str, value: object, low: int, high: int) -> int:
@@ -71,7 +73,8 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     ``jobs``: worker processes (``None``: every core; 1: in this process). ``progress``
     is called with the number of games just finished, as chunks complete.
 
-    ``executor``: run the chunks of ``chunk_size`` games on this
+    ``executor``: run the chunks of ``chunk_size`` games (default: about 8 chunks per
+    worker, at most 1000 games; 200 on local processes) on this
     ``concurrent.futures.Executor`` instead (a ``dask.distributed.Client`` or its
     ``get_executor()``, a ``ProcessPoolExecutor`` of your own, ...; ``jobs`` is then
     not used). The result's statistics (:meth:`SimulationResult.stats`) are the same
@@ -119,8 +122,11 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
         _int_arg("jobs", jobs, 1, MAX_JOBS)
         jobs = min(jobs, max(1, games))
     if chunk_size is None:
-        # enough chunks for a smooth progress bar and load balance, few enough to be cheap
-        chunk_size = max(1, min(200, games // (jobs * 8) or 1))
+        # enough chunks for a smooth progress bar and load balance (about 8 a worker),
+        # few enough to be cheap: at most 200 games (half a second of a core) locally,
+        # 1000 on an executor, where a Dask scheduler spends milliseconds on each task
+        cap = _CHUNK_CAP if pool is None else _CHUNK_CAP_EXECUTOR
+        chunk_size = max(1, min(cap, games // (jobs * 8) or 1))
     _int_arg("chunk_size", chunk_size, 1, MAX_GAMES)
     if not isinstance(keep_records, bool):
         raise ChinchonError(f"keep_records must be a bool, got {shown(keep_records)}")
