@@ -79,9 +79,13 @@ def _bounded(fn, *args, **kwargs):
 def test_same_result_as_one_process_whatever_chunks(client, seed):
     ref = simulate(N, 4, bots=BOTS, seed=seed, jobs=1)
     for size, executor in ((1, client), (7, client.get_executor()), (N, client)):
-        r = _bounded(simulate, N, 4, bots=BOTS, seed=seed, executor=executor, chunk_size=size)
+        seen: list[int] = []
+        r = _bounded(simulate, N, 4, bots=BOTS, seed=seed, executor=executor, chunk_size=size,
+                     progress=seen.append)
         assert r.stats() == ref.stats() and r.records == ref.records
         assert r.jobs == 2
+        # the progress bar hears of every chunk once, as it finishes
+        assert sorted(seen) == sorted([size] * (N // size) + [N % size] * (N % size > 0))
 
 
 def test_same_result_on_one_worker(client):
@@ -143,7 +147,7 @@ def test_a_bot_that_raises_on_a_worker(client):
     assert (info.value.index, info.value.seed) == (faulty.INDEX, faulty.SEED)
 
 
-def test_cli_scheduler_local(tmp_path, capsys):
+def test_cli_scheduler_local_and_by_address(client, tmp_path, capsys):
     path = tmp_path / "games.parquet"
     assert main(["simulate", "--games", str(N), "--players", "3", "--seed", "6", "--json",
                  "--no-progress"]) == 0
@@ -156,6 +160,14 @@ def test_cli_scheduler_local(tmp_path, capsys):
         ref.pop(key), out.pop(key)
     assert out == ref
     assert len(read_records(str(path))) == N
+    # a running scheduler, by its address
+    address = client.scheduler.address
+    assert address.startswith("tcp://127.0.0.1:")
+    assert _bounded(main, ["simulate", "--games", str(N), "--players", "3", "--seed", "6",
+                           "--no-progress", "--scheduler", address]) == 0
+    text = capsys.readouterr().out
+    assert f"Dask {address} (2 worker threads)" in text
+    assert f"{N} games, 3 players, seed 6" in text
 
 
 def test_scheduler_text():

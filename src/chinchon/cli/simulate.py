@@ -34,7 +34,8 @@ def add_parser(sub: Any) -> None:
                         "pip install 'chinchon[dask]'; --jobs is then not used")
     p.add_argument("--chunk-size", type=int, default=None, metavar="N",
                    help="games per chunk of work (default: about 8 chunks per worker, "
-                        "at most 200 games); the result does not depend on it")
+                        "at most 200 games on --jobs, 1000 on --scheduler); the result "
+                        "does not depend on it")
     p.add_argument("--records", metavar="DIR",
                    help="write one Parquet row per game into this directory (a dataset "
                         "of parts, e.g. games.parquet; needs pyarrow, in the dask extra)")
