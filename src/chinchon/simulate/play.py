@@ -43,7 +43,6 @@ class GameRecord:
     points: list[int]  # hand points of every player in every closed hand
     rejoins: list[int]  # per seat
     totals: list[int]  # final totals per seat
-    lead: Optional[int] = None  # the seat that led (drew first in) the first hand
 
 
 def play_game(players: int, bots: Sequence[BotSpec], seed: int, index: int = 0, *,
@@ -60,7 +59,6 @@ def _drive(game: GameState, seats: list[Bot], index: int, max_turns: int) -> Gam
     outcomes: list[str] = []
     points: list[int] = []
     rejoins = [0] * game.players
-    first_lead = game.lead
     stalled = False
     hand_seen = 0
     while game.result is None:
@@ -93,5 +91,4 @@ def _drive(game: GameState, seats: list[Bot], index: int, max_turns: int) -> Gam
         points=points,
         rejoins=rejoins,
         totals=list(game.totals),
-        lead=first_lead,
     )

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ChinchonError
+from ..game.rng import Rng
 from .play import GameRecord, game_seed
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ COLUMNS = {
     "status": "'won', 'draw', 'cancelled' or 'stalled'",
     "winner": "the winning seat (null unless won)",
     "winner_bot": "the winning seat's bot (null unless won)",
-    "lead": "the seat that led the first hand",
+    "lead": "the seat that led the first hand (the table generator's first draw)",
     "hands": "hands played",
     "turns": "turns of each closed hand",
     "endings": "how each closed hand ended: normal, minus_ten, chinchon, joker_chinchon, void",
@@ -76,6 +77,13 @@ def _schema(pa: Any) -> Any:
     return pa.schema([(name, types[name]) for name in COLUMNS])
 
 
+def first_lead(seed: int, index: int, players: int) -> int:
+    """The seat that leads the first hand of game ``index``: the table's generator's
+    first draw (``GameState`` draws the lead before the first shuffle), so it follows
+    from ``(seed, index)`` alone, whichever engine played the game."""
+    return Rng(game_seed(seed, index)).below(players)
+
+
 def part_name(start: int) -> str:
     """The file name of the part whose first game is ``start``."""
     return f"{_PREFIX}{start:012d}{_SUFFIX}"
@@ -95,7 +103,7 @@ def _rows(params: SimulationParams, records: Sequence[GameRecord]) -> dict[str, 
         "status": [r.status for r in records],
         "winner": won,
         "winner_bot": [None if w is None else names[w] for w in won],
-        "lead": [r.lead for r in records],
+        "lead": [first_lead(params.seed, r.index, params.players) for r in records],
         "hands": [r.hands for r in records],
         "turns": [r.turns for r in records],
         "endings": [r.outcomes for r in records],
