@@ -103,16 +103,24 @@ def test_a_killed_worker_changes_nothing(client, tmp_path):
     victim = max(pids.values())
     started = threading.Event()
     path = tmp_path / "games.parquet"
+    done = [0]
+    done_at_kill = []
+
+    def progress(n):
+        done[0] += n
+        started.set()
 
     def killer():
         started.wait(BOUND)
         os.kill(victim, signal.SIGKILL)
+        done_at_kill.append(done[0])
 
     k = threading.Thread(target=killer, daemon=True)
     k.start()
     r = _bounded(simulate, games, 4, bots=BOTS, seed=4, executor=client, chunk_size=2,
-                 records=path, keep_records=False, progress=lambda n: started.set())
+                 records=path, keep_records=False, progress=progress)
     k.join(5)
+    assert done_at_kill and done_at_kill[0] < games // 2, "the kill came after the run"
     assert r.stats() == ref.stats()
     check_records(path, ref)  # every game once, the statistics of the run without faults
     deadline = time.monotonic() + 60  # the nanny starts a new worker in its place
