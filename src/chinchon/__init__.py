@@ -53,6 +53,7 @@ from .errors import (
     DuplicateCardError,
     IllegalAction,
     InvalidHandError,
+    SimulationError,
 )
 from .game import Game, GameResult, HandResult
 from .reference.outlook import OUTLOOK_COLUMNS
@@ -137,4 +138,5 @@ __all__ = [
     "BatchRowError",
     "CannotCloseError",
     "IllegalAction",
+    "SimulationError",
 ]

@@ -18,6 +18,7 @@ __all__ = [
     "BatchRowError",
     "CannotCloseError",
     "IllegalAction",
+    "SimulationError",
 ]
 
 
@@ -91,6 +92,19 @@ class CannotCloseError(ChinchonError):
 
 class IllegalAction(ChinchonError):
     """A game action that the rules do not allow now; the game is left unchanged."""
+
+
+class SimulationError(ChinchonError):
+    """A simulated game that failed (a bot that raised, most often): ``.index`` and
+    ``.seed`` are the game's index and the simulation's seed, which replay it alone
+    (``chinchon.simulate.play_game(players, bots, seed, index)``); ``.cause`` is the
+    original exception's type and message."""
+
+    def __init__(self, message: str, index: int, seed: int, cause: str = "") -> None:
+        super().__init__(message)
+        self.index = index
+        self.seed = seed
+        self.cause = cause
 
 
 #: Each named status of the C core (``cc_status`` in csrc/include/chinchon.h) with the exception

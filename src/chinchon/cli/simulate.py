@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Any
 
 from .._backend import IMPLEMENTATION
+from ..errors import ChinchonError
 from ..simulate import ENGINES, simulate
 from ._common import rules_of, rules_options
 
@@ -16,7 +18,8 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "simulate",
         help="play many games between bots and print statistics",
-        description="Whole games between bots, reproducible from --seed whatever --jobs.",
+        description="Whole games between bots, reproducible from --seed whatever runs "
+                    "them (--jobs, --scheduler) and however they are chunked.",
     )
     p.add_argument("--games", type=int, default=1000, help="number of games (1000)")
     p.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="2-6",
@@ -25,6 +28,17 @@ def add_parser(sub: Any) -> None:
                    help="one bot for every seat or a comma list, one per seat "
                         "(greedy, expert, random); default greedy")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on Dask: tcp://HOST:PORT (a running scheduler) or local:N "
+                        "(a local cluster of N worker processes); needs "
+                        "pip install 'chinchon[dask]'; --jobs is then not used")
+    p.add_argument("--chunk-size", type=int, default=None, metavar="N",
+                   help="games per chunk of work (default: about 8 chunks per worker, "
+                        "at most 200 games on --jobs, 1000 on --scheduler); the result "
+                        "does not depend on it")
+    p.add_argument("--records", metavar="DIR",
+                   help="write one Parquet row per game into this directory (a dataset "
+                        "of parts, e.g. games.parquet; needs pyarrow, in the dask extra)")
     p.add_argument("--seed", type=int, default=0, help="simulation seed (0)")
     p.add_argument("--max-turns", type=int, default=1000,
                    help="a hand reaching this many turns stalls its game (1000)")
@@ -87,23 +101,37 @@ def run(args: argparse.Namespace) -> int:
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = _Progress(args.games, show and not args.json or bool(args.progress))
     try:
-        result = simulate(args.games, args.players, bots=args.bots, seed=args.seed,
-                          jobs=args.jobs, max_turns=args.max_turns, progress=bar,
-                          rules=rules_of(args), engine=args.engine)
+        with contextlib.ExitStack() as stack:
+            executor = None
+            if args.scheduler is not None:
+                from ..simulate.cluster import dask_client
+
+                executor = stack.enter_context(dask_client(args.scheduler))
+            result = simulate(args.games, args.players, bots=args.bots, seed=args.seed,
+                              jobs=args.jobs, max_turns=args.max_turns, progress=bar,
+                              rules=rules_of(args), executor=executor,
+                              chunk_size=args.chunk_size, records=args.records,
+                              keep_records=False, engine=args.engine)
+    except ImportError as exc:  # an optional extra that is not installed
+        raise ChinchonError(str(exc)) from None
     finally:
         bar.close()
     if args.json:
         out = result.to_dict()
         out["implementation"] = IMPLEMENTATION
+        out["scheduler"] = args.scheduler
+        out["records"] = args.records
         print(json.dumps(out))
         return 0
     games = max(1, result.games)
     rules = result.rules
     name = rules.preset_name if rules is not None else "barajamos"
     print(f"rules: {name or 'custom'}" + ("" if name else f" {rules!r}"))
+    where = (f"Dask {args.scheduler} ({result.jobs} worker thread"
+             f"{'s' if result.jobs > 1 else ''})" if args.scheduler is not None else
+             f"{result.jobs} job{'s' if result.jobs > 1 else ''}")
     print(f"{result.games} games, {result.players} players, seed {result.seed}, "
-          f"{result.jobs} job{'s' if result.jobs > 1 else ''}, {result.engine} engine, "
-          f"{IMPLEMENTATION} solver: "
+          f"{where}, {result.engine} engine, {IMPLEMENTATION} solver: "
           f"{result.seconds:.2f} s, {result.games_per_second:.0f} games/s")
     print()
     print("seat  bot        wins   win %")
@@ -132,4 +160,6 @@ def run(args: argparse.Namespace) -> int:
         mean = sum(k * v for k, v in pts.items()) / n
         print(f"hand points      mean {mean:.1f}   median {_percentile(pts, 0.5)}   "
               f"p90 {_percentile(pts, 0.9)}   min {min(pts)}   max {max(pts)}")
+    if args.records is not None:
+        print(f"records          one row per game in {args.records} (a Parquet dataset)")
     return 0

@@ -1,9 +1,13 @@
-"""Bulk simulation: whole games between bots, reproducibly, across processes.
+"""Bulk simulation: whole games between bots, reproducibly, across processes and
+machines.
 
-``simulate(games, players, bots=..., seed=..., jobs=...)`` plays ``games`` games. Game
-``i`` is seeded from ``(seed, i)`` alone (its table and its bots), so the statistics are
-the same whatever ``jobs`` is and however the games are split into chunks; the
-per-game records are merged in game order.
+``simulate(games, players, bots=..., seed=..., jobs=... | executor=...)`` plays
+``games`` games. Game ``i`` is seeded from ``(seed, i)`` alone (its table and its bots),
+and the games are played in chunks of consecutive indices (:func:`play_chunk`) whose
+statistics merge exactly (:meth:`SimulationResult.merge`), so the result is the same
+whatever runs the chunks (this process, ``jobs`` local processes, a Dask cluster or
+any ``concurrent.futures.Executor``), however many workers it has and whatever the
+chunk size. ``records=PATH`` also writes one Parquet row per game (:mod:`.records`).
 
 Endless hands: the rules have no turn limit, and two bots can keep throwing away what
 the other needs. So that a simulation always finishes, a game whose hand reaches
@@ -15,45 +19,31 @@ rules are not changed; this is a property of the simulator only.
 from __future__ import annotations
 
 import os
-import signal
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Callable, Optional, Union
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, Optional, Union
 
 from .._args import check_rules
 from ..bots import Bot, make_bot
-from ..errors import ChinchonError, shown
+from ..errors import ChinchonError, SimulationError, shown
 from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import Rules
-from .engine import ENGINES, play_games, resolve_engine
+from .engine import ENGINES, resolve_engine
+from .chunks import SimulationParams, chunk_bounds, play_chunk
 from .play import DEFAULT_MAX_TURNS, BotSpec, GameRecord, game_seed, play_game
+from .run import as_executor, executor_workers, run_chunks
 from .stats import SimulationResult, aggregate
 
-__all__ = ["simulate", "SimulationResult", "GameRecord", "play_game", "game_seed", "MAX_GAMES",
+__all__ = ["simulate", "SimulationResult", "SimulationParams", "SimulationError", "GameRecord",
+           "play_game", "play_chunk", "game_seed", "aggregate", "read_records", "MAX_GAMES",
            "MAX_JOBS", "ENGINES"]
 
-#: the most games one call plays (every game's record is kept in the result)
+#: the most games one call plays
 MAX_GAMES = 10**9
 #: the most worker processes one call starts
 MAX_JOBS = 256
-#: the most chunks of games queued per worker: enough to keep every worker busy, few
-#: enough that an interrupted run has little to cancel
-_QUEUED_PER_JOB = 4
-
-_Task = tuple[int, Sequence[BotSpec], int, int, int, Optional[Rules], int, str]
-
-
-def _chunk(args: _Task) -> list[GameRecord]:
-    players, bots, seed, start, stop, rules, max_turns, engine = args
-    return play_games(players, bots, seed, start, stop, rules, max_turns, engine)
-
-
-def _bot_name(spec: BotSpec) -> str:
-    if isinstance(spec, str):
-        return spec.strip().lower()
-    return str(getattr(spec, "name", getattr(spec, "__name__", repr(spec))))
+#: the largest default chunk, in games: on local processes, on a caller's executor
+_CHUNK_CAP, _CHUNK_CAP_EXECUTOR = 200, 1000
 
 
 def _int_arg(name: str, value: object, low: int, high: int) -> int:
@@ -62,10 +52,20 @@ def _int_arg(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
+def read_records(path: str, columns: Optional[Sequence[str]] = None) -> Any:
+    """The per-game records that ``simulate(..., records=path)`` wrote, as one
+    ``pyarrow.Table`` sorted by game index (needs pyarrow)."""
+    from .records import read_records as read
+
+    return read(path, columns)
+
+
 def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]] = "greedy",
              seed: int = 0, jobs: Optional[int] = 1, rules: Union[Rules, str, None] = None,
              max_turns: int = DEFAULT_MAX_TURNS, chunk_size: Optional[int] = None,
-             progress: Optional[Callable[[int], None]] = None,
+             progress: Optional[Callable[[int], None]] = None, executor: Any = None,
+             records: Union[str, "os.PathLike[str]", None] = None, keep_records: bool = True,
+             options: Optional[Mapping[str, Any]] = None,
              engine: str = "auto") -> SimulationResult:
     """Play ``games`` whole games of ``players`` bots and return their statistics.
 
@@ -79,9 +79,27 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     (:mod:`chinchon.simulate.engine`); the result is the same whichever plays, and
     ``result.engine`` says which did.
 
+    ``executor``: run the chunks of ``chunk_size`` games (default: about 8 chunks per
+    worker, at most 1000 games; 200 on local processes) on this
+    ``concurrent.futures.Executor`` instead (a ``dask.distributed.Client`` or its
+    ``get_executor()``, a ``ProcessPoolExecutor`` of your own, ...; ``jobs`` is then
+    not used). The result's statistics (:meth:`SimulationResult.stats`) are the same
+    for the same arguments whatever runs them, with however many workers, in chunks of
+    any size. ``records``: a directory to write one Parquet row per game into (parts
+    written by the workers, see :mod:`chinchon.simulate.records`; needs pyarrow).
+    ``keep_records=False`` leaves each game's :class:`GameRecord` out of the result
+    (``result.records`` empty), which a run of millions of games wants. ``options``:
+    keyword arguments for the game player, passed through to every chunk.
+
+    A game that raises (a bot's bug) stops the run with a :class:`SimulationError`
+    whose ``index`` and ``seed`` replay that game alone. A worker process that dies is
+    replaced (our own pool is made anew, up to ``MAX_POOL_RESTARTS`` times; Dask
+    reschedules by itself) and the result is unchanged.
+
     Interrupted (``KeyboardInterrupt``, Ctrl-C) with ``jobs > 1``, the queued chunks are
     cancelled and the workers stopped at once (they ignore SIGINT themselves; the
-    caller's process stops them), then the interrupt goes on to the caller.
+    caller's process stops them), then the interrupt goes on to the caller. With an
+    ``executor`` the queued chunks are cancelled; the executor stays the caller's.
     """
     _int_arg("games", games, 0, MAX_GAMES)
     _int_arg("players", players, MIN_PLAYERS, MAX_PLAYERS)
@@ -100,105 +118,46 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
         make_bot(s)  # checks the name early, in this process
         if isinstance(s, Bot):
             raise ChinchonError("pass bot names or Bot classes (each game makes its own bots)")
-    rules = check_rules(rules)
-    engine = resolve_engine(engine, specs, rules)
-    if jobs is None:
-        jobs = os.cpu_count() or 1
-    _int_arg("jobs", jobs, 1, MAX_JOBS)
-    jobs = min(jobs, max(1, games))
+    checked_rules = check_rules(rules)
+    asked, engine = engine, resolve_engine(engine, specs, checked_rules)
+    if options and engine == "native":  # options are the Python loop's keyword arguments
+        if asked.strip().lower() == "native":
+            raise ChinchonError("engine='native' takes no options (they are play_game's)")
+        engine = "python"
+    pool = None if executor is None else as_executor(executor)
+    if pool is not None:
+        jobs = executor_workers(pool)
+    else:
+        if jobs is None:
+            jobs = os.cpu_count() or 1
+        _int_arg("jobs", jobs, 1, MAX_JOBS)
+        jobs = min(jobs, max(1, games))
     if chunk_size is None:
-        # enough chunks for a smooth progress bar and load balance, few enough to be cheap
-        chunk_size = max(1, min(200, games // (jobs * 8) or 1))
+        # enough chunks for a smooth progress bar and load balance (about 8 a worker),
+        # few enough to be cheap: at most 200 games (half a second of a core) locally,
+        # 1000 on an executor, where a Dask scheduler spends milliseconds on each task
+        cap = _CHUNK_CAP if pool is None else _CHUNK_CAP_EXECUTOR
+        chunk_size = max(1, min(cap, games // (jobs * 8) or 1))
     _int_arg("chunk_size", chunk_size, 1, MAX_GAMES)
-    step = chunk_size
-    tasks = ((players, specs, seed, a, min(a + step, games), rules, max_turns, engine)
-             for a in range(0, games, step))
+    if not isinstance(keep_records, bool):
+        raise ChinchonError(f"keep_records must be a bool, got {shown(keep_records)}")
+    params = SimulationParams(players, tuple(specs), seed, checked_rules, max_turns,
+                              keep_records=keep_records, options=dict(options or {}),
+                              engine=engine)
+    chunks = chunk_bounds(games, chunk_size)
+    if records is not None:
+        from .records import finish, prepare
+
+        folder = prepare(os.fspath(records), params, games)
+        params = SimulationParams(players, tuple(specs), seed, checked_rules, max_turns,
+                                  records=folder, keep_records=keep_records,
+                                  options=dict(options or {}), engine=engine)
 
     t0 = time.perf_counter()
-    records: list[GameRecord] = []
-    if jobs == 1:
-        for task in tasks:
-            part = _chunk(task)
-            records.extend(part)
-            if progress is not None:
-                progress(len(part))
-    else:
-        for part in _in_processes(tasks, jobs, progress):
-            records.extend(part)
-    seconds = time.perf_counter() - t0
-
-    result = aggregate(records, players, [_bot_name(s) for s in specs], seed)
-    result.seconds = seconds
+    result = run_chunks(params, chunks, jobs=jobs, executor=pool, progress=progress)
+    if records is not None:
+        finish(folder, [start for start, _ in chunks])
+    result.seconds = time.perf_counter() - t0
     result.jobs = jobs
-    result.rules = rules
     result.engine = engine
     return result
-
-
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C reaches every process of the terminal's foreground
-    group; the workers leave it to the parent, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _in_processes(tasks: Iterator[_Task], jobs: int,
-                  progress: Optional[Callable[[int], None]]) -> list[list[GameRecord]]:
-    """The records of each task, in task order, run by ``jobs`` worker processes with a
-    few tasks queued per worker. Any exception here (a ``KeyboardInterrupt`` above all)
-    cancels what is queued and stops the workers before it goes on."""
-    parts: dict[int, list[GameRecord]] = {}
-    pending: dict[Future[list[GameRecord]], int] = {}
-    numbered = enumerate(tasks)
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
-    try:
-        while True:
-            for k, task in numbered:
-                pending[pool.submit(_chunk, task)] = k
-                if len(pending) >= jobs * _QUEUED_PER_JOB:
-                    break
-            if not pending:
-                break
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                part = fut.result()
-                parts[pending.pop(fut)] = part
-                if progress is not None:
-                    progress(len(part))
-    except BaseException:
-        _stop(pool, pending)
-        raise
-    pool.shutdown(wait=True)
-    return [parts[k] for k in range(len(parts))]
-
-
-def _stop(pool: ProcessPoolExecutor, pending: dict[Future[list[GameRecord]], int]) -> None:
-    """Cancel the queued tasks and end the workers now (a second Ctrl-C meanwhile is
-    ignored: the stop takes a moment and must not be cut short)."""
-    main = threading.current_thread() is threading.main_thread()
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        for fut in pending:
-            fut.cancel()
-        workers = list((getattr(pool, "_processes", None) or {}).values())
-        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
-        if terminate is not None:
-            terminate()
-        else:
-            for proc in workers:
-                if proc.is_alive():
-                    proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in workers:
-            proc.join(timeout=2)
-            if proc.is_alive():
-                proc.kill()
-                proc.join(timeout=1)
-        # and the pool's manager thread: left running, it closes its wake-up pipe while
-        # the interpreter's exit hook may be writing to it ("Bad file descriptor"
-        # printed at exit); with the workers gone it ends at once
-        manager = getattr(pool, "_executor_manager_thread", None)
-        if manager is not None:
-            manager.join(timeout=2)
-    finally:
-        if main and old is not None:
-            signal.signal(signal.SIGINT, old)

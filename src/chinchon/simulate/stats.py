@@ -1,12 +1,16 @@
-"""The statistics of a simulation: :class:`SimulationResult`, merged from per-game
-records in game order (so equal seeds give equal statistics however the games ran)."""
+"""The statistics of a simulation: :class:`SimulationResult`, counted from per-game
+records (:func:`aggregate`) and merged exactly from the results of disjoint sets of
+games (:meth:`SimulationResult.merge`), so equal seeds give equal statistics however
+the games were spread over chunks, processes or machines."""
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..errors import ChinchonError
 from ..rules import Rules
 from .play import GameRecord
 
@@ -83,6 +87,57 @@ class SimulationResult:
             "rules_name": None if self.rules is None else self.rules.preset_name,
         }
 
+    def merge(self, other: SimulationResult) -> SimulationResult:
+        """The statistics of this result's games and ``other``'s together.
+
+        Both must come from the same simulation (equal ``players``, ``bots``, ``seed``
+        and ``rules``) and hold disjoint sets of games (``simulate`` merges one result
+        per chunk of game indices). Every statistic is an integer count, a sum or a
+        histogram of counts, and the merge adds them, so it is **exact**, associative
+        and commutative: any grouping and any order of the parts give the same
+        :meth:`stats`, equal to :func:`aggregate` over all their records at once. An
+        empty result (``games == 0``, e.g. ``aggregate([], ...)``) is its identity.
+        The kept ``records`` are merged in game-index order; ``seconds`` add up (the
+        time spent in the parts) and ``jobs`` is the larger, which ``simulate``
+        replaces by the run's own wall time and worker count. Neither operand changes.
+        """
+        if (self.players, self.bots, self.seed) != (other.players, other.bots, other.seed) \
+                or self.rules != other.rules:
+            raise ChinchonError("cannot merge the results of different simulations: "
+                                f"players, bots, seed or rules differ ({self.players}, "
+                                f"{self.bots}, seed {self.seed} vs {other.players}, "
+                                f"{other.bots}, seed {other.seed})")
+        return SimulationResult(
+            games=self.games + other.games,
+            players=self.players,
+            bots=list(self.bots),
+            seed=self.seed,
+            wins_per_seat=[a + b for a, b in zip(self.wins_per_seat, other.wins_per_seat)],
+            wins_per_bot=_add(self.wins_per_bot, other.wins_per_bot),
+            draws=self.draws + other.draws,
+            cancelled=self.cancelled + other.cancelled,
+            stalled=self.stalled + other.stalled,
+            hands=self.hands + other.hands,
+            hands_per_game=_add(self.hands_per_game, other.hands_per_game, sort=True),
+            turns=self.turns + other.turns,
+            turns_per_hand=_add(self.turns_per_hand, other.turns_per_hand, sort=True),
+            endings=_add(self.endings, other.endings),
+            rejoins=self.rejoins + other.rejoins,
+            rejoins_per_seat=[a + b for a, b in zip(self.rejoins_per_seat,
+                                                    other.rejoins_per_seat)],
+            points=_add(self.points, other.points, sort=True),
+            seconds=self.seconds + other.seconds,
+            jobs=max(self.jobs, other.jobs),
+            rules=self.rules,
+            records=list(heapq.merge(self.records, other.records, key=_index)),
+        )
+
+    def __add__(self, other: SimulationResult) -> SimulationResult:
+        """``a + b`` is ``a.merge(b)``; ``sum(parts, start=empty)`` merges many."""
+        if not isinstance(other, SimulationResult):
+            return NotImplemented
+        return self.merge(other)
+
     def stats(self) -> dict[str, Any]:
         """:meth:`to_dict` without the timing: equal for equal seeds, whatever ``jobs``
         and whichever engine."""
@@ -91,8 +146,23 @@ class SimulationResult:
         return d
 
 
+def _index(record: GameRecord) -> int:
+    return record.index
+
+
+def _add(a: dict[Any, int], b: dict[Any, int], sort: bool = False) -> dict[Any, int]:
+    """Two histograms added key by key (zero counts kept: ``endings`` lists every
+    outcome); ``a``'s keys first, or every key in order with ``sort``."""
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0) + v
+    return dict(sorted(out.items())) if sort else out
+
+
 def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
-               seed: int) -> SimulationResult:
+               seed: int, rules: Optional[Rules] = None) -> SimulationResult:
+    """The statistics of ``records`` (games of one simulation, in any order: the kept
+    records are sorted by game index)."""
     wins_per_seat = [0] * players
     wins_per_bot: Counter[str] = Counter({b: 0 for b in bot_names})
     status: Counter[str] = Counter()
@@ -124,12 +194,13 @@ def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
         cancelled=status["cancelled"],
         stalled=status["stalled"],
         hands=sum(r.hands for r in records),
-        hands_per_game=dict(hands_per_game),
+        hands_per_game=dict(sorted(hands_per_game.items())),
         turns=sum(sum(r.turns) for r in records),
-        turns_per_hand=dict(turns_per_hand),
+        turns_per_hand=dict(sorted(turns_per_hand.items())),
         endings=dict(endings),
         rejoins=sum(rejoins_per_seat),
         rejoins_per_seat=rejoins_per_seat,
-        points=dict(points),
-        records=records,
+        points=dict(sorted(points.items())),
+        rules=rules,
+        records=sorted(records, key=_index),
     )

@@ -1,0 +1,188 @@
+"""Running the chunks of a simulation: in this process, on a local process pool of our
+own (``jobs``), or on any ``concurrent.futures.Executor`` the caller gives (a Dask
+client's, Ray's, mpi4py's ...). Each finished chunk's statistics are merged at once
+(:meth:`SimulationResult.merge` is exact and order-free), so memory does not grow with
+the number of chunks, and the progress callback hears of every finished chunk.
+
+Faults: a chunk whose game raises stops the run with that :class:`SimulationError`
+(the queued chunks are cancelled; our own pool's workers are ended). A worker of our
+own pool that dies (killed, out of memory) breaks the pool (``BrokenProcessPool``):
+the pool is made anew and every unfinished chunk submitted again, up to
+``MAX_POOL_RESTARTS`` times. On Dask the scheduler itself runs a lost worker's chunks
+again elsewhere. Either way a chunk played twice gives the same statistics (merged
+once: only the future we read counts) and rewrites the same records part.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections import deque
+from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Optional
+
+from ..errors import ChinchonError
+from .chunks import SimulationParams, play_chunk
+from .play import GameRecord
+from .stats import SimulationResult
+
+__all__ = ["run_chunks", "as_executor", "executor_workers", "MAX_POOL_RESTARTS"]
+
+#: how many times one run makes its own process pool anew after a worker died
+MAX_POOL_RESTARTS = 3
+#: the most chunks in flight per worker: enough to keep every worker busy, few enough
+#: that an interrupted or failed run has little to cancel
+QUEUED_PER_WORKER = 4
+
+Progress = Optional[Callable[[int], None]]
+
+
+def as_executor(executor: Any) -> Executor:
+    """``executor`` as a ``concurrent.futures.Executor``: itself, or a Dask ``Client``'s
+    executor (told that chunks are not pure, so none is ever taken from a cache)."""
+    if isinstance(executor, Executor):
+        return executor
+    get = getattr(executor, "get_executor", None)  # dask.distributed.Client, duck-typed
+    if callable(get):
+        made = get(pure=False)
+        if isinstance(made, Executor):
+            return made
+    raise ChinchonError(f"executor must be a concurrent.futures.Executor or a "
+                        f"dask.distributed.Client, got {type(executor).__name__}")
+
+
+def executor_workers(executor: Executor) -> int:
+    """How many chunks ``executor`` runs at once, as far as it says (at least 1)."""
+    client = getattr(executor, "_client", None)  # dask's ClientExecutor
+    if client is not None:
+        try:
+            return max(1, int(sum(client.nthreads().values())))
+        except Exception:  # noqa: BLE001 - a client that cannot say: assume a few
+            return 4
+    n = getattr(executor, "_max_workers", None)  # ProcessPool-, ThreadPoolExecutor
+    return n if isinstance(n, int) and n > 0 else 4
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C reaches every process of the terminal's foreground
+    group; the workers leave it to the parent, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _new_pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+
+
+class _Merged:
+    """The statistics merged so far, and the kept records by chunk."""
+
+    def __init__(self, params: SimulationParams, progress: Progress) -> None:
+        self.result = params.empty()
+        self.records: dict[int, list[GameRecord]] = {}
+        self.progress = progress
+
+    def add(self, start: int, part: SimulationResult) -> None:
+        if part.records:
+            self.records[start] = part.records
+            part.records = []
+        self.result = self.result.merge(part)
+        if self.progress is not None:
+            self.progress(part.games)
+
+    def done(self) -> SimulationResult:
+        result = self.result
+        result.records = [r for start in sorted(self.records) for r in self.records[start]]
+        return result
+
+
+def run_chunks(params: SimulationParams, chunks: Iterable[tuple[int, int]], *,
+               jobs: int = 1, executor: Optional[Executor] = None,
+               progress: Progress = None) -> SimulationResult:
+    """The merged statistics of ``chunks`` (``(start, stop)`` game ranges): on
+    ``executor`` when given, else on ``jobs`` local processes (1: in this process)."""
+    merged = _Merged(params, progress)
+    if executor is None and jobs == 1:
+        for start, stop in chunks:
+            merged.add(start, play_chunk(params, start, stop))
+        return merged.done()
+    own = executor is None
+    pool = _new_pool(jobs) if executor is None else executor
+    window = QUEUED_PER_WORKER * (jobs if own else executor_workers(pool))
+    queue = deque(chunks)
+    pending: dict[Future[SimulationResult], tuple[int, int]] = {}
+    restarts = 0
+    try:
+        while queue or pending:
+            while queue and len(pending) < window:
+                start, stop = queue.popleft()
+                pending[pool.submit(play_chunk, params, start, stop)] = (start, stop)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken = False
+            for fut in sorted(done, key=lambda f: pending[f]):
+                bounds = pending.pop(fut)
+                try:
+                    part = fut.result()
+                except BrokenProcessPool:
+                    if not own or restarts >= MAX_POOL_RESTARTS:
+                        raise
+                    queue.appendleft(bounds)
+                    broken = True
+                    continue
+                merged.add(bounds[0], part)
+            if broken:
+                # a worker died: the pool fails every chunk it still had; all of them
+                # run again on a new pool (any that did finish is simply not read)
+                restarts += 1
+                queue.extendleft(sorted(pending.values(), reverse=True))
+                pending.clear()
+                assert isinstance(pool, ProcessPoolExecutor)
+                _stop(pool, {})
+                pool = _new_pool(jobs)
+    except BaseException:
+        if own:
+            assert isinstance(pool, ProcessPoolExecutor)
+            _stop(pool, pending)
+        else:
+            for fut in pending:
+                fut.cancel()
+        raise
+    if own:
+        pool.shutdown(wait=True)
+    return merged.done()
+
+
+def _stop(pool: ProcessPoolExecutor, pending: dict[Future[SimulationResult], Any]) -> None:
+    """Cancel the queued tasks and end the workers now (a second Ctrl-C meanwhile is
+    ignored: the stop takes a moment and must not be cut short)."""
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        for fut in pending:
+            fut.cancel()
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+        if terminate is not None:
+            try:
+                terminate()
+            except Exception:  # noqa: BLE001 - a broken pool may refuse: end them below
+                pass
+        for proc in workers:
+            if proc.is_alive():
+                proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            proc.join(timeout=2)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=1)
+        # and the pool's manager thread: left running, it closes its wake-up pipe while
+        # the interpreter's exit hook may be writing to it ("Bad file descriptor"
+        # printed at exit); with the workers gone it ends at once
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=2)
+    finally:
+        if main and old is not None:
+            signal.signal(signal.SIGINT, old)

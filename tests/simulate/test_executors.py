@@ -1,0 +1,98 @@
+"""simulate on any concurrent.futures executor: the same result as in this process,
+and faults (a game that raises, a worker that dies) reported or survived, never hung."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+import chinchon
+from chinchon.errors import ChinchonError, SimulationError
+from chinchon.simulate import play_game, run, simulate
+
+from . import faulty
+
+NATIVE = chinchon.IMPLEMENTATION == "native"
+N = 40 if NATIVE else 6
+BOTS = "greedy,greedy,random,random"
+
+
+@pytest.mark.parametrize("seed", [0, 9, 2**70 + 3])
+def test_any_executor_gives_the_result_of_one_process(seed):
+    ref = simulate(N, 4, bots=BOTS, seed=seed, jobs=1)
+    with ThreadPoolExecutor(3) as threads, ProcessPoolExecutor(2) as procs:
+        for executor, size in ((threads, 1), (threads, 7), (procs, 3), (procs, N)):
+            r = simulate(N, 4, bots=BOTS, seed=seed, executor=executor, chunk_size=size)
+            assert r.stats() == ref.stats()
+            assert r.records == ref.records
+    assert simulate(N, 4, bots=BOTS, seed=seed, jobs=2, chunk_size=5).stats() == ref.stats()
+
+
+def test_keep_records_false_keeps_the_statistics():
+    ref = simulate(N, 3, seed=4)
+    r = simulate(N, 3, seed=4, jobs=2, keep_records=False)
+    assert r.records == [] and len(ref.records) == N
+    assert r.stats() == ref.stats()
+
+
+def test_not_an_executor_is_refused():
+    with pytest.raises(ChinchonError, match="executor must be"):
+        simulate(2, 3, executor=object())
+    with pytest.raises(ChinchonError, match="keep_records"):
+        simulate(2, 3, keep_records=1)
+
+
+@pytest.mark.parametrize("how", ["here", "jobs=2", "threads"])
+def test_a_bot_that_raises_names_the_game_that_replays_it(how):
+    bots = [faulty.RaisingBot, "greedy", "random"]
+    kwargs = {"here": {}, "jobs=2": {"jobs": 2, "chunk_size": 3},
+              "threads": {"executor": ThreadPoolExecutor(2), "chunk_size": 2}}[how]
+    with pytest.raises(SimulationError) as info:
+        simulate(faulty.INDEX + 8, 3, bots=bots, seed=faulty.SEED, **kwargs)
+    err = info.value
+    assert (err.index, err.seed) == (faulty.INDEX, faulty.SEED)
+    assert "RuntimeError: the raising bot's bug" in str(err) and err.cause
+    assert f"index={faulty.INDEX}" in str(err)
+    assert isinstance(err, ChinchonError)
+    # the index and seed replay the failure alone
+    with pytest.raises(RuntimeError, match="raising bot"):
+        play_game(3, bots, err.seed, err.index)
+    play_game(3, bots, err.seed, err.index - 1)  # its neighbour plays through
+    if "executor" in kwargs:
+        kwargs["executor"].shutdown()
+
+
+def test_a_dead_worker_is_replaced_and_the_result_unchanged(tmp_path, monkeypatch):
+    marker = tmp_path / "died"
+    monkeypatch.setenv("CHINCHON_TEST_DIE_MARKER", str(marker))
+    bots = [faulty.DyingBot, "greedy", "random"]
+    games = faulty.INDEX + 12
+    marker.write_text("reference run: nobody dies\n")
+    ref = simulate(games, 3, bots=bots, seed=faulty.SEED, jobs=1)
+    marker.unlink()
+    r = simulate(games, 3, bots=bots, seed=faulty.SEED, jobs=2, chunk_size=4)
+    assert marker.exists(), "no worker died: the test tested nothing"
+    assert r.stats() == ref.stats() and r.records == ref.records
+
+
+def test_a_worker_dying_every_time_ends_the_run_bounded(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHINCHON_TEST_DIE_MARKER", str(tmp_path / "died"))
+    monkeypatch.setenv("CHINCHON_TEST_DIE_ALWAYS", "1")
+    bots = [faulty.DyingBot, "greedy", "random"]
+    with pytest.raises(BrokenProcessPool):
+        simulate(faulty.INDEX + 4, 3, bots=bots, seed=faulty.SEED, jobs=2, chunk_size=4)
+    deaths = (tmp_path / "died").read_text().split()
+    assert len(deaths) == run.MAX_POOL_RESTARTS + 1
+    assert threading.active_count() < 10  # the pools' manager threads are gone
+
+
+def test_a_worker_dying_in_a_callers_pool_is_reported(tmp_path, monkeypatch):
+    """A pool of the caller's is not ours to make anew: its BrokenProcessPool goes on."""
+    monkeypatch.setenv("CHINCHON_TEST_DIE_MARKER", str(tmp_path / "died"))
+    bots = [faulty.DyingBot, "greedy", "random"]
+    with ProcessPoolExecutor(2) as pool, pytest.raises(BrokenProcessPool):
+        simulate(faulty.INDEX + 4, 3, bots=bots, seed=faulty.SEED, executor=pool,
+                 chunk_size=4)
