@@ -95,6 +95,10 @@ static void cc_hint_outcomes(const cc_rules *rules, uint64_t a, uint64_t b,
 {
     uint64_t x;
     int k = 0;
+    if (!cc_hints_may_close(rules, points)) {
+        memset(outcomes, CC_CANNOT_CLOSE, 8); /* most turns: no discard closes */
+        return;
+    }
     for (x = a; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1);
         int held_twice = (b & bit) != 0;

@@ -86,6 +86,17 @@ CC_INLINE cc_outcome cc_outcome_of(const cc_rules *rules, uint64_t a, uint64_t b
     return d <= rules->close_limit ? CC_NORMAL : CC_CANNOT_CLOSE;
 }
 
+/* Whether some discard of the 8 hint points leaves a hand that may close: a close needs
+ * the deadwood within rules->close_limit (chinchon and minus ten have none), so when no
+ * hint is, every outcome is CC_CANNOT_CLOSE. O(8), branch-free. */
+CC_INLINE int cc_hints_may_close(const cc_rules *rules, const uint8_t *points)
+{
+    int k, any = 0;
+    for (k = 0; k < 8; k++)
+        any |= points[k] <= rules->close_limit;
+    return any;
+}
+
 /* The checks every single-hand entry point shares: rules and result present, a valid
  * hand of at most CC_MAX_HAND cards, exactly `exact` when exact >= 0. O(1). */
 CC_INLINE cc_status cc_entry(const cc_rules *rules, const void *out, cc_hand h, int exact)

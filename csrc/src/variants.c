@@ -896,6 +896,10 @@ static void cc_vhints(const cc_rules *view, const cc_rules *rules, cc_hand h, in
     }
     if (outcomes == NULL)
         return;
+    if (!cc_hints_may_close(rules, points)) {
+        memset(outcomes, CC_CANNOT_CLOSE, 8); /* most turns: no discard closes */
+        return;
+    }
     for (x = h.once; x != 0; x &= x - 1) {
         int i = cc_ctz(x), copies = 1 + (int)((h.twice >> i) & 1u), c;
         cc_hand h7 = cc_hand_remove_once(h, UINT64_C(1) << i);
