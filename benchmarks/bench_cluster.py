@@ -1,8 +1,8 @@
 """Benchmarks of simulate on a Dask cluster against the local process pool
 (pytest-benchmark; outside testpaths; needs the dask extra).
 
-Run: ``pytest benchmarks/bench_cluster.py``. ``test_simulate_runner``: the same 1,000
-games of 4 greedy bots on ``jobs=1``, ``jobs=2`` and LocalClusters of 1 and 2 worker
+Run: ``pytest benchmarks/bench_cluster.py``. ``test_simulate_runner``: the same games of
+4 greedy bots (40,000 on the C engine, 1,000 on the Python loop) on ``jobs=1``, ``jobs=2`` and LocalClusters of 1 and 2 worker
 processes (``extra_info['games_per_second']``). ``test_chunk_overhead``: 400 chunks of
 no games each, so the time is only what a chunk costs around its games (submit,
 schedule, ship the statistics back, merge); ``extra_info['us_per_chunk']``, and
@@ -27,7 +27,10 @@ from chinchon.simulate import SimulationParams, simulate  # noqa: E402
 from chinchon.simulate.run import as_executor, run_chunks  # noqa: E402
 
 NATIVE = chinchon.IMPLEMENTATION == "native"
-GAMES = 1000 if NATIVE else 8
+#: games per run and engine: a few seconds of one core each (the C engine plays ~50x
+#: the Python loop's games)
+GAMES = {"native": 40_000, "python": 1000} if NATIVE else {"python": 8}
+ENGINES = list(GAMES)
 CHUNKS = 400
 RUNNERS = ["jobs=1", "jobs=2", "dask 1 worker", "dask 2 workers"]
 
@@ -62,15 +65,18 @@ def _runner(name: str, clusters: dict[int, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("runner", RUNNERS)
-def test_simulate_runner(benchmark, clusters, runner):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_simulate_runner(benchmark, clusters, runner, engine):
     kwargs = _runner(runner, clusters)
-    result = benchmark.pedantic(simulate, args=(GAMES, 4),
+    games = GAMES[engine]
+    result = benchmark.pedantic(simulate, args=(games, 4),
                                 kwargs={"bots": "greedy", "seed": 2, "keep_records": False,
-                                        **kwargs},
+                                        "engine": engine, **kwargs},
                                 rounds=3, iterations=1, warmup_rounds=1)
-    assert result.games == GAMES
-    benchmark.extra_info.update(rows=GAMES, op=f"simulate {runner}", workload="4 greedy",
-                                games_per_second=GAMES / benchmark.stats.stats.median)
+    assert result.games == games and result.engine == engine
+    benchmark.extra_info.update(rows=games, op=f"simulate {runner}",
+                                workload=f"4 greedy, {engine} engine",
+                                games_per_second=games / benchmark.stats.stats.median)
 
 
 @pytest.mark.parametrize("runner", RUNNERS)

@@ -42,8 +42,12 @@ __all__ = ["simulate", "SimulationResult", "SimulationParams", "SimulationError"
 MAX_GAMES = 10**9
 #: the most worker processes one call starts
 MAX_JOBS = 256
-#: the largest default chunk, in games: on local processes, on a caller's executor
-_CHUNK_CAP, _CHUNK_CAP_EXECUTOR = 200, 1000
+#: the default chunk, in games, per engine: (largest on local processes, largest on a
+#: caller's executor, smallest on an executor). The Python loop plays ~400 games a
+#: second on a core, the C engine ~20,000: about half a second and 2.5 s of a core at
+#: most; and on an executor, where a Dask scheduler spends milliseconds on each task,
+#: at least half a second of the C engine's work (when there are games enough).
+_CHUNKS = {"python": (200, 1000, 1), "native": (5000, 50_000, 10_000)}
 
 
 def _int_arg(name: str, value: object, low: int, high: int) -> int:
@@ -80,7 +84,9 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     ``result.engine`` says which did.
 
     ``executor``: run the chunks of ``chunk_size`` games (default: about 8 chunks per
-    worker, at most 1000 games; 200 on local processes) on this
+    worker, at most 200 games of the Python loop on local processes and 1000 on an
+    executor; with the C engine at most 5,000 and 50,000, and on an executor at least
+    10,000 or an equal share of the games per worker) on this
     ``concurrent.futures.Executor`` instead (a ``dask.distributed.Client`` or its
     ``get_executor()``, a ``ProcessPoolExecutor`` of your own, ...; ``jobs`` is then
     not used). The result's statistics (:meth:`SimulationResult.stats`) are the same
@@ -134,10 +140,12 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
         jobs = min(jobs, max(1, games))
     if chunk_size is None:
         # enough chunks for a smooth progress bar and load balance (about 8 a worker),
-        # few enough to be cheap: at most 200 games (half a second of a core) locally,
-        # 1000 on an executor, where a Dask scheduler spends milliseconds on each task
-        cap = _CHUNK_CAP if pool is None else _CHUNK_CAP_EXECUTOR
-        chunk_size = max(1, min(cap, games // (jobs * 8) or 1))
+        # few enough to be cheap (_CHUNKS)
+        local_cap, executor_cap, executor_floor = _CHUNKS[engine]
+        chunk_size = min(local_cap if pool is None else executor_cap, games // (jobs * 8))
+        if pool is not None:
+            chunk_size = max(chunk_size, min(executor_floor, -(-games // jobs)))
+        chunk_size = max(1, chunk_size)
     _int_arg("chunk_size", chunk_size, 1, MAX_GAMES)
     if not isinstance(keep_records, bool):
         raise ChinchonError(f"keep_records must be a bool, got {shown(keep_records)}")
