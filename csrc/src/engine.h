@@ -1,0 +1,106 @@
+/* engine.h -- what the game engine's two files share (internal): the state of a game
+ * in play, the hints list, the small questions both ask of it, and the calls between
+ * the table (engine.c) and the bots (engine_bots.c). */
+#ifndef CC_SRC_ENGINE_H
+#define CC_SRC_ENGINE_H
+
+#include "bits.h"
+#include "chinchon.h"
+#include "hand.h"
+
+#define NO_SEAT 0xff
+
+typedef struct game {
+    const cc_game_config *cfg;
+    cc_game_record *rec;
+    cc_rules r;   /* the solver's rules with the game's decks */
+    int n, decks;
+    cc_rng rng;   /* the table's generator */
+    uint8_t deck[CC_MAX_DECK];
+    int deck_n;
+    cc_hand hands[CC_MAX_PLAYERS];
+    cc_hand taken[CC_MAX_PLAYERS]; /* cards each seat took from the pile and still holds */
+    uint8_t stock[CC_MAX_DECK];
+    int stock_head, stock_n;       /* the stock is stock[stock_head..stock_n), drawn from its head */
+    uint8_t pile[CC_MAX_DECK];     /* the discard pile, bottom to top */
+    int pile_n;
+    cc_hand pile_set;              /* the pile as a multiset */
+    cc_hand restocked;             /* the last reshuffle's stock this hand */
+    int has_restocked;
+    int64_t totals[CC_MAX_PLAYERS];
+    int64_t chips[CC_MAX_PLAYERS];
+    uint8_t in[CC_MAX_PLAYERS];
+    int lead, turn;
+    uint32_t hand_number, turns;
+    int over;                      /* 1 once the game has a result */
+    int summary;                   /* 1 between hands */
+    /* the bots, one per seat */
+    cc_rng bot_rng[CC_MAX_PLAYERS];
+    uint32_t stale_hand[CC_MAX_PLAYERS], stale_count[CC_MAX_PLAYERS];
+    uint32_t dw_hand[CC_MAX_PLAYERS];
+    int dw[CC_MAX_PLAYERS];
+    /* the greedy bot's hints of a discard-pile draw, reused for its discard */
+    int took;
+    uint8_t took_points[8], took_outcomes[8];
+    /* the greedy bot's order of equal discards, by card: a joker after a natural card
+     * (bit 6), then the card worth more first (31 - its points) */
+    uint8_t card_key[64];
+} game;
+
+/* A list of hints (or outlook lines): 8 cards in ascending order, copies listed twice. */
+typedef struct hints {
+    uint8_t card[8];
+    uint8_t points[8];
+    uint8_t outcome[8]; /* cc_outcome; 0 also where closing is refused this turn */
+} hints;
+
+CC_INLINE int count_in(const game *g)
+{
+    int s, k = 0;
+    for (s = 0; s < g->n; s++)
+        k += g->in[s];
+    return k;
+}
+
+/* Python: GameState.may_close (first_round_close, or every player in has had a turn). */
+CC_INLINE int may_close(const game *g)
+{
+    return g->cfg->first_round_close || g->turns >= (uint32_t)count_in(g);
+}
+
+/* Points of card bit i as the bots weigh it. Python: Rules._bit_points (greedy) and
+ * ExpertBot._card_points (which gives the joker bits 12 and 28 joker_points even when
+ * not in play: never held then). */
+CC_INLINE int bit_points(const cc_rules *r, int i)
+{
+    if ((r->joker_mask >> i & 1) || i == CC_JOKER1_BIT || i == CC_JOKER2_BIT)
+        return r->joker_points;
+    return r->points[i % 16];
+}
+
+/* The table (engine.c), for the bots: the cards `seat` cannot place (Python:
+ * GameState.unseen). */
+cc_hand cc_engine_unseen(const game *g, int seat);
+
+/* Python: the game's hints of the player to act (GameState.hints), masked while the
+ * rules refuse a close this turn. */
+CC_INLINE cc_status cc_engine_hints(const game *g, hints *h)
+{
+    const cc_hand held = g->hands[g->turn];
+    cc_status st = cc_discard_hints(&g->r, held, h->points, h->outcome);
+    int k;
+    if (st != CC_OK)
+        return st;
+    cc_hand_indices(held, h->card);
+    if (!g->cfg->first_round_close && !may_close(g))
+        for (k = 0; k < 8; k++)
+            h->outcome[k] = CC_CANNOT_CLOSE;
+    return CC_OK;
+}
+
+/* The bots (engine_bots.c), for the table: the draw (1: the pile's top) and the discard
+ * (card, and 1 to close with it) of the bot at `seat`, the player to act. */
+cc_status cc_bot_draw(game *g, int seat, int *from_pile);
+cc_status cc_bot_discard(game *g, int seat, int *card, int *close);
+
+#endif /* CC_SRC_ENGINE_H */

@@ -1,0 +1,295 @@
+/* engine_bots.c -- the game engine's bots (random, greedy, expert): src/chinchon/bots.py
+ * written again in C, choice for choice and draw for draw (docs/design.md, "The game
+ * engine"); every comment "Python:" names the code mirrored. The table they play at is
+ * engine.c. The expert's floats are computed in Python's order: this file must not
+ * contract a*b+c into a fused multiply-add (CMake compiles it with -ffp-contract=off). */
+
+#include <string.h>
+
+#include "engine.h"
+
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+/* ------------------------------------------------------------------ the bots */
+
+/* Python: bots._TurnCount.stale (one more discard of `seat` this hand; past
+ * STALE_TURNS of them the hand is stale). */
+static int stale(game *g, int seat)
+{
+    if (g->stale_hand[seat] != g->hand_number) {
+        g->stale_hand[seat] = g->hand_number;
+        g->stale_count[seat] = 0;
+    }
+    g->stale_count[seat]++;
+    return g->stale_count[seat] > (uint32_t)g->cfg->stale_turns;
+}
+
+/* Python: bots._best_hint (the greedy discard: fewest points, a natural card before a
+ * joker, the card worth most, the first; with 0 points the better close). The order is
+ * one integer per hint: points << 10 | g->card_key[card] << 3 | its place. */
+static int best_hint(const game *g, const hints *h)
+{
+    static const uint8_t zero_closes[3] = {CC_CHINCHON, CC_JOKER_CHINCHON, CC_MINUS_TEN};
+    int best, k, o;
+    int low = h->points[0] << 10 | g->card_key[h->card[0]] << 3;
+    for (k = 1; k < 8; k++) { /* the smallest key, the first of equals: no branch to miss */
+        const int key = h->points[k] << 10 | g->card_key[h->card[k]] << 3 | k;
+        low = key < low ? key : low;
+    }
+    best = low & 7;
+    if (h->points[best] == 0 && h->outcome[best] != CC_CHINCHON)
+        for (o = 0; o < 3; o++)
+            for (k = 0; k < 8; k++)
+                if (h->outcome[k] == zero_closes[o])
+                    return k;
+    return best;
+}
+
+/* Python: GreedyBot._current (the deadwood of the seat's 7 cards, cached per hand). */
+static int greedy_current(game *g, int seat, int cached)
+{
+    int d = 0;
+    if (cached && g->dw_hand[seat] == g->hand_number)
+        return g->dw[seat];
+    cc_deadwood(&g->r, g->hands[seat], &d);
+    if (cached) {
+        g->dw_hand[seat] = g->hand_number;
+        g->dw[seat] = d;
+    }
+    return d;
+}
+
+/* Python: GreedyBot.choose_draw; 1 to take the pile's top. `own`: the seat's greedy bot
+ * (0: the expert's stand-in, a fresh GreedyBot with nothing cached or kept). */
+static cc_status greedy_draw(game *g, int seat, int own, int *from_pile)
+{
+    hints h;
+    cc_hand h8 = g->hands[seat];
+    cc_status st;
+    int best;
+    if (own)
+        g->took = 0;
+    *from_pile = 0;
+    if (g->pile_n == 0)
+        return CC_OK;
+    h8 = cc_hand_add(h8, g->pile[g->pile_n - 1]);
+    st = cc_discard_hints(&g->r, h8, h.points, h.outcome);
+    if (st != CC_OK)
+        return st;
+    cc_hand_indices(h8, h.card);
+    best = best_hint(g, &h);
+    if (h.points[best] < greedy_current(g, seat, own)
+        || (h.outcome[best] != CC_CANNOT_CLOSE && may_close(g))) {
+        if (own) {
+            g->took = 1;
+            memcpy(g->took_points, h.points, 8);
+            memcpy(g->took_outcomes, h.outcome, 8);
+        }
+        *from_pile = 1;
+    }
+    return CC_OK;
+}
+
+/* Python: GreedyBot.choose_discard (own = 0: the expert's fresh stand-in, which is never
+ * stale on its first discard). */
+static cc_status greedy_discard(game *g, int seat, int own, int *card, int *close)
+{
+    hints h;
+    int best;
+    if (own && g->took) {
+        cc_hand_indices(g->hands[seat], h.card);
+        memcpy(h.points, g->took_points, 8);
+        memcpy(h.outcome, g->took_outcomes, 8);
+    } else {
+        cc_status st = cc_engine_hints(g, &h);
+        if (st != CC_OK)
+            return st;
+    }
+    if (own)
+        g->took = 0;
+    best = best_hint(g, &h);
+    if (own && stale(g, seat) && h.outcome[best] == CC_CANNOT_CLOSE
+        && cc_rng_double(&g->bot_rng[seat]) < g->cfg->stale_shake)
+        best = (int)cc_rng_below(&g->bot_rng[seat], 8);
+    if (own) {
+        g->dw_hand[seat] = g->hand_number;
+        g->dw[seat] = h.points[best];
+    }
+    *card = h.card[best];
+    *close = h.outcome[best] != CC_CANNOT_CLOSE && may_close(g);
+    return CC_OK;
+}
+
+/* Python: RandomBot.choose_draw / choose_discard. */
+static void random_draw(game *g, int seat, int *from_pile)
+{
+    *from_pile = g->pile_n > 0 && cc_rng_double(&g->bot_rng[seat]) < 0.5;
+}
+
+static cc_status random_discard(game *g, int seat, int *card, int *close)
+{
+    hints h;
+    int k;
+    cc_status st = cc_engine_hints(g, &h);
+    if (st != CC_OK)
+        return st;
+    k = (int)cc_rng_below(&g->bot_rng[seat], 8);
+    *card = h.card[k];
+    *close = h.outcome[k] != CC_CANNOT_CLOSE;
+    return CC_OK;
+}
+
+/* Python: bots._value (smaller is better), from the exact counts divided as the binding
+ * divides them. */
+static double value_of(const cc_prospect *p)
+{
+    const double n = (double)p->draws;
+    const double expected = (double)p->points_sum / n;
+    const double p_minus_ten = (double)p->outcomes[2] / n;
+    const double p_chinchon = (double)(p->outcomes[3] + p->outcomes[4]) / n;
+    return expected - 10.0 * p_minus_ten - 25.0 * p_chinchon;
+}
+
+static double chances_of(const cc_prospect *p)
+{
+    const double n = (double)p->draws;
+    return (double)p->outcomes[2] / n + (double)(p->outcomes[3] + p->outcomes[4]) / n;
+}
+
+/* Python: ExpertBot.choose_draw. */
+static cc_status expert_draw(game *g, int seat, int *from_pile)
+{
+    cc_hand u, top;
+    cc_prospect take, stock;
+    cc_status st;
+    *from_pile = 0;
+    if (g->pile_n == 0)
+        return CC_OK;
+    u = cc_engine_unseen(g, seat);
+    if (u.once == 0) /* nothing unseen: the greedy choice */
+        return greedy_draw(g, seat, 0, from_pile);
+    top.once = UINT64_C(1) << g->pile[g->pile_n - 1];
+    top.twice = 0;
+    st = cc_prospect_of(&g->r, g->hands[seat], top, &take);
+    if (st == CC_OK)
+        st = cc_prospect_of(&g->r, g->hands[seat], u, &stock);
+    if (st != CC_OK)
+        return st;
+    *from_pile = value_of(&take) < value_of(&stock);
+    return CC_OK;
+}
+
+/* Python: ExpertBot.choose_discard. */
+static cc_status expert_discard(game *g, int seat, int *card, int *close)
+{
+    static const uint8_t best_closes[3] = {CC_CHINCHON, CC_JOKER_CHINCHON, CC_MINUS_TEN};
+    hints h;
+    cc_prospect p[8];
+    cc_hand u = cc_engine_unseen(g, seat);
+    cc_status st;
+    int k, o, any_closing = 0, best, mayc;
+    double bvalue;
+    if (u.once == 0)
+        return greedy_discard(g, seat, 0, card, close);
+    st = cc_outlook(&g->r, g->hands[seat], u, h.points, h.outcome, p);
+    if (st != CC_OK)
+        return st;
+    cc_hand_indices(g->hands[seat], h.card);
+    mayc = may_close(g);
+    if (mayc)
+        for (k = 0; k < 8; k++)
+            any_closing |= h.outcome[k] != CC_CANNOT_CLOSE;
+    if (stale(g, seat) && !any_closing
+        && cc_rng_double(&g->bot_rng[seat]) < g->cfg->stale_shake) {
+        *card = h.card[cc_rng_below(&g->bot_rng[seat], 8)];
+        *close = 0;
+        return CC_OK;
+    }
+    if (any_closing)
+        for (o = 0; o < 3; o++)
+            for (k = 0; k < 8; k++)
+                if (h.outcome[k] == best_closes[o]) {
+                    *card = h.card[k];
+                    *close = 1;
+                    return CC_OK;
+                }
+    best = 0;
+    bvalue = value_of(&p[0]);
+    for (k = 1; k < 8; k++) { /* the key (value, points, -card points), first smallest */
+        const double v = value_of(&p[k]);
+        if (v < bvalue
+            || (v == bvalue
+                && (h.points[k] < h.points[best]
+                    || (h.points[k] == h.points[best]
+                        && bit_points(&g->r, h.card[k]) > bit_points(&g->r, h.card[best]))))) {
+            best = k;
+            bvalue = v;
+        }
+    }
+    if (any_closing) {
+        int wait = -1, closing = -1;
+        double wchance = 0.0;
+        for (k = 0; k < 8; k++) { /* the waits: the largest (chance, -points), first */
+            double c;
+            if (h.outcome[k] == CC_CANNOT_CLOSE)
+                continue;
+            c = chances_of(&p[k]);
+            if (!(c >= g->cfg->wait_for))
+                continue;
+            if (wait < 0 || c > wchance || (c == wchance && h.points[k] < h.points[wait])) {
+                wait = k;
+                wchance = c;
+            }
+        }
+        if (wait >= 0) {
+            *card = h.card[wait];
+            *close = 0;
+            return CC_OK;
+        }
+        for (k = 0; k < 8; k++) { /* the close: the smallest (points, -card points), first */
+            if (h.outcome[k] == CC_CANNOT_CLOSE)
+                continue;
+            if (closing < 0 || h.points[k] < h.points[closing]
+                || (h.points[k] == h.points[closing]
+                    && bit_points(&g->r, h.card[k]) > bit_points(&g->r, h.card[closing])))
+                closing = k;
+        }
+        *card = h.card[closing];
+        *close = 1;
+        return CC_OK;
+    }
+    *card = h.card[best];
+    *close = 0;
+    return CC_OK;
+}
+
+/* The draw of the bot at `seat` (the player to act): 1 in *from_pile to take the
+ * pile's top. */
+cc_status cc_bot_draw(game *g, int seat, int *from_pile)
+{
+    switch (g->cfg->bots[seat]) {
+    case CC_BOT_RANDOM:
+        random_draw(g, seat, from_pile);
+        return CC_OK;
+    case CC_BOT_GREEDY:
+        return greedy_draw(g, seat, 1, from_pile);
+    default:
+        return expert_draw(g, seat, from_pile);
+    }
+}
+
+/* The discard of the bot at `seat` (the player to act): the card, and 1 in *close to
+ * close with it. */
+cc_status cc_bot_discard(game *g, int seat, int *card, int *close)
+{
+    switch (g->cfg->bots[seat]) {
+    case CC_BOT_RANDOM:
+        return random_discard(g, seat, card, close);
+    case CC_BOT_GREEDY:
+        return greedy_discard(g, seat, 1, card, close);
+    default:
+        return expert_discard(g, seat, card, close);
+    }
+}
