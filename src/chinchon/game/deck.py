@@ -4,7 +4,8 @@ list of cards is exactly a given multiset (a stacked deck, a saved game's cards)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Optional
+from operator import attrgetter
+from typing import Optional, Union
 
 from ..cards import CARD_AT, Card, full_deck
 from ..errors import IllegalAction, shown
@@ -12,6 +13,12 @@ from ..rules import Rules
 
 __all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "check_seat_count", "deck_for", "multiset_problem"]
 
+
+#: a card as a :class:`~chinchon.Card` or its text
+CardLike = Union[Card, str]
+
+#: the key of ascending card order
+_index = attrgetter("index")
 
 #: the fewest and the most seats at a table (one deck up to 4, two decks for 5 and 6)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

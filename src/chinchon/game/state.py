@@ -45,20 +45,24 @@ Decisions where the spec is silent (also in the README):
 from __future__ import annotations
 
 import random
-from operator import attrgetter, index as _as_index
-from typing import Any, Optional, Sequence, Union
+from operator import index as _as_index
+from typing import Any, Optional, Sequence
 
 from .. import _backend as solver
 from .._args import check_rules
 from ..cards import Card, Hand, as_card, parse_cards
 from ..errors import ChinchonError, IllegalAction, shown
-from ..results import Hint, Settlement, one_per_card
+from ..results import Hint, one_per_card
 from ..rules import Rules
 from .actions import Action, Discard, Draw, NextHand, Rejoin, as_action
+from .capture import StateCapture
+# CardLike and _index are re-exported: table and snapshot import them from here
+from .deck import CardLike as CardLike, _index as _index
 from .deck import check_seat_count, deck_for, multiset_problem
+from .hand_end import HandEnd
 from .observation import Observation
 from .records import GameResult, HandResult
-from .rng import GENERATOR, make_rng, state_json
+from .rng import GENERATOR, make_rng
 
 __all__ = ["GameState", "PHASES", "STATE_KEYS", "OPTIONAL_STATE_KEYS", "MAX_SEED_BITS",
            "MAX_TOTAL"]
@@ -81,13 +85,13 @@ MAX_SEED_BITS = 256
 #: total by less than 2**53 (the bound of the rules' numbers)
 MAX_TOTAL = 2**128
 
-CardLike = Union[Card, str]
-
-
-class GameState:
+class GameState(HandEnd, StateCapture):
     """The state of one game, from the first deal to the end (see the module
     docstring). ``players`` is the number of seats (2-6); ``names`` the seats' names;
-    ``seed``, ``rules``, ``deck`` and ``lead`` as for :class:`~chinchon.Game`."""
+    ``seed``, ``rules``, ``deck`` and ``lead`` as for :class:`~chinchon.Game`.
+
+    The close and the end of a hand are :class:`~chinchon.game.hand_end.HandEnd`'s, the
+    state as data (:meth:`to_dict`) :class:`~chinchon.game.capture.StateCapture`'s."""
 
     # ------------------------------------------------------------ construction
 
@@ -439,18 +443,6 @@ class GameState:
         out.append(NextHand())
         return out
 
-    def _can_rejoin(self, seat: int) -> Optional[str]:
-        """Why ``seat`` may not rejoin now, or None when it may."""
-        if self._in[seat]:
-            return f"seat {seat} is still in the game"
-        if self._chips[seat] <= 0:
-            return f"seat {seat} has no rejoin chips left"
-        if sum(self._in) < 2:
-            return "a rejoin needs at least two players still in the game"
-        if self._is_away(seat):
-            return f"seat {seat} is disconnected"
-        return None
-
     def apply(self, action: object) -> Any:
         """Apply a move: a typed action or one of the tuples of :meth:`legal_actions`."""
         act = as_action(action)
@@ -517,24 +509,6 @@ class GameState:
             self._hints = hints
         return list(self._hints)
 
-    def _close_refused(self) -> Optional[str]:
-        """Why nobody may close this turn whatever the cards, or None: with
-        ``first_round_close=False``, until every player in the hand has completed one
-        turn (the last seat's first turn may not close either, the lead's second may)."""
-        if self._rules.first_round_close:
-            return None
-        players = sum(self._in)
-        if self._turns >= players:
-            return None
-        return (f"nobody closes before every player has played a turn (first_round_close="
-                f"False): {self._turns} of {players} turns played")
-
-    @property
-    def may_close(self) -> bool:
-        """Whether the rules let the player to act close this turn at all (the cards
-        decide the rest: :meth:`hints`)."""
-        return self._close_refused() is None
-
     def discard(self, card: CardLike, close: bool = False) -> Optional[HandResult]:
         """Discard ``card``; with ``close=True``, close the hand with it instead (the card
         goes face down). Returns the closed hand's record when closing, else None."""
@@ -585,157 +559,10 @@ class GameState:
         self._finish_hand(order, settlement)
         return self._last
 
-    def _close_outcome(self, kept: list[Card], card: Card) -> Optional[str]:
-        if self._hints is not None:  # reuse this turn's hints: no extra solver call
-            for h in self._hints:
-                if h.card is card:
-                    out: Optional[str] = h.outcome
-                    return out
-        res: Optional[str] = solver.close_outcome(kept, decks=self._decks, rules=self._rules)
-        return res
-
-    def _finish_hand(self, order: list[int], settlement: Settlement) -> None:
-        points = [0] * self._n
-        closer = order[0]
-        if settlement.outcome == "chinchon":
-            self._last = HandResult(self._hand_number, closer, tuple(order), settlement,
-                                    tuple(points), ())
-            self._end(GameResult("won", closer, "chinchón"))
-            return
-        for s, p in zip(order, settlement.points):
-            points[s] = p
-            self._totals[s] += p
-        limit = self._rules.eliminate_above
-        out = tuple(s for s in order if self._totals[s] > limit)
-        for s in out:
-            self._in[s] = False
-        self._last = HandResult(self._hand_number, closer, tuple(order), settlement,
-                                tuple(points), out)
-        left = [s for s in range(self._n) if self._in[s]]
-        if len(left) == 1:
-            self._end(GameResult("won", left[0], "last player in the game"))
-        elif not left:
-            self._end(self._all_out(order))
-        else:
-            self._phase = "summary"
-            self._turn = None
-
-    def _all_out(self, order: list[int]) -> GameResult:
-        """How the game ends when one close eliminates every player of the hand
-        (``order``): a draw, or with ``all_out='lowest'`` won by the lowest total among
-        them (a tie for lowest is a draw)."""
-        if self._rules.all_out == "lowest":
-            low = min(self._totals[s] for s in order)
-            lowest = [s for s in order if self._totals[s] == low]
-            if len(lowest) == 1:
-                return GameResult("won", lowest[0], "every player out at once: the lowest "
-                                                    "total wins")
-            return GameResult("draw", None, "every player out at once, tied for the lowest "
-                                            "total")
-        return GameResult("draw", None, "every player eliminated at once")
-
-    def _void_hand(self) -> None:
-        """The stock is down to ``Rules.void_at_stock`` cards without a close: the hand
-        is void, nobody scores, and the next hand opens as after any hand."""
-        order = tuple(self._play_order(self._lead))
-        self._last = HandResult(self._hand_number, None, order, None, (0,) * self._n, ())
-        self._phase = "summary"
-        self._turn = None
-
-    def _end(self, result: GameResult) -> None:
-        self._result = result
-        self._phase = "over"
-        self._turn = None
-        self._hints = None
-
-    def rejoin(self, seat: int) -> int:
-        """In the summary, an eliminated ``seat`` spends a chip to come back with the
-        highest total among the players still in; returns that total."""
-        self._require_phase("summary", "rejoin")
-        seat = self._seat(seat)
-        why = self._can_rejoin(seat)
-        if why is not None:
-            raise IllegalAction(f"seat {seat} cannot rejoin: {why}")
-        total = max(t for t, i in zip(self._totals, self._in) if i)
-        self._chips[seat] -= 1
-        self._in[seat] = True
-        self._totals[seat] = total
-        return total
-
-    def next_hand(self, deck: Optional[Sequence[CardLike]] = None) -> None:
-        """The host opens the next hand, led by the next player still in after the last
-        lead; dealt from ``deck`` (the exact order, checked) or from a fresh shuffle."""
-        self._require_phase("summary", "open the next hand")
-        dealt = None if deck is None else self._check_deck(deck)
-        self._open_hand(dealt)
-
-    def _open_hand(self, dealt: Optional[list[Card]]) -> None:
-        self._lead = self._next_in(self._lead)
-        self._deal(dealt)
-
-    # ------------------------------------------------------------ record and restore
-
-    def _capture(self, rng: bool = True) -> dict[str, Any]:
-        """Every field of the state as Python values, copied where the game changes them
-        in place (cheap: list copies, no text). ``rng=False`` leaves the generator's state
-        out (``None``): it then stands for the generator's state whenever the capture is
-        written out (what the table's log wants: see :mod:`chinchon.game.table`)."""
-        return {
-            "names": self._names, "rules": self._rules, "seed": self._seed,
-            "rng": self._rng.getstate() if rng else None,
-            "phase": self._phase, "turn": self._turn, "lead": self._lead,
-            "hand_number": self._hand_number, "turns": self._turns,
-            "hands": [list(h) for h in self._hands], "stock": list(self._stock),
-            "discard": list(self._discard), "face_down": self._face_down,
-            "taken": [list(t) for t in self._taken],
-            "restocked": None if self._restocked is None else list(self._restocked),
-            "totals": list(self._totals), "in_game": list(self._in), "chips": list(self._chips),
-            "result": self._result, "last_hand": self._last,
-        }
-
-    def _state_dict(self, cap: dict[str, Any]) -> dict[str, Any]:
-        """The JSON-ready form of a :meth:`_capture` (a ``None`` generator state: the
-        current one)."""
-        rng_state = cap["rng"] if cap["rng"] is not None else self._rng.getstate()
-        result, last, face_down = cap["result"], cap["last_hand"], cap["face_down"]
-        return {
-            "names": list(cap["names"]),
-            "rules": cap["rules"].to_dict(),
-            "seed": cap["seed"],
-            "rng": state_json(rng_state),
-            "phase": cap["phase"],
-            "turn": cap["turn"],
-            "lead": cap["lead"],
-            "hand_number": cap["hand_number"],
-            "turns": cap["turns"],
-            "hands": [[str(c) for c in h] for h in cap["hands"]],
-            "stock": [str(c) for c in cap["stock"]],
-            "discard": [str(c) for c in cap["discard"]],
-            "face_down": None if face_down is None else str(face_down),
-            "totals": list(cap["totals"]),
-            "in_game": list(cap["in_game"]),
-            "chips": list(cap["chips"]),
-            "result": None if result is None else result.to_dict(),
-            "last_hand": None if last is None else last.to_dict(),
-            # only when some seat holds a card it took from the pile (older snapshots
-            # have no such key)
-            **({"taken": [[str(c) for c in sorted(t, key=_index)] for t in cap["taken"]]}
-               if any(cap["taken"]) else {}),
-            **({} if cap["restocked"] is None
-               else {"restocked": [str(c) for c in cap["restocked"]]}),
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON-ready data (hidden cards included: for storage)."""
-        return self._state_dict(self._capture())
-
     def __repr__(self) -> str:
         state = self._result.status if self._result else f"hand {self._hand_number}"
         return (f"<{type(self).__name__} {self._n} players, {self._phase}, {state}, "
                 f"totals {self._totals}>")
-
-
-_index = attrgetter("index")
 
 
 def _hand_of(once: int, twice: int, decks: int) -> Hand:
