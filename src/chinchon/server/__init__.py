@@ -10,7 +10,10 @@ Modules:
 - :mod:`.tables` — one table as a state machine over stored event records;
 - :mod:`.views` — what one seat is shown;
 - :mod:`.store` — the SQLite store (WAL; one transaction per event);
-- :mod:`.manager` — live tables, connections, clock, timers, bots;
+- :mod:`.manager` — live tables and the messages, put together from
+  :mod:`.config` (settings, presets), :mod:`.live` (what is held in memory),
+  :mod:`.commit` (the group commit), :mod:`.driving` (clock, timers, bots) and
+  :mod:`.seats` (creating, joining, resuming, leaving);
 - :mod:`.app` — the Starlette app (needs the extra);
 - :mod:`.cli` — ``chinchon serve`` / ``python -m chinchon.server``.
 

@@ -1,0 +1,197 @@
+"""The manager's group commit: events applied and staged, written once per turn of the
+event loop with each table's snapshot, and the outbox that waits for the write (see
+:mod:`chinchon.server.manager`). Also loading a table back from the store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any, Callable, Optional
+
+from ..errors import IllegalAction
+from ._json import encode
+from .config import ServerConfig
+from .live import Client, Conn, Live
+from .store import Store, StoreError, StoredTable, TableWrite
+from .tables import Table, same_base
+from .views import encode_views
+
+__all__ = ["GroupCommit"]
+
+log = logging.getLogger("chinchon.server")
+
+
+class _Staged:
+    """A table's events waiting for the group commit."""
+
+    __slots__ = ("live", "seq_before", "status_before", "events", "base_key")
+
+    def __init__(self, live: Live, seq_before: int, status_before: str) -> None:
+        self.live = live
+        self.seq_before = seq_before
+        self.status_before = status_before
+        self.events: list[tuple[int, str]] = []
+        self.base_key: Optional[tuple[Any, ...]] = None   # of a base being written
+
+
+_dumps = encode  # compact JSON text (see chinchon.server._json)
+
+
+class GroupCommit:
+    """The store side of :class:`~chinchon.server.manager.Manager`: its state is set by
+    ``Manager.__init__``."""
+
+    config: ServerConfig
+    clock: Callable[[], float]
+    store: Store
+    live: dict[str, Live]
+    stats: dict[str, int]
+    _loop: Optional[asyncio.AbstractEventLoop]
+    _staged: dict[str, _Staged]
+    _outbox: list[tuple[Client, Optional[str], bool, Optional[tuple[int, str]]]]
+    _flush_handle: Optional[asyncio.Handle]
+
+    def _drive(self, live: Live) -> None:
+        """Schedule what happens next at the table (:class:`.driving.Driving`)."""
+        raise NotImplementedError
+
+    def _load(self, stored: StoredTable) -> Table:
+        """The table from its stored snapshot: base and state, at its last event. (A
+        table stored without a state, by a server of schema 1, replays the events
+        after its base.)"""
+        after = stored.seq if stored.state is not None else stored.snap_seq
+        events = [json.loads(r) for _, r in self.store.events(stored.id, after=after)]
+        table = Table.load(stored.meta, stored.game, events, stored.state)
+        if table.seq != stored.seq:
+            raise ValueError(f"table {stored.id}: {table.seq} events found, {stored.seq} recorded")
+        return table
+
+    def now(self, live: Live) -> float:
+        return self.clock() + live.offset
+
+    def _send(self, client: Client, text: str, durable: bool = False) -> None:
+        """Send now, or after the pending commit if there is one (``durable``: the
+        message tells of staged events and is dropped if their commit fails)."""
+        if self._staged:
+            self._outbox.append((client, text, durable, None))
+        else:
+            client.send(text)
+
+    def _close(self, client: Client, code: int, reason: str) -> None:
+        """Close a connection after what it was already sent (or is to be sent)."""
+        if self._staged:
+            self._outbox.append((client, None, False, (code, reason)))
+        else:
+            client.close(code, reason)
+
+    def _commit(self, live: Live, record: dict[str, Any]) -> None:
+        """Apply one event and stage it for the store (written at the end of this turn
+        of the event loop, see :meth:`flush`). A refused event (IllegalAction) changes
+        nothing and stages nothing."""
+        table = live.table
+        record["now"] = self.now(live)
+        before, status = table.seq, table.status
+        try:
+            table.apply(record)
+        except IllegalAction:
+            raise
+        except Exception:  # a bug half-way through: store what came before, reload it
+            self.flush()
+            self._reload(live)
+            raise
+        staged = self._staged.get(table.id)
+        if staged is None:
+            staged = self._staged[table.id] = _Staged(live, before, status)
+        staged.events.append((table.seq, _dumps(record)))
+        if self._flush_handle is None:
+            loop = self._loop or asyncio.get_running_loop()
+            self._flush_handle = loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write every staged event in one transaction, then send the outbox. If the
+        write fails nothing of it is stored: the tables are reloaded from the store,
+        the messages about the lost events are dropped, and their connections get an
+        error and the reloaded view."""
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        staged, self._staged = self._staged, {}
+        outbox, self._outbox = self._outbox, []
+        failed = False
+        if staged:
+            writes: list[TableWrite] = []
+            events: list[tuple[str, int, str]] = []
+            for table_id, st in staged.items():
+                table = st.live.table
+                # the table's snapshot at its last event: the state always, the base
+                # when what it holds changed
+                state, key = table.state_json()
+                base = None
+                if not same_base(st.live.base_key, key):
+                    base = (table.meta_json(), table.base_game_json())
+                    st.base_key = key
+                writes.append(TableWrite(
+                    table_id, st.seq_before, table.seq,
+                    None if table.status == st.status_before else table.status, state, base))
+                events.extend((table_id, seq, rec) for seq, rec in st.events)
+            try:
+                self.store.write(writes, events)
+            except StoreError as exc:
+                log.error("store: %s; %d table(s) reloaded", exc, len(staged))
+                failed = True
+            else:
+                self.stats["events"] += len(events)
+                self.stats["commits"] += 1
+                for st in staged.values():
+                    if st.base_key is not None:
+                        st.live.base_key = st.base_key
+        told: set[int] = set()
+        for client, text, durable, close in outbox:
+            if text is None:
+                assert close is not None
+                client.close(*close)
+            elif failed and durable:
+                if id(client) not in told:
+                    told.add(id(client))
+                    client.send(_dumps({"type": "error", "code": "internal",
+                                        "message": "the server could not save the last "
+                                                   "events; the table was reloaded"}))
+            else:
+                client.send(text)
+        if failed:
+            for st in staged.values():
+                live = st.live
+                self._reload(live)
+                # a seat taken by a lost event is open again: its connection sits nowhere
+                for seat, conns in list(live.conns.items()):
+                    if live.table.seats[seat].kind != "human":
+                        for c in conns:
+                            c.table = c.seat = None
+                        del live.conns[seat]
+                if self.live.get(live.table.id) is live:
+                    self._publish(live, None, None)
+
+    def _reload(self, live: Live) -> None:
+        """Back to what the store holds (after a failed write or a bug)."""
+        stored = self.store.load(live.table.id)
+        if stored is not None:
+            live.table = self._load(stored)
+            live.base_key = None
+            live.bots.clear()
+
+    def _publish(self, live: Live, actor: Optional[Conn], rid: Any) -> None:
+        """Queue every connected seat's view, then schedule what happens next."""
+        table = live.table
+        seats = [seat for seat, conns in live.conns.items() if conns]
+        texts = encode_views(table, seats, connected=live.connected(), now=self.now(live),
+                             summary_seconds=self.config.summary_seconds)
+        for seat in seats:
+            text = texts[seat]
+            for c in live.conns[seat]:
+                if c is actor and rid is not None:  # the view answers this message
+                    ack = str(rid) if type(rid) is int else _dumps(rid)
+                    self._send(c.client, f'{text[:-1]},"ack":{ack}}}', durable=True)
+                else:
+                    self._send(c.client, text, durable=True)
+        self._drive(live)

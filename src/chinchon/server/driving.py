@@ -1,0 +1,153 @@
+"""What happens next at a table without anyone's message: the timers on the table's
+clock (a disconnected seat's deadline, the summary's wait, the end of a table nobody
+waits at) and the bots' moves."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Callable
+
+from ..bots import Bot, make_bot
+from ..errors import IllegalAction
+from .commit import GroupCommit
+from .live import Live
+from .store import StoreError
+
+__all__ = ["Driving"]
+
+log = logging.getLogger("chinchon.server")
+
+
+class Driving(GroupCommit):
+    """The clock and the bots of :class:`~chinchon.server.manager.Manager`."""
+
+    def _unload_if_done(self, live: Live) -> None:
+        """A table that is over and has nobody left is dropped from memory (it stays in
+        the store; ``resume`` loads it again to show its end)."""
+        if live.table.status == "over" and not live.conns:
+            live.cancel_all()
+            if self.live.get(live.table.id) is live:
+                del self.live[live.table.id]
+
+    def _later(self, live: Live, name: str, delay: float, fn: Callable[[], None]) -> None:
+        live.cancel(name)
+        loop = self._loop or asyncio.get_running_loop()
+        live.timers[name] = loop.call_later(max(0.0, delay), self._fire, live, name, fn)
+
+    def _fire(self, live: Live, name: str, fn: Callable[[], None]) -> None:
+        live.timers.pop(name, None)
+        if self.live.get(live.table.id) is not live:
+            return
+        try:
+            fn()
+        except (IllegalAction, StoreError) as exc:
+            log.error("table %s: %s refused: %s", live.table.id, name, exc)
+        except Exception:  # pragma: no cover - a bug in a timer must not stop the loop
+            log.exception("table %s: error in %s", live.table.id, name)
+
+    def _drive(self, live: Live) -> None:
+        """Schedule the table's next automatic event, if any: a bot's move, a bot's
+        choice in the summary, the next hand, a disconnected seat's deadline, the end
+        of a table nobody waits at."""
+        table = live.table
+        if table.status == "over":
+            live.cancel_all()
+            self._unload_if_done(live)
+            return
+        if table.status == "waiting":
+            if not any(live.conns.get(s) for s in table.humans()):
+                if "abandon" not in live.timers:
+                    self._later(live, "abandon", table.rules.reconnect_seconds,
+                                lambda: self._auto(live, {"kind": "abandon",
+                                                          "reason": "nobody stayed at the table"}))
+            return
+        game = table.game
+        assert game is not None
+        wait = table.rules.reconnect_seconds
+        now = self.now(live)
+        for name in [n for n in live.timers if n.startswith("deadline")]:
+            if int(name[len("deadline"):]) not in game.disconnected:
+                live.cancel(name)
+        for seat, since in game.disconnected.items():
+            name = f"deadline{seat}"
+            if name not in live.timers and game.in_game[seat]:
+                self._later(live, name, since + wait - now, lambda: self._deadline(live))
+        phase = game.phase
+        if phase in ("draw", "discard"):
+            live.cancel("summary")
+            turn = game.turn
+            if turn is not None and table.seats[turn].kind == "bot":
+                if "bot" not in live.timers:
+                    self._later(live, "bot", self.config.bot_delay, lambda: self._bot_move(live))
+            else:
+                live.cancel("bot")
+        elif phase == "summary":
+            live.cancel("bot")
+            self._later(live, "bot", 0.0, lambda: self._summary_step(live))
+            if "summary" not in live.timers:
+                since = table.summary_since if table.summary_since is not None else now
+                self._later(live, "summary", since + self.config.summary_seconds - now,
+                            lambda: self._auto(live, {"kind": "next_hand"}))
+
+    def _auto(self, live: Live, record: dict[str, Any]) -> None:
+        self._commit(live, record)
+        self._publish(live, None, None)
+
+    def _bot(self, live: Live, seat: int) -> Bot:
+        bot = live.bots.get(seat)
+        if bot is None:
+            bot = live.bots[seat] = make_bot(live.table.seats[seat].bot or "greedy")
+        return bot
+
+    def _bot_move(self, live: Live) -> None:
+        game = live.table.game
+        if game is None or game.result is not None:
+            return
+        seat = game.turn
+        if seat is None or live.table.seats[seat].kind != "bot":
+            return
+        bot = self._bot(live, seat)
+        if game.phase == "draw":
+            source = bot.choose_draw(game.observe(seat), seat)  # only what the seat sees
+            self._auto(live, {"kind": "draw", "seat": seat, "source": source})
+        else:
+            card, close = bot.choose_discard(game.observe(seat), seat)
+            self._auto(live, {"kind": "close" if close else "discard", "seat": seat,
+                              "card": str(card)})
+
+    def _summary_step(self, live: Live) -> None:
+        """One automatic event of the summary: a bot's rejoin or 'ready', or the next
+        hand once every connected person is ready."""
+        table = live.table
+        game = table.game
+        if game is None or game.phase != "summary":
+            return
+        for seat in table.bot_seats():
+            if not table.ready[seat]:
+                if (("rejoin", seat) in game.legal_actions()
+                        and self._bot(live, seat).choose_rejoin(game.observe(seat), seat)):
+                    self._auto(live, {"kind": "rejoin", "seat": seat})
+                else:
+                    self._auto(live, {"kind": "ready", "seat": seat})
+                return
+        waiting = [s for s in table.humans() if live.conns.get(s) and not table.ready[s]]
+        if not waiting:
+            self._auto(live, {"kind": "next_hand"})
+
+    def _deadline(self, live: Live) -> None:
+        """A disconnected seat's wait may be over: tick the game, and store the tick
+        only if it cancelled the game."""
+        table = live.table
+        game = table.game
+        if game is None or game.result is not None:
+            return
+        now = self.now(live)
+        wait = table.rules.reconnect_seconds
+        late = [s for s, t in game.disconnected.items() if game.in_game[s] and now >= t + wait]
+        if late:
+            self._auto(live, {"kind": "tick"})
+        else:  # woke a little early (timer granularity): look again
+            for s, t in game.disconnected.items():
+                live.cancel(f"deadline{s}")
+            self._drive(live)
