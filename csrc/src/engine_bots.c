@@ -4,9 +4,11 @@
  * engine.c. The expert's floats are computed in Python's order: this file must not
  * contract a*b+c into a fused multiply-add (CMake compiles it with -ffp-contract=off). */
 
+#include <limits.h>
 #include <string.h>
 
 #include "engine.h"
+#include "melds.h"
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
@@ -47,6 +49,89 @@ static int best_hint(const game *g, const hints *h)
     return best;
 }
 
+/* The greedy order of the discards under plain rules (no jokers: the zero-point closes
+ * aside, best_hint's order), one integer per distinct card: the points left << 11 |
+ * g->card_key[card] << 6 | card (card_key = 31 - the card's points without jokers; a
+ * copy held twice is the first of its two equal hints). The least key of the discards of the valid 8-card hand
+ * (a, b) that is below `bound`, else `bound`; with `first`, the first key found below
+ * `bound`. The hints' search (hints.c, cc_hints_core) with a bound: a card that some best
+ * 8-card collection leaves unmatched leaves exactly dw8 - its points; any other card at
+ * least that (a card adds at most its points to a deadwood), so its own 7-card deadwood
+ * is searched only when that bound could still beat the best key so far.
+ * One 8-card deadwood plus at most 8 seven-card ones, most of them skipped. */
+CC_FORCE_INLINE int greedy_scan(const cc_rules *r, const uint8_t *card_key, uint64_t a,
+                                uint64_t b, int bound, int first)
+{
+    const uint64_t runs = cc_run_cards(a), sets = cc_set_columns(a, b);
+    uint64_t x, cand, avoid = 0;
+    int dw8, best = bound;
+    if (cc_sets_runs_compete(a, b, runs, sets)) {
+        dw8 = cc_conflict_unmatched(r, a, b, runs, sets, &avoid);
+    } else {
+        const uint64_t keep = ~(runs | sets);
+        dw8 = cc_wpop(r, a & keep) + cc_wpop(r, b & keep);
+    }
+    cand = a & (runs | sets) & ~avoid;
+    x = a & ~cand;
+    if (x != 0) { /* exact: dw8 less the card's points; the least key is the lowest card
+                   * of the most points (card_key = 31 - points): the planes, highest first */
+        int k, i, key;
+        for (k = 4; k >= 0; k--) {
+            const uint64_t t = x & r->plane[k];
+            x = t != 0 ? t : x;
+        }
+        i = cc_ctz(x);
+        key = (dw8 - r->points[i & 15]) << 11 | card_key[i] << 6 | i;
+        best = key < best ? key : best;
+        if (first && best < bound)
+            return best;
+    }
+    for (x = cand; x != 0; x &= x - 1) {
+        const int i = cc_ctz(x);
+        const int tail = card_key[i] << 6 | i;
+        const uint64_t bit = x & (~x + 1);
+        const uint64_t col = (UINT64_C(1) << (i & 15)) * CC_LANES;
+        int low = dw8 - r->points[i & 15], d;
+        uint64_t sets7;
+        low = low < 0 ? 0 : low;
+        if ((low << 11 | tail) >= best)
+            continue; /* cannot beat the best so far */
+        /* the 7 cards' sets: the same, less this rank when it falls to 2 copies */
+        sets7 = cc_popcount(a & col) + cc_popcount(b & col) > 3 ? sets : sets & ~col;
+        if (b & bit)
+            d = cc_deadwood_masks(r, a, b ^ bit, runs, sets7);
+        else
+            d = cc_deadwood_masks(r, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
+        if ((d << 11 | tail) < best) {
+            best = d << 11 | tail;
+            if (first)
+                return best;
+        }
+    }
+    return best;
+}
+
+/* greedy_scan out of line for a single-deck hand, and for a hand holding a card twice
+ * (as hints.c: the choice made by the caller). */
+static int greedy_scan_one(const cc_rules *r, const uint8_t *card_key, uint64_t a, int bound,
+                           int first)
+{
+    return greedy_scan(r, card_key, a, 0, bound, first);
+}
+
+static int greedy_scan_two(const cc_rules *r, const uint8_t *card_key, uint64_t a, uint64_t b,
+                           int bound, int first)
+{
+    return greedy_scan(r, card_key, a, b, bound, first);
+}
+
+CC_INLINE int greedy_key(const game *g, cc_hand h, int bound, int first)
+{
+    if (h.twice == 0)
+        return greedy_scan_one(&g->r, g->card_key, h.once, bound, first);
+    return greedy_scan_two(&g->r, g->card_key, h.once, h.twice, bound, first);
+}
+
 /* Python: GreedyBot._current (the deadwood of the seat's 7 cards, cached per hand). */
 static int greedy_current(game *g, int seat, int cached)
 {
@@ -75,6 +160,18 @@ static cc_status greedy_draw(game *g, int seat, int own, int *from_pile)
     if (g->pile_n == 0)
         return CC_OK;
     h8 = cc_hand_add(h8, g->pile[g->pile_n - 1]);
+    if (g->r.plain) {
+        /* the best hint's points below the deadwood, or within the close limit when
+         * closing is allowed (the best hint can close exactly then): one key below
+         * that bound is enough */
+        int bound = greedy_current(g, seat, own);
+        if (may_close(g) && g->r.close_limit + 1 > bound)
+            bound = g->r.close_limit + 1;
+        *from_pile = greedy_key(g, h8, bound << 11, 1) < bound << 11;
+        if (own)
+            g->took = *from_pile; /* the discard's hints unmasked (see greedy_discard) */
+        return CC_OK;
+    }
     st = cc_discard_hints(&g->r, h8, h.points, h.outcome);
     if (st != CC_OK)
         return st;
@@ -92,13 +189,58 @@ static cc_status greedy_draw(game *g, int seat, int own, int *from_pile)
     return CC_OK;
 }
 
+/* The stale greedy's random discard (Python: hints[rng.randrange(8)]): the card at
+ * place below(8) of the hand's 8 cards in ascending order, copies listed twice. */
+static int shaken_card(cc_hand held, cc_rng *rng)
+{
+    uint8_t cards[8];
+    cc_hand_indices(held, cards);
+    return cards[cc_rng_below(rng, 8)];
+}
+
 /* Python: GreedyBot.choose_discard (own = 0: the expert's fresh stand-in, which is never
  * stale on its first discard). */
 static cc_status greedy_discard(game *g, int seat, int own, int *card, int *close)
 {
     hints h;
     int best;
-    if (own && g->took) {
+    if (g->r.plain) {
+        const cc_hand held = g->hands[seat];
+        const int key = greedy_key(g, held, INT_MAX, 0);
+        int points = key >> 11, c = key & 63;
+        /* points > 0: the best discard closes (NORMAL) within the close limit, and no
+         * discard does when it does not (the others leave as many points or more);
+         * 0 points: the zero-point closes below, from the full hints */
+        if (points > 0) {
+            /* the hints of a discard-pile draw are the solver's, unmasked */
+            int can_close = points <= g->r.close_limit
+                            && ((own && g->took) || g->cfg->first_round_close || may_close(g));
+            if (own)
+                g->took = 0;
+            if (own && stale(g, seat) && !can_close
+                && cc_rng_double(&g->bot_rng[seat]) < g->cfg->stale_shake) {
+                uint64_t bit;
+                c = shaken_card(held, &g->bot_rng[seat]);
+                bit = UINT64_C(1) << c;
+                points = (held.twice & bit)
+                             ? cc_deadwood_core(&g->r, held.once, held.twice ^ bit)
+                             : cc_deadwood_core(&g->r, held.once ^ bit, held.twice);
+            }
+            if (own) {
+                g->dw_hand[seat] = g->hand_number;
+                g->dw[seat] = points;
+            }
+            *card = c;
+            *close = can_close && may_close(g);
+            return CC_OK;
+        }
+    }
+    if (own && g->took && g->r.plain) { /* unmasked, as a discard-pile draw saw them */
+        cc_status st = cc_discard_hints(&g->r, g->hands[seat], h.points, h.outcome);
+        if (st != CC_OK)
+            return st;
+        cc_hand_indices(g->hands[seat], h.card);
+    } else if (own && g->took) {
         cc_hand_indices(g->hands[seat], h.card);
         memcpy(h.points, g->took_points, 8);
         memcpy(h.outcome, g->took_outcomes, 8);
