@@ -51,47 +51,51 @@ static int best_hint(const game *g, const hints *h)
 
 /* The greedy order of the discards under plain rules (no jokers: the zero-point closes
  * aside, best_hint's order), one integer per distinct card: the points left << 11 |
- * g->card_key[card] << 6 | card (card_key = 31 - the card's points without jokers; a
- * copy held twice is the first of its two equal hints). The least key of the discards of the valid 8-card hand
- * (a, b) that is below `bound`, else `bound`; with `first`, the first key found below
- * `bound`. The hints' search (hints.c, cc_hints_core) with a bound: a card that some best
- * 8-card collection leaves unmatched leaves exactly dw8 - its points; any other card at
- * least that (a card adds at most its points to a deadwood), so its own 7-card deadwood
- * is searched only when that bound could still beat the best key so far.
- * One 8-card deadwood plus at most 8 seven-card ones, most of them skipped. */
-CC_FORCE_INLINE int greedy_scan(const cc_rules *r, const uint8_t *card_key, uint64_t a,
+ * (31 - the card's points) << 6 | card (g->card_key without jokers; a copy held twice
+ * is the first of its two equal hints). The least key of the discards of the valid
+ * 8-card hand (a, b) that is below `bound`, else `bound`; with `first`, the first key
+ * found below `bound`. The hints' search (hints.c, cc_hints_core) with a bound: a card
+ * that some best 8-card collection leaves unmatched leaves exactly dw8 - its points;
+ * any other card at least that (a card adds at most its points to a deadwood), so its
+ * own 7-card deadwood is searched only when that bound could still beat the best key
+ * so far: at most dw8 - best points below the most points (`at_least`, the cards of
+ * each number of points or more). One 8-card deadwood plus, rarely, 7-card ones. */
+CC_FORCE_INLINE int greedy_scan(const cc_rules *r, const uint64_t *at_least, uint64_t a,
                                 uint64_t b, int bound, int first)
 {
     const uint64_t runs = cc_run_cards(a), sets = cc_set_columns(a, b);
-    uint64_t x, cand, avoid = 0;
-    int dw8, best = bound;
+    uint64_t x, avoid = 0;
+    int dw8, best = bound, need;
     if (cc_sets_runs_compete(a, b, runs, sets)) {
         dw8 = cc_conflict_unmatched(r, a, b, runs, sets, &avoid);
     } else {
         const uint64_t keep = ~(runs | sets);
         dw8 = cc_wpop(r, a & keep) + cc_wpop(r, b & keep);
     }
-    cand = a & (runs | sets) & ~avoid;
-    x = a & ~cand;
+    x = a & ~((runs | sets) & ~avoid);
     if (x != 0) { /* exact: dw8 less the card's points; the least key is the lowest card
-                   * of the most points (card_key = 31 - points): the planes, highest first */
-        int k, i, key;
+                   * of the most points: the planes, highest first */
+        int k, i, p, key;
         for (k = 4; k >= 0; k--) {
             const uint64_t t = x & r->plane[k];
             x = t != 0 ? t : x;
         }
         i = cc_ctz(x);
-        key = (dw8 - r->points[i & 15]) << 11 | card_key[i] << 6 | i;
+        p = r->points[i & 15];
+        key = (dw8 - p) << 11 | (31 - p) << 6 | i;
         best = key < best ? key : best;
         if (first && best < bound)
             return best;
     }
-    for (x = cand; x != 0; x &= x - 1) {
-        const int i = cc_ctz(x);
-        const int tail = card_key[i] << 6 | i;
+    /* the other cards that might still beat best: points >= dw8 - best's points */
+    need = dw8 - (best >> 11);
+    need = need < 0 ? 0 : need > 32 ? 32 : need;
+    for (x = a & (runs | sets) & ~avoid & at_least[need]; x != 0; x &= x - 1) {
+        const int i = cc_ctz(x), p = r->points[i & 15];
+        const int tail = (31 - p) << 6 | i;
         const uint64_t bit = x & (~x + 1);
         const uint64_t col = (UINT64_C(1) << (i & 15)) * CC_LANES;
-        int low = dw8 - r->points[i & 15], d;
+        int low = dw8 - p, d;
         uint64_t sets7;
         low = low < 0 ? 0 : low;
         if ((low << 11 | tail) >= best)
@@ -113,23 +117,23 @@ CC_FORCE_INLINE int greedy_scan(const cc_rules *r, const uint8_t *card_key, uint
 
 /* greedy_scan out of line for a single-deck hand, and for a hand holding a card twice
  * (as hints.c: the choice made by the caller). */
-static int greedy_scan_one(const cc_rules *r, const uint8_t *card_key, uint64_t a, int bound,
+static int greedy_scan_one(const cc_rules *r, const uint64_t *at_least, uint64_t a, int bound,
                            int first)
 {
-    return greedy_scan(r, card_key, a, 0, bound, first);
+    return greedy_scan(r, at_least, a, 0, bound, first);
 }
 
-static int greedy_scan_two(const cc_rules *r, const uint8_t *card_key, uint64_t a, uint64_t b,
-                           int bound, int first)
+static int greedy_scan_two(const cc_rules *r, const uint64_t *at_least, uint64_t a,
+                           uint64_t b, int bound, int first)
 {
-    return greedy_scan(r, card_key, a, b, bound, first);
+    return greedy_scan(r, at_least, a, b, bound, first);
 }
 
 CC_INLINE int greedy_key(const game *g, cc_hand h, int bound, int first)
 {
     if (h.twice == 0)
-        return greedy_scan_one(&g->r, g->card_key, h.once, bound, first);
-    return greedy_scan_two(&g->r, g->card_key, h.once, h.twice, bound, first);
+        return greedy_scan_one(&g->r, g->points_at_least, h.once, bound, first);
+    return greedy_scan_two(&g->r, g->points_at_least, h.once, h.twice, bound, first);
 }
 
 /* Python: GreedyBot._current (the deadwood of the seat's 7 cards, cached per hand). */
