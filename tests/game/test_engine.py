@@ -14,6 +14,7 @@ from chinchon.bots import ExpertBot, GreedyBot, RandomBot
 from chinchon.errors import ChinchonError
 from chinchon.rules import Rules
 from chinchon.simulate import simulate
+from chinchon.simulate.stats import aggregate
 from chinchon.simulate.engine import builtin_bots, native_available, resolve_engine
 from tests.oracles import engine_diff
 from tests.oracles.impls import scaled
@@ -79,6 +80,32 @@ def test_simulate_same_result_whichever_engine(bots, rules):
     assert c.stats() == py.stats() == auto.stats()
     assert [astuple(r) for r in c.records] == [astuple(r) for r in py.records]
     assert c.to_dict()["engine"] == "native"
+
+
+@pytest.mark.parametrize("players,bots,rules", [
+    (4, "greedy,greedy,random,random", None),
+    (2, "random,greedy", "conga"),  # void hands, the lowest of all out
+    (6, "greedy,random,greedy", None),  # two decks, eliminations and rejoins
+    (3, "greedy,random,random", Rules(minus_ten=5000, eliminate_above=9000)),  # the dicts
+])
+def test_native_counts_equal_the_records_statistics(players, bots, rules):
+    # the C engine's statistics are counted in C as it plays (_play_games(count=True),
+    # and _count_games without records kept): the same as aggregate() of the records,
+    # over several chunks
+    bots = ",".join((bots.split(",") * players)[:players])
+    n = scaled(40)
+    kept = simulate(n, players, bots=bots, seed=5, rules=rules, engine="native",
+                    chunk_size=7)
+    counted = simulate(n, players, bots=bots, seed=5, rules=rules, engine="native",
+                       chunk_size=7, keep_records=False)
+    assert counted.records == [] and [r.index for r in kept.records] == list(range(n))
+    reference = aggregate(kept.records, players, kept.bots, 5, kept.rules)
+    assert counted.stats() == kept.stats() == reference.stats()
+    assert list(counted.to_dict()) == list(kept.to_dict()) == list(reference.to_dict())
+    for key in ("hands_per_game", "turns_per_hand", "points", "endings", "wins_per_bot"):
+        assert list(getattr(counted, key)) == list(getattr(reference, key)), key
+    if isinstance(rules, Rules) and rules.minus_ten == 5000:
+        assert -5000 in counted.points  # beyond the C array's range: the dict
 
 
 class _MyGreedy(GreedyBot):
