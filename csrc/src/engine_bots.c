@@ -150,33 +150,13 @@ static int greedy_current(game *g, int seat, int cached)
     return d;
 }
 
-/* Python: GreedyBot.choose_draw; 1 to take the pile's top. `own`: the seat's greedy bot
- * (0: the expert's stand-in, a fresh GreedyBot with nothing cached or kept). */
-static cc_status greedy_draw(game *g, int seat, int own, int *from_pile)
+/* greedy_draw by the full hints (the rules that are not plain), on the 8 cards h8: the
+ * seat's 7 and the pile's top. */
+static cc_status greedy_draw_hints(game *g, int seat, int own, cc_hand h8, int *from_pile)
 {
     hints h;
-    cc_hand h8 = g->hands[seat];
-    cc_status st;
     int best;
-    if (own)
-        g->took = 0;
-    *from_pile = 0;
-    if (g->pile_n == 0)
-        return CC_OK;
-    h8 = cc_hand_add(h8, g->pile[g->pile_n - 1]);
-    if (g->r.plain) {
-        /* the best hint's points below the deadwood, or within the close limit when
-         * closing is allowed (the best hint can close exactly then): one key below
-         * that bound is enough */
-        int bound = greedy_current(g, seat, own);
-        if (may_close(g) && g->r.close_limit + 1 > bound)
-            bound = g->r.close_limit + 1;
-        *from_pile = greedy_key(g, h8, bound << 11, 1) < bound << 11;
-        if (own)
-            g->took = *from_pile; /* the discard's hints unmasked (see greedy_discard) */
-        return CC_OK;
-    }
-    st = cc_discard_hints(&g->r, h8, h.points, h.outcome);
+    cc_status st = cc_discard_hints(&g->r, h8, h.points, h.outcome);
     if (st != CC_OK)
         return st;
     cc_hand_indices(h8, h.card);
@@ -193,53 +173,38 @@ static cc_status greedy_draw(game *g, int seat, int own, int *from_pile)
     return CC_OK;
 }
 
-/* The stale greedy's random discard (Python: hints[rng.randrange(8)]): the card at
- * place below(8) of the hand's 8 cards in ascending order, copies listed twice. */
-static int shaken_card(cc_hand held, cc_rng *rng)
+/* Python: GreedyBot.choose_draw; 1 to take the pile's top. `own`: the seat's greedy bot
+ * (0: the expert's stand-in, a fresh GreedyBot with nothing cached or kept). */
+static cc_status greedy_draw(game *g, int seat, int own, int *from_pile)
 {
-    uint8_t cards[8];
-    cc_hand_indices(held, cards);
-    return cards[cc_rng_below(rng, 8)];
+    cc_hand h8;
+    int bound;
+    if (own)
+        g->took = 0;
+    *from_pile = 0;
+    if (g->pile_n == 0)
+        return CC_OK;
+    h8 = cc_hand_add(g->hands[seat], g->pile[g->pile_n - 1]);
+    if (!g->r.plain)
+        return greedy_draw_hints(g, seat, own, h8, from_pile);
+    /* the best hint's points below the deadwood, or within the close limit when closing
+     * is allowed (the best hint can close exactly then): one key below that is enough */
+    bound = greedy_current(g, seat, own);
+    if (may_close(g) && g->r.close_limit + 1 > bound)
+        bound = g->r.close_limit + 1;
+    *from_pile = greedy_key(g, h8, bound << 11, 1) < bound << 11;
+    if (own)
+        g->took = *from_pile; /* the discard sees its hints unmasked (greedy_discard) */
+    return CC_OK;
 }
 
-/* Python: GreedyBot.choose_discard (own = 0: the expert's fresh stand-in, which is never
- * stale on its first discard). */
-static cc_status greedy_discard(game *g, int seat, int own, int *card, int *close)
+/* greedy_discard by the full hints: the rules that are not plain, and the discards that
+ * leave 0 points (the zero-point closes of best_hint). */
+static cc_status greedy_discard_hints(game *g, int seat, int own, int *card, int *close)
 {
     hints h;
     int best;
-    if (g->r.plain) {
-        const cc_hand held = g->hands[seat];
-        const int key = greedy_key(g, held, INT_MAX, 0);
-        int points = key >> 11, c = key & 63;
-        /* points > 0: the best discard closes (NORMAL) within the close limit, and no
-         * discard does when it does not (the others leave as many points or more);
-         * 0 points: the zero-point closes below, from the full hints */
-        if (points > 0) {
-            /* the hints of a discard-pile draw are the solver's, unmasked */
-            int can_close = points <= g->r.close_limit
-                            && ((own && g->took) || g->cfg->first_round_close || may_close(g));
-            if (own)
-                g->took = 0;
-            if (own && stale(g, seat) && !can_close
-                && cc_rng_double(&g->bot_rng[seat]) < g->cfg->stale_shake) {
-                uint64_t bit;
-                c = shaken_card(held, &g->bot_rng[seat]);
-                bit = UINT64_C(1) << c;
-                points = (held.twice & bit)
-                             ? cc_deadwood_core(&g->r, held.once, held.twice ^ bit)
-                             : cc_deadwood_core(&g->r, held.once ^ bit, held.twice);
-            }
-            if (own) {
-                g->dw_hand[seat] = g->hand_number;
-                g->dw[seat] = points;
-            }
-            *card = c;
-            *close = can_close && may_close(g);
-            return CC_OK;
-        }
-    }
-    if (own && g->took && g->r.plain) { /* unmasked, as a discard-pile draw saw them */
+    if (own && g->took && g->r.plain) { /* unmasked, as the discard-pile draw saw them */
         cc_status st = cc_discard_hints(&g->r, g->hands[seat], h.points, h.outcome);
         if (st != CC_OK)
             return st;
@@ -265,6 +230,51 @@ static cc_status greedy_discard(game *g, int seat, int own, int *card, int *clos
     }
     *card = h.card[best];
     *close = h.outcome[best] != CC_CANNOT_CLOSE && may_close(g);
+    return CC_OK;
+}
+
+/* The stale greedy's random discard (Python: hints[rng.randrange(8)]) from the 8 cards
+ * held: the card at place below(8) in ascending order, copies listed twice, and the
+ * points its discard leaves. */
+static int shaken_card(const cc_rules *r, cc_hand held, cc_rng *rng, int *points)
+{
+    uint8_t cards[8];
+    uint64_t bit;
+    cc_hand_indices(held, cards);
+    bit = UINT64_C(1) << cards[cc_rng_below(rng, 8)];
+    *points = (held.twice & bit) ? cc_deadwood_core(r, held.once, held.twice ^ bit)
+                                 : cc_deadwood_core(r, held.once ^ bit, held.twice);
+    return cc_ctz(bit);
+}
+
+/* Python: GreedyBot.choose_discard (own = 0: the expert's fresh stand-in, which is never
+ * stale on its first discard). */
+static cc_status greedy_discard(game *g, int seat, int own, int *card, int *close)
+{
+    const cc_hand held = g->hands[seat];
+    int key, points, c, can_close;
+    if (!g->r.plain)
+        return greedy_discard_hints(g, seat, own, card, close);
+    key = greedy_key(g, held, INT_MAX, 0);
+    points = key >> 11;
+    c = key & 63;
+    if (points == 0)
+        return greedy_discard_hints(g, seat, own, card, close);
+    /* more than 0 points: the best discard closes (NORMAL) within the close limit, and
+     * when it does not no discard does (the others leave as many points or more); a
+     * discard-pile draw's hints are the solver's, unmasked */
+    can_close = points <= g->r.close_limit
+                && ((own && g->took) || g->cfg->first_round_close || may_close(g));
+    if (own) {
+        g->took = 0;
+        if (stale(g, seat) && !can_close
+            && cc_rng_double(&g->bot_rng[seat]) < g->cfg->stale_shake)
+            c = shaken_card(&g->r, held, &g->bot_rng[seat], &points);
+        g->dw_hand[seat] = g->hand_number;
+        g->dw[seat] = points;
+    }
+    *card = c;
+    *close = can_close && may_close(g);
     return CC_OK;
 }
 
