@@ -41,6 +41,25 @@ def test_native_plays_the_python_loops_games(preset, players, spec, rules):
     assert problems == []
 
 
+#: plain rules (the greedy's bounded search, engine_bots.c) away from the house values:
+#: points out of rank order, other close limits, closing refused in the first round
+PLAIN_RULES = [
+    Rules(first_round_close=False, close_limit=0,
+          points=(10, 1, 5, 3, 12, 2, 7, 0, 9, 4, 11, 6)),
+    Rules(first_round_close=False, all_out="lowest", void_at_stock=4, eliminate_above=30,
+          points=(31, 0, 31, 1, 30, 2, 29, 3, 28, 4, 27, 5), close_limit=12, minus_ten=25),
+]
+
+
+@pytest.mark.parametrize("rules", PLAIN_RULES, ids=["close_limit-0", "close_limit-12"])
+@pytest.mark.parametrize("players,spec", [(4, "greedy"), (6, "greedy,random,expert")])
+def test_native_plays_the_python_loops_games_under_other_plain_rules(rules, players, spec):
+    bots = engine_diff.seat_bots(spec, players)
+    if PURE:
+        bots = [b if b != "expert" else "greedy" for b in bots]
+    assert engine_diff.compare(players, bots, 3, 0, games(30), rules) == []
+
+
 @pytest.mark.parametrize("seed", [-(2**200) - 3, 2**256 - 1])
 def test_seeds_of_any_size_and_sign(seed):
     bots = ["greedy", "random", "greedy" if PURE else "expert"]
