@@ -115,24 +115,19 @@ CC_FORCE_INLINE int greedy_scan(const cc_rules *r, const uint64_t *at_least, uin
     return best;
 }
 
-/* greedy_scan out of line for a single-deck hand, and for a hand holding a card twice
- * (as hints.c: the choice made by the caller). */
-static int greedy_scan_one(const cc_rules *r, const uint64_t *at_least, uint64_t a, int bound,
-                           int first)
-{
-    return greedy_scan(r, at_least, a, 0, bound, first);
-}
-
+/* greedy_scan out of line for a hand holding a card twice (two decks, some turns). */
 static int greedy_scan_two(const cc_rules *r, const uint64_t *at_least, uint64_t a,
                            uint64_t b, int bound, int first)
 {
     return greedy_scan(r, at_least, a, b, bound, first);
 }
 
-CC_INLINE int greedy_key(const game *g, cc_hand h, int bound, int first)
+/* greedy_scan of h by the copy that fits it: the single-deck one inline in its two
+ * callers (every twice term folded away; the call's cost measured ~8% of a game). */
+CC_FORCE_INLINE int greedy_key(const game *g, cc_hand h, int bound, int first)
 {
     if (h.twice == 0)
-        return greedy_scan_one(&g->r, g->points_at_least, h.once, bound, first);
+        return greedy_scan(&g->r, g->points_at_least, h.once, 0, bound, first);
     return greedy_scan_two(&g->r, g->points_at_least, h.once, h.twice, bound, first);
 }
 
