@@ -1,6 +1,8 @@
 # Whole games between the built-in bots (csrc/src/engine.c, cc_play_game) for
 # chinchon.simulate: each game is played without the GIL; its record comes back as a
-# plain tuple (the simulate package makes its GameRecord). Included by _binding.pyx.
+# plain tuple (the simulate package makes its GameRecord), and the statistics of the
+# games are counted in C (_Counter) with the records or without any. Included by
+# _binding.pyx.
 
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc
