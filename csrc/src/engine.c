@@ -387,6 +387,9 @@ cc_status cc_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record
         if (c % 16 < CC_NRANKS || joker)
             g.card_key[c] = (uint8_t)(joker << 6 | (joker ? 31 : 31 - bit_points(&g.r, c)));
     }
+    for (c = 0; c < CC_NRANKS; c++) /* by rank: the greedy's search runs on plain rules */
+        for (k = 0; k <= g.r.points[c]; k++)
+            g.points_at_least[k] |= (UINT64_C(1) << c) * CC_LANES & g.r.card_mask;
     for (s = 0; s < g.n; s++) {
         g.in[s] = 1;
         g.chips[s] = cfg->rejoin_chips;

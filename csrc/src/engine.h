@@ -45,6 +45,8 @@ typedef struct game {
     /* the greedy bot's order of equal discards, by card: a joker after a natural card
      * (bit 6), then the card worth more first (31 - its points) */
     uint8_t card_key[64];
+    /* the cards of v points or more, v = 0..32 (the greedy's search, plain rules) */
+    uint64_t points_at_least[33];
 } game;
 
 /* A list of hints (or outlook lines): 8 cards in ascending order, copies listed twice. */

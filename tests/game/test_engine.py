@@ -14,6 +14,7 @@ from chinchon.bots import ExpertBot, GreedyBot, RandomBot
 from chinchon.errors import ChinchonError
 from chinchon.rules import Rules
 from chinchon.simulate import simulate
+from chinchon.simulate.stats import aggregate
 from chinchon.simulate.engine import builtin_bots, native_available, resolve_engine
 from tests.oracles import engine_diff
 from tests.oracles.impls import scaled
@@ -38,6 +39,25 @@ def test_native_plays_the_python_loops_games(preset, players, spec, rules):
     bots = engine_diff.seat_bots(spec, players)
     problems = engine_diff.compare(players, bots, 7, 0, games(30), rules)
     assert problems == []
+
+
+#: plain rules (the greedy's bounded search, engine_bots.c) away from the house values:
+#: points out of rank order, other close limits, closing refused in the first round
+PLAIN_RULES = [
+    Rules(first_round_close=False, close_limit=0,
+          points=(10, 1, 5, 3, 12, 2, 7, 0, 9, 4, 11, 6)),
+    Rules(first_round_close=False, all_out="lowest", void_at_stock=4, eliminate_above=30,
+          points=(31, 0, 31, 1, 30, 2, 29, 3, 28, 4, 27, 5), close_limit=12, minus_ten=25),
+]
+
+
+@pytest.mark.parametrize("rules", PLAIN_RULES, ids=["close_limit-0", "close_limit-12"])
+@pytest.mark.parametrize("players,spec", [(4, "greedy"), (6, "greedy,random,expert")])
+def test_native_plays_the_python_loops_games_under_other_plain_rules(rules, players, spec):
+    bots = engine_diff.seat_bots(spec, players)
+    if PURE:
+        bots = [b if b != "expert" else "greedy" for b in bots]
+    assert engine_diff.compare(players, bots, 3, 0, games(30), rules) == []
 
 
 @pytest.mark.parametrize("seed", [-(2**200) - 3, 2**256 - 1])
@@ -79,6 +99,32 @@ def test_simulate_same_result_whichever_engine(bots, rules):
     assert c.stats() == py.stats() == auto.stats()
     assert [astuple(r) for r in c.records] == [astuple(r) for r in py.records]
     assert c.to_dict()["engine"] == "native"
+
+
+@pytest.mark.parametrize("players,bots,rules", [
+    (4, "greedy,greedy,random,random", None),
+    (2, "random,greedy", "conga"),  # void hands, the lowest of all out
+    (6, "greedy,random,greedy", None),  # two decks, eliminations and rejoins
+    (3, "greedy,random,random", Rules(minus_ten=5000, eliminate_above=9000)),  # the dicts
+])
+def test_native_counts_equal_the_records_statistics(players, bots, rules):
+    # the C engine's statistics are counted in C as it plays (_play_games(count=True),
+    # and _count_games without records kept): the same as aggregate() of the records,
+    # over several chunks
+    bots = ",".join((bots.split(",") * players)[:players])
+    n = scaled(40)
+    kept = simulate(n, players, bots=bots, seed=5, rules=rules, engine="native",
+                    chunk_size=7)
+    counted = simulate(n, players, bots=bots, seed=5, rules=rules, engine="native",
+                       chunk_size=7, keep_records=False)
+    assert counted.records == [] and [r.index for r in kept.records] == list(range(n))
+    reference = aggregate(kept.records, players, kept.bots, 5, kept.rules)
+    assert counted.stats() == kept.stats() == reference.stats()
+    assert list(counted.to_dict()) == list(kept.to_dict()) == list(reference.to_dict())
+    for key in ("hands_per_game", "turns_per_hand", "points", "endings", "wins_per_bot"):
+        assert list(getattr(counted, key)) == list(getattr(reference, key)), key
+    if isinstance(rules, Rules) and rules.minus_ten == 5000:
+        assert -5000 in counted.points  # beyond the C array's range: the dict
 
 
 class _MyGreedy(GreedyBot):

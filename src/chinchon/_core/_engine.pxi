@@ -1,6 +1,8 @@
 # Whole games between the built-in bots (csrc/src/engine.c, cc_play_game) for
 # chinchon.simulate: each game is played without the GIL; its record comes back as a
-# plain tuple (the simulate package makes its GameRecord). Included by _binding.pyx.
+# plain tuple (the simulate package makes its GameRecord), and the statistics of the
+# games are counted in C (_Counter) with the records or without any. Included by
+# _binding.pyx.
 
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc
@@ -91,19 +93,46 @@ cdef int _game_config(cc_game_config *cfg, int players, bots, seed, object rules
     return 0
 
 
+cdef int _play_one(cc_game_config *cfg, uint64_t index, cc_game_record *rec, _Buffers buf,
+                   bint trace) except -1:
+    """Play game ``index`` into ``rec`` on ``buf``'s arrays, without the GIL; again with
+    larger arrays while the game needs more room."""
+    cdef cc_status st
+    while True:
+        rec.turns = buf.turns
+        rec.outcomes = buf.outcomes
+        rec.points = buf.points
+        rec.cap_ended = buf.cap_ended
+        rec.cap_points = buf.cap_ended * CC_MAX_PLAYERS
+        rec.events = buf.events
+        rec.cap_events = buf.cap_events
+        with nogil:
+            st = cc_play_game(cfg, index, rec)
+        if st != CC_OK:
+            _raise_status(st)
+        if rec.n_ended > rec.cap_ended or rec.n_points > rec.cap_points or (
+                trace and rec.n_events > rec.cap_events):
+            buf.grow(max(rec.n_ended, rec.n_points // CC_MAX_PLAYERS + 1, buf.cap_ended),
+                     max(rec.n_events, buf.cap_events) if trace else 0)
+            continue  # the same game again, with room for all of it
+        return 0
+
+
 def _play_games(int players, bots, seed, start, stop, rules, long long max_turns,
-                int stale_turns, double stale_shake, double wait_for, bint trace=False):
+                int stale_turns, double stale_shake, double wait_for, bint trace=False,
+                bint count=False):
     """Play games ``start..stop-1`` of a simulation with ``seed`` between the built-in
     ``bots`` (names, one per seat) under ``rules``: a list with, for each game, the
     tuple ``(index, status, winner, hands, turns, outcomes, points, rejoins, totals)``
-    of chinchon.simulate.GameRecord's fields, and with ``trace`` a second list with each
-    game's events (csrc/include/chinchon.h, the CC_EV_* codes). Each game runs without
-    the GIL."""
+    of chinchon.simulate.GameRecord's fields; with ``trace`` also a list with each
+    game's events (csrc/include/chinchon.h, the CC_EV_* codes), with ``count`` also
+    their statistics (see :func:`_count_games`), in that order after the records. Each
+    game runs without the GIL."""
     cdef cc_game_config cfg
     cdef cc_game_record rec
     cdef _Buffers buf = _Buffers()
+    cdef _Counter counter = _Counter(players) if count else None
     cdef uint64_t index, first = start, last = stop
-    cdef cc_status st
     cdef size_t k
     cdef int s
     if start < 0 or stop < start or stop > 2**64 - 1:
@@ -115,22 +144,7 @@ def _play_games(int players, bots, seed, start, stop, rules, long long max_turns
     traces = [] if trace else None
     index = first
     while index < last:
-        rec.turns = buf.turns
-        rec.outcomes = buf.outcomes
-        rec.points = buf.points
-        rec.cap_ended = buf.cap_ended
-        rec.cap_points = buf.cap_ended * CC_MAX_PLAYERS
-        rec.events = buf.events
-        rec.cap_events = buf.cap_events
-        with nogil:
-            st = cc_play_game(&cfg, index, &rec)
-        if st != CC_OK:
-            _raise_status(st)
-        if rec.n_ended > rec.cap_ended or rec.n_points > rec.cap_points or (
-                trace and rec.n_events > rec.cap_events):
-            buf.grow(max(rec.n_ended, rec.n_points // CC_MAX_PLAYERS + 1, buf.cap_ended),
-                     max(rec.n_events, buf.cap_events) if trace else 0)
-            continue  # the same game again, with room for all of it
+        _play_one(&cfg, index, &rec, buf, trace)
         out.append((index, _GAME_STATUS[rec.status], None if rec.winner < 0 else rec.winner,
                     rec.hands, [rec.turns[k] for k in range(rec.n_ended)],
                     [_HAND_OUTCOMES[rec.outcomes[k]] for k in range(rec.n_ended)],
@@ -139,7 +153,122 @@ def _play_games(int players, bots, seed, start, stop, rules, long long max_turns
                     [rec.totals[s] for s in range(players)]))
         if trace:
             traces.append([rec.events[k] for k in range(rec.n_events)])
+        if count:
+            counter.add(&rec)
         index += 1
-    if trace:
-        return out, traces
-    return out
+    if not trace and not count:
+        return out
+    return (out,) + ((traces,) if trace else ()) + ((counter.counts(),) if count else ())
+
+
+# the histograms of _Counter count small values in C arrays, the rest in dicts
+cdef enum:
+    _SMALL_TURNS = 1024
+    _SMALL_HANDS = 256
+    _POINTS_LOW = -1024
+    _POINTS_SPAN = 2048
+    _SEATS = 16  # CC_MAX_PLAYERS or more (checked below)
+
+if CC_MAX_PLAYERS > _SEATS:
+    raise ImportError("_engine.pxi: _SEATS is below CC_MAX_PLAYERS")
+
+
+cdef dict _histogram(const int64_t *counts, Py_ssize_t n, long long low, dict more):
+    """The counts of values low..low+n-1 (those not 0) added to ``more``."""
+    cdef Py_ssize_t k
+    for k in range(n):
+        if counts[k]:
+            value = low + k
+            more[value] = more.get(value, 0) + counts[k]
+    return more
+
+
+cdef class _Counter:
+    """The counts chinchon.simulate.stats.aggregate makes of game records, made from the
+    engine's records in C loops (no Python object per game; dicts only for values past
+    the arrays')."""
+    cdef int players
+    cdef int64_t status[3]
+    cdef int64_t wins[_SEATS]
+    cdef int64_t rejoins[_SEATS]
+    cdef int64_t endings[6]
+    cdef int64_t hands_hist[_SMALL_HANDS]
+    cdef int64_t turns_hist[_SMALL_TURNS]
+    cdef int64_t points_hist[_POINTS_SPAN]
+    cdef int64_t hands, turns
+    cdef dict hands_more, turns_more, points_more
+
+    def __cinit__(self, int players):
+        # a cdef class's C fields start zeroed
+        self.players = players
+        self.hands_more, self.turns_more, self.points_more = {}, {}, {}
+
+    cdef void add(self, const cc_game_record *rec):
+        cdef size_t k
+        cdef int s
+        cdef long long p
+        self.status[rec.status] += 1
+        if rec.status == CC_GAME_WON and rec.winner >= 0:
+            self.wins[rec.winner] += 1
+        self.hands += rec.hands
+        if rec.hands < _SMALL_HANDS:
+            self.hands_hist[rec.hands] += 1
+        else:
+            self.hands_more[rec.hands] = self.hands_more.get(rec.hands, 0) + 1
+        for k in range(rec.n_ended):
+            self.turns += rec.turns[k]
+            if rec.turns[k] < _SMALL_TURNS:
+                self.turns_hist[rec.turns[k]] += 1
+            else:
+                self.turns_more[rec.turns[k]] = self.turns_more.get(rec.turns[k], 0) + 1
+            self.endings[rec.outcomes[k]] += 1
+        for k in range(rec.n_points):
+            p = <long long>rec.points[k] - _POINTS_LOW
+            if 0 <= p < _POINTS_SPAN:
+                self.points_hist[p] += 1
+            else:
+                self.points_more[rec.points[k]] = self.points_more.get(rec.points[k], 0) + 1
+        for s in range(self.players):
+            self.rejoins[s] += rec.rejoins[s]
+
+    def counts(self):
+        """The counts as a dict (see :func:`_count_games`)."""
+        cdef int s, k
+        return {
+            "status": {name: self.status[k] for k, name in enumerate(_GAME_STATUS)},
+            "wins_per_seat": [self.wins[s] for s in range(self.players)],
+            "hands": self.hands,
+            "hands_per_game": _histogram(self.hands_hist, _SMALL_HANDS, 0, dict(self.hands_more)),
+            "turns": self.turns,
+            "turns_per_hand": _histogram(self.turns_hist, _SMALL_TURNS, 0, dict(self.turns_more)),
+            "endings": {_HAND_OUTCOMES[k]: self.endings[k] for k in range(1, 6)},
+            "rejoins_per_seat": [self.rejoins[s] for s in range(self.players)],
+            "points": _histogram(self.points_hist, _POINTS_SPAN, _POINTS_LOW,
+                                 dict(self.points_more)),
+        }
+
+
+def _count_games(int players, bots, seed, start, stop, rules, long long max_turns,
+                 int stale_turns, double stale_shake, double wait_for):
+    """The statistics of games ``start..stop-1`` (the arguments of :func:`_play_games`)
+    without a record per game: a dict of the counts chinchon.simulate.stats.aggregate
+    makes of their records (``status``: won, draw, stalled; ``wins_per_seat``,
+    ``hands``, ``hands_per_game``, ``turns``, ``turns_per_hand``, ``endings`` by hand
+    outcome, ``rejoins_per_seat``, ``points``; histograms as unsorted dicts). Each game
+    runs without the GIL; the counting is C loops over its arrays."""
+    cdef cc_game_config cfg
+    cdef cc_game_record rec
+    cdef _Buffers buf = _Buffers()
+    cdef _Counter counter = _Counter(players)
+    cdef uint64_t index, first = start, last = stop
+    if start < 0 or stop < start or stop > 2**64 - 1:
+        raise ChinchonError(f"games {start}..{stop} are out of range")
+    _game_config(&cfg, players, bots, seed, rules, max_turns, stale_turns, stale_shake,
+                 wait_for)
+    buf.grow(64, 0)
+    index = first
+    while index < last:
+        _play_one(&cfg, index, &rec, buf, False)
+        counter.add(&rec)
+        index += 1
+    return counter.counts()

@@ -61,10 +61,8 @@ class SimulationParams:
 
 
 def _play(params: SimulationParams, start: int, stop: int) -> list[GameRecord]:
-    """The records of games ``start..stop-1``; a game that raises becomes a
-    :class:`SimulationError` naming the index and seed that replay it."""
-    if params.engine == "native":
-        return _play_native(params, start, stop)
+    """The Python loop's records of games ``start..stop-1``; a game that raises becomes
+    a :class:`SimulationError` naming the index and seed that replay it."""
     records = []
     for i in range(start, stop):
         try:
@@ -81,14 +79,19 @@ def _play(params: SimulationParams, start: int, stop: int) -> list[GameRecord]:
     return records
 
 
-def _play_native(params: SimulationParams, start: int, stop: int) -> list[GameRecord]:
-    """The C engine's records of games ``start..stop-1`` (one call for the chunk); a
+def _native(params: SimulationParams, start: int, stop: int,
+            records: bool) -> tuple[list[GameRecord], SimulationResult]:
+    """The C engine's games ``start..stop-1`` (one call for the chunk): their records
+    (``records``; else none) and their statistics, counted in C as they are played; a
     failure (none is known: the built-in bots do not raise) names the chunk's games."""
-    from .engine import play_games
+    from .engine import count_games, play_and_count
 
+    args = (params.players, params.bots, params.bot_names, params.seed, start, stop,
+            params.rules, params.max_turns)
     try:
-        return play_games(params.players, params.bots, params.seed, start, stop,
-                          params.rules, params.max_turns, "native")
+        if records:
+            return play_and_count(*args)
+        return [], count_games(*args)
     except Exception as exc:  # noqa: BLE001
         cause = f"{type(exc).__name__}: {exc}"
         raise SimulationError(
@@ -99,16 +102,21 @@ def _play_native(params: SimulationParams, start: int, stop: int) -> list[GameRe
 
 def play_chunk(params: SimulationParams, start: int, stop: int) -> SimulationResult:
     """Play games ``start..stop-1``: their statistics (``seconds`` is the time spent
-    here), and their records part written when ``params.records`` is set."""
+    here), and their records part written when ``params.records`` is set. The C engine
+    counts the statistics in C as it plays (no record per game unless kept or written)."""
     t0 = time.perf_counter()
-    records = _play(params, start, stop)
+    if params.engine == "native":
+        records, result = _native(params, start, stop,
+                                  params.keep_records or params.records is not None)
+    else:
+        records = _play(params, start, stop)
+        result = aggregate(records, params.players, params.bot_names, params.seed,
+                           params.rules)
     if params.records is not None:
         from .records import write_part  # pyarrow: only where records are asked for
 
         write_part(params, start, records)
-    result = aggregate(records, params.players, params.bot_names, params.seed, params.rules)
-    if not params.keep_records:
-        result.records = []
+    result.records = records if params.keep_records else []
     result.seconds = time.perf_counter() - t0
     return result
 

@@ -19,8 +19,10 @@ from .. import bots as _bots
 from ..errors import ChinchonError, shown
 from ..rules import Rules
 from .play import BotSpec, GameRecord, play_game
+from .stats import SimulationResult, from_counts
 
-__all__ = ["ENGINES", "builtin_bots", "native_available", "resolve_engine", "play_games"]
+__all__ = ["ENGINES", "builtin_bots", "native_available", "resolve_engine", "play_games",
+           "play_and_count", "count_games"]
 
 #: the values of ``simulate(engine=...)`` and ``chinchon simulate --engine``
 ENGINES = ("auto", "native", "python")
@@ -91,11 +93,42 @@ def play_games(players: int, specs: Sequence[BotSpec], seed: int, start: int, st
     """The records of games ``start..stop-1`` of a simulation, played by ``engine``
     (``'native'`` or ``'python'``, as :func:`resolve_engine` chose)."""
     if engine == "native":
-        names = builtin_bots(specs)
-        assert names is not None
-        rows = _binding()._play_games(players, names, seed, start, stop, rules, max_turns,
-                                      _bots.STALE_TURNS, _bots.STALE_SHAKE,
-                                      _bots.ExpertBot.WAIT_FOR)
+        rows = _native_call(players, specs, seed, start, stop, rules, max_turns)
         return [GameRecord(*row) for row in rows]
     return [play_game(players, specs, seed, i, rules=rules, max_turns=max_turns)
             for i in range(start, stop)]
+
+
+
+def _native_call(players: int, specs: Sequence[BotSpec], seed: int, start: int, stop: int,
+                 rules: Optional[Rules], max_turns: int, **flags: bool) -> Any:
+    names = builtin_bots(specs)
+    assert names is not None
+    return _binding()._play_games(players, names, seed, start, stop, rules, max_turns,
+                                  _bots.STALE_TURNS, _bots.STALE_SHAKE,
+                                  _bots.ExpertBot.WAIT_FOR, **flags)
+
+
+def play_and_count(players: int, specs: Sequence[BotSpec], bot_names: list[str], seed: int,
+                   start: int, stop: int, rules: Rules,
+                   max_turns: int) -> tuple[list[GameRecord], SimulationResult]:
+    """The C engine's records of games ``start..stop-1`` and their statistics, counted
+    in C as the games are played: :func:`~chinchon.simulate.stats.aggregate` of the
+    records, without their records (the caller keeps them or not)."""
+    rows, counts = _native_call(players, specs, seed, start, stop, rules, max_turns,
+                                count=True)
+    records = [GameRecord(*row) for row in rows]
+    return records, from_counts(counts, stop - start, players, bot_names, seed, rules)
+
+
+def count_games(players: int, specs: Sequence[BotSpec], bot_names: list[str], seed: int,
+                start: int, stop: int, rules: Rules, max_turns: int) -> SimulationResult:
+    """The statistics of games ``start..stop-1`` played by the C engine, counted in C
+    without a record per game: :func:`~chinchon.simulate.stats.aggregate` of
+    :func:`play_games`'s records, without the records (a few µs per game less)."""
+    names = builtin_bots(specs)
+    assert names is not None
+    counts = _binding()._count_games(players, names, seed, start, stop, rules, max_turns,
+                                     _bots.STALE_TURNS, _bots.STALE_SHAKE,
+                                     _bots.ExpertBot.WAIT_FOR)
+    return from_counts(counts, stop - start, players, bot_names, seed, rules)

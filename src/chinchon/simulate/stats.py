@@ -14,7 +14,7 @@ from ..errors import ChinchonError
 from ..rules import Rules
 from .play import GameRecord
 
-__all__ = ["SimulationResult", "aggregate"]
+__all__ = ["SimulationResult", "aggregate", "from_counts"]
 
 
 @dataclass
@@ -203,4 +203,40 @@ def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
         points=dict(sorted(points.items())),
         rules=rules,
         records=sorted(records, key=_index),
+    )
+
+
+def from_counts(counts: dict[str, Any], games: int, players: int, bot_names: list[str],
+                seed: int, rules: Optional[Rules] = None) -> SimulationResult:
+    """The statistics of ``games`` games from the counts the C engine made of them
+    (``_binding._count_games``: no record per game), equal to :func:`aggregate` of their
+    records, kept records aside (none)."""
+    wins_per_seat = list(counts["wins_per_seat"])
+    wins_per_bot = {b: 0 for b in bot_names}
+    for s, w in enumerate(wins_per_seat):
+        wins_per_bot[bot_names[s]] += w
+    endings = {"normal": 0, "minus_ten": 0, "chinchon": 0, "joker_chinchon": 0, "void": 0}
+    for outcome, n in counts["endings"].items():
+        endings[outcome] += n
+    status = counts["status"]
+    rejoins_per_seat = list(counts["rejoins_per_seat"])
+    return SimulationResult(
+        games=games,
+        players=players,
+        bots=bot_names,
+        seed=seed,
+        wins_per_seat=wins_per_seat,
+        wins_per_bot=wins_per_bot,
+        draws=status.get("draw", 0),
+        cancelled=status.get("cancelled", 0),
+        stalled=status.get("stalled", 0),
+        hands=counts["hands"],
+        hands_per_game=dict(sorted(counts["hands_per_game"].items())),
+        turns=counts["turns"],
+        turns_per_hand=dict(sorted(counts["turns_per_hand"].items())),
+        endings=endings,
+        rejoins=sum(rejoins_per_seat),
+        rejoins_per_seat=rejoins_per_seat,
+        points=dict(sorted(counts["points"].items())),
+        rules=rules,
     )
