@@ -6,12 +6,15 @@
 # the same classes with the same messages. Fast path: when every hand is a Hand, the C
 # core validates; on any bad-deal status the shared validation is run to raise the
 # documented error. The result dataclasses are filled directly (no __init__ call, see
-# _bare below): they are plain frozen dataclasses without __post_init__. Every rule variant (SPEC 9.3)
-# is settled by the C core (csrc/src/settle_variants.c).
+# _alloc and _put below): they are plain frozen dataclasses with slots, without
+# __post_init__. Every rule variant (SPEC 9.3) is settled by the C core
+# (csrc/src/settle_variants.c).
 
-from cpython.object cimport PyObject_GenericSetAttr, PyTypeObject
-from cpython.ref cimport PyObject, Py_INCREF
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
+import types as _types
 
 from ..results import CloserResult, OpponentResult, Settlement, TableMeld
 from .._args import MAX_OPPONENTS as _MAX_OPPONENTS
@@ -20,37 +23,111 @@ from .._args import deal_error as _deal_error
 from .._args import prepare_settle as _settle_prepare
 from ..rules import Rules as _Rules
 
-cdef object _object_new = object.__new__
+
+# The result objects are made the cheapest way CPython offers. Their classes keep their
+# fields in __slots__ (results._slotted): each object is allocated by the type's
+# allocator (what object.__new__ calls; the dataclasses define no __new__ nor
+# __post_init__) and each field stored straight into its slot, at the offset its slot
+# descriptor holds -- no __init__, no attribute lookup, no instance dict. A fresh object's
+# slots are NULL, so nothing is released; every field is stored before the object is
+# returned. A Hand's masks are read from its slots the same way (exact Hands only).
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+        int flags
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
+    PyObject *PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t nitems) except NULL
+    int Py_T_OBJECT_EX "T_OBJECT_EX"
+    int Py_READONLY "READONLY"
 
 
-cdef inline object _filled(object cls, dict fields):
-    """An instance of a frozen dataclass with its fields set, skipping __init__."""
-    obj = _object_new(cls)
-    PyObject_GenericSetAttr(obj, "__dict__", fields)
+cdef Py_ssize_t _slot(type cls, str name) except -1:
+    """The offset of the slot that holds field ``name`` of cls's instances."""
+    d = getattr(cls, name)
+    if (type(d) is not _types.MemberDescriptorType
+            or (<PyMemberDescrObject*>d).d_member.type != Py_T_OBJECT_EX
+            or (<PyMemberDescrObject*>d).d_member.flags & Py_READONLY):
+        raise ImportError(f"chinchon._core: {cls.__name__}.{name} is not a plain slot")
+    return (<PyMemberDescrObject*>d).d_member.offset
+
+
+cdef type _plain(type cls):
+    """cls, checked to be made by object.__new__ (what _alloc stands for)."""
+    if (<PyTypeObject*>cls).tp_new != (<PyTypeObject*>object).tp_new:
+        raise ImportError(f"chinchon._core: {cls.__name__} has its own __new__")
+    return cls
+
+
+cdef inline object _alloc(type cls):
+    """A new instance of cls with every slot NULL (cls.__new__ is object's)."""
+    obj = <object>PyType_GenericAlloc(<PyTypeObject*>cls, 0)
+    Py_DECREF(obj)  # the cast took a second reference
     return obj
 
 
-# The settlement's objects are made the cheapest way CPython offers: the type's own
-# tp_new (object's: the dataclasses define no __new__), then each field stored with the
-# generic setattr, which puts it in the instance's inline values -- no __dict__ is built,
-# which also spares the garbage collector a container per object. A field left unset
-# (a meld's joker fields without a joker) reads as its class default, None.
-
-cdef tuple _NO_ARGS = ()
+cdef inline void _put(object obj, Py_ssize_t offset, object value) noexcept:
+    """Store value into the (NULL) slot at offset of a new object."""
+    Py_INCREF(value)
+    (<PyObject**>((<char*><PyObject*>obj) + offset))[0] = <PyObject*>value
 
 
-cdef inline object _bare(type cls):
-    """An instance of cls made without __init__ (cls.__new__ is object's)."""
-    return (<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGS, NULL)
+cdef inline object _get(object obj, Py_ssize_t offset, str name):
+    """The value of the slot at offset (named name: an unset slot raises as reading the
+    attribute does)."""
+    cdef PyObject *v = (<PyObject**>((<char*><PyObject*>obj) + offset))[0]
+    if v is NULL:
+        return getattr(obj, name)
+    return <object>v
 
 
-cdef inline object _new_meld(cc_meld m):
-    obj = _bare(Meld)
-    PyObject_GenericSetAttr(obj, "kind", _KINDS[m.kind])
-    PyObject_GenericSetAttr(obj, "cards", _settle_cards(m.cards))
+for _cls in (Meld, TableMeld, Arrangement, CloserResult, OpponentResult, Settlement):
+    _plain(_cls)
+
+cdef Py_ssize_t _M_KIND = _slot(Meld, "kind"), _M_CARDS = _slot(Meld, "cards")
+cdef Py_ssize_t _M_JOKER = _slot(Meld, "joker"), _M_JOKER_RANK = _slot(Meld, "joker_rank")
+cdef Py_ssize_t _T_KIND = _slot(TableMeld, "kind"), _T_CARDS = _slot(TableMeld, "cards")
+cdef Py_ssize_t _T_OWNER = _slot(TableMeld, "owner"), _T_OPEN = _slot(TableMeld, "open")
+cdef Py_ssize_t _T_JOKER = _slot(TableMeld, "joker")
+cdef Py_ssize_t _T_JOKER_RANK = _slot(TableMeld, "joker_rank")
+cdef Py_ssize_t _A_MELDS = _slot(Arrangement, "melds")
+cdef Py_ssize_t _A_UNMATCHED = _slot(Arrangement, "unmatched")
+cdef Py_ssize_t _A_POINTS = _slot(Arrangement, "points")
+cdef Py_ssize_t _C_MELDS = _slot(CloserResult, "melds")
+cdef Py_ssize_t _C_UNMATCHED = _slot(CloserResult, "unmatched")
+cdef Py_ssize_t _C_POINTS = _slot(CloserResult, "points")
+cdef Py_ssize_t _O_MELDS = _slot(OpponentResult, "melds")
+cdef Py_ssize_t _O_LAYOFFS = _slot(OpponentResult, "layoffs")
+cdef Py_ssize_t _O_UNMATCHED = _slot(OpponentResult, "unmatched")
+cdef Py_ssize_t _O_POINTS = _slot(OpponentResult, "points")
+cdef Py_ssize_t _S_OUTCOME = _slot(Settlement, "outcome")
+cdef Py_ssize_t _S_CLOSER = _slot(Settlement, "closer")
+cdef Py_ssize_t _S_OPPONENTS = _slot(Settlement, "opponents")
+cdef Py_ssize_t _S_TABLE = _slot(Settlement, "table")
+cdef Py_ssize_t _S_POINTS = _slot(Settlement, "points")
+
+# a Hand's masks (Hand keeps them in __slots__ too; they are always set)
+cdef Py_ssize_t _H_ONCE = _slot(Hand, "_once")
+cdef Py_ssize_t _H_TWICE = _slot(Hand, "_twice")
+cdef Py_ssize_t _H_DECKS = _slot(Hand, "_decks")
+
+cdef tuple _KIND_OF = tuple(_KINDS)
+cdef tuple _OUTCOME_OF = tuple(OUTCOMES)
+
+
+cdef object _new_meld(const cc_meld *m):
+    """The Meld of a C meld."""
+    obj = _alloc(Meld)
+    _put(obj, _M_KIND, _KIND_OF[m.kind])
+    _put(obj, _M_CARDS, _settle_cards(m.cards))
     if m.joker_rank != 0:
-        PyObject_GenericSetAttr(obj, "joker", _BY_INDEX[m.joker])
-        PyObject_GenericSetAttr(obj, "joker_rank", <int>m.joker_rank)
+        _put(obj, _M_JOKER, _BY_INDEX[m.joker])
+        _put(obj, _M_JOKER_RANK, <int>m.joker_rank)
+    else:
+        _put(obj, _M_JOKER, None)
+        _put(obj, _M_JOKER_RANK, None)
     return obj
 
 
@@ -81,7 +158,7 @@ cdef tuple _settle_melds(const cc_seat_result *r):
     cdef int i
     out = PyTuple_New(r.n_melds)
     for i in range(r.n_melds):
-        m = _new_meld(r.melds[i])
+        m = _new_meld(&r.melds[i])
         Py_INCREF(m)
         PyTuple_SET_ITEM(out, i, m)
     return out
@@ -89,14 +166,17 @@ cdef tuple _settle_melds(const cc_seat_result *r):
 
 cdef object _table_meld_of(const cc_table_meld *t):
     """The TableMeld of a C table meld."""
-    obj = _bare(TableMeld)
-    PyObject_GenericSetAttr(obj, "kind", _KINDS[t.kind])
-    PyObject_GenericSetAttr(obj, "cards", _settle_cards(t.cards))
-    PyObject_GenericSetAttr(obj, "owner", <int>t.owner)
-    PyObject_GenericSetAttr(obj, "open", t.open != 0)
+    obj = _alloc(TableMeld)
+    _put(obj, _T_KIND, _KIND_OF[t.kind])
+    _put(obj, _T_CARDS, _settle_cards(t.cards))
+    _put(obj, _T_OWNER, <int>t.owner)
+    _put(obj, _T_OPEN, t.open != 0)
     if t.joker_rank != 0:
-        PyObject_GenericSetAttr(obj, "joker", _BY_INDEX[t.joker])
-        PyObject_GenericSetAttr(obj, "joker_rank", <int>t.joker_rank)
+        _put(obj, _T_JOKER, _BY_INDEX[t.joker])
+        _put(obj, _T_JOKER_RANK, <int>t.joker_rank)
+    else:
+        _put(obj, _T_JOKER, None)
+        _put(obj, _T_JOKER_RANK, None)
     return obj
 
 
@@ -112,10 +192,10 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
         closer_points = -rules.joker_chinchon
     else:
         closer_points = s.closer.points
-    closer = _bare(CloserResult)
-    PyObject_GenericSetAttr(closer, "melds", _settle_melds(&s.closer))
-    PyObject_GenericSetAttr(closer, "unmatched", _settle_cards(s.closer.unmatched))
-    PyObject_GenericSetAttr(closer, "points", closer_points)
+    closer = _alloc(CloserResult)
+    _put(closer, _C_MELDS, _settle_melds(&s.closer))
+    _put(closer, _C_UNMATCHED, _settle_cards(s.closer.unmatched))
+    _put(closer, _C_POINTS, closer_points)
     opponents = PyTuple_New(s.n_opponents)
     points = PyTuple_New(s.n_opponents + 1)
     Py_INCREF(closer_points)
@@ -127,12 +207,12 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
             pair = (_BY_INDEX[r.layoffs[i].card], <int>r.layoffs[i].meld)
             Py_INCREF(pair)
             PyTuple_SET_ITEM(layoffs, i, pair)
-        o = _bare(OpponentResult)
-        PyObject_GenericSetAttr(o, "melds", _settle_melds(r))
-        PyObject_GenericSetAttr(o, "layoffs", layoffs)
-        PyObject_GenericSetAttr(o, "unmatched", _settle_cards(r.unmatched))
+        o = _alloc(OpponentResult)
+        _put(o, _O_MELDS, _settle_melds(r))
+        _put(o, _O_LAYOFFS, layoffs)
+        _put(o, _O_UNMATCHED, _settle_cards(r.unmatched))
         p = r.points
-        PyObject_GenericSetAttr(o, "points", p)
+        _put(o, _O_POINTS, p)
         Py_INCREF(o)
         PyTuple_SET_ITEM(opponents, k, o)
         Py_INCREF(p)
@@ -142,12 +222,12 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
         t = _table_meld_of(&s.table[i])
         Py_INCREF(t)
         PyTuple_SET_ITEM(table, i, t)
-    settlement = _bare(Settlement)
-    PyObject_GenericSetAttr(settlement, "outcome", OUTCOMES[s.outcome])
-    PyObject_GenericSetAttr(settlement, "closer", closer)
-    PyObject_GenericSetAttr(settlement, "opponents", opponents)
-    PyObject_GenericSetAttr(settlement, "table", table)
-    PyObject_GenericSetAttr(settlement, "points", points)
+    settlement = _alloc(Settlement)
+    _put(settlement, _S_OUTCOME, _OUTCOME_OF[s.outcome])
+    _put(settlement, _S_CLOSER, closer)
+    _put(settlement, _S_OPPONENTS, opponents)
+    _put(settlement, _S_TABLE, table)
+    _put(settlement, _S_POINTS, points)
     return settlement
 
 
@@ -181,14 +261,14 @@ def settle(closer7, opponents, *, decks=None, rules=None):
                 break
     if fast:
         n = len(opponents)
-        hands[0].once = closer7._once
-        hands[0].twice = closer7._twice
-        says_two = closer7._decks == 2
+        hands[0].once = _get(closer7, _H_ONCE, "_once")
+        hands[0].twice = _get(closer7, _H_TWICE, "_twice")
+        says_two = _get(closer7, _H_DECKS, "_decks") == 2
         for k in range(n):
             h = opponents[k]
-            hands[k + 1].once = h._once
-            hands[k + 1].twice = h._twice
-            says_two = says_two or h._decks == 2
+            hands[k + 1].once = _get(h, _H_ONCE, "_once")
+            hands[k + 1].twice = _get(h, _H_TWICE, "_twice")
+            says_two = says_two or _get(h, _H_DECKS, "_decks") == 2
         # decks=None: a Hand of two decks makes it 2 (the set capacity under jokers), as
         # in prepare_settle; else the C core infers it from the cards
         c_decks = (2 if says_two else 0) if decks is None else decks
