@@ -117,11 +117,38 @@ cdef tuple _KIND_OF = tuple(_KINDS)
 cdef tuple _OUTCOME_OF = tuple(OUTCOMES)
 
 
-cdef object _new_meld(const cc_meld *m):
-    """The Meld of a C meld."""
+# The card tuples of a settlement's melds, by mask: a table meld nobody laid off onto
+# holds the same cards as the meld it was put down as, and shares its tuple (tuples of
+# cards are immutable). Borrowed references, kept alive by the melds being built.
+cdef struct _Seen:
+    int n
+    uint64_t once[12]
+    uint64_t twice[12]
+    PyObject *cards[12]
+
+
+cdef inline tuple _meld_cards(cc_hand h, _Seen *seen):
+    """_settle_cards(h), or the tuple of an earlier meld of the call with these cards."""
+    cdef int i
+    if seen is NULL:
+        return _settle_cards(h)
+    for i in range(seen.n):
+        if seen.once[i] == h.once and seen.twice[i] == h.twice:
+            return <tuple>seen.cards[i]
+    out = _settle_cards(h)
+    if seen.n < 12:
+        seen.once[seen.n] = h.once
+        seen.twice[seen.n] = h.twice
+        seen.cards[seen.n] = <PyObject*>out
+        seen.n += 1
+    return out
+
+
+cdef object _new_meld(const cc_meld *m, _Seen *seen):
+    """The Meld of a C meld (its cards remembered in seen, unless NULL)."""
     obj = _alloc(Meld)
     _put(obj, _M_KIND, _KIND_OF[m.kind])
-    _put(obj, _M_CARDS, _settle_cards(m.cards))
+    _put(obj, _M_CARDS, _meld_cards(m.cards, seen))
     if m.joker_rank != 0:
         _put(obj, _M_JOKER, _BY_INDEX[m.joker])
         _put(obj, _M_JOKER_RANK, <int>m.joker_rank)
@@ -154,21 +181,33 @@ cdef tuple _settle_cards(cc_hand h):
     return out
 
 
-cdef tuple _settle_melds(const cc_seat_result *r):
+# Every lay-off (card, table meld index) as a tuple, made once: a settlement's lay-offs
+# are these shared tuples (a C table holds at most 12 melds).
+cdef list _LAYOFF_PAIRS = [None if c is None else tuple([(c, t) for t in range(12)])
+                           for c in CARD_AT]
+
+
+cdef inline object _layoff_pair(int card, int meld):
+    if meld < 12:
+        return (<tuple>_LAYOFF_PAIRS[card])[meld]
+    return (_BY_INDEX[card], meld)
+
+
+cdef tuple _settle_melds(const cc_seat_result *r, _Seen *seen):
     cdef int i
     out = PyTuple_New(r.n_melds)
     for i in range(r.n_melds):
-        m = _new_meld(&r.melds[i])
+        m = _new_meld(&r.melds[i], seen)
         Py_INCREF(m)
         PyTuple_SET_ITEM(out, i, m)
     return out
 
 
-cdef object _table_meld_of(const cc_table_meld *t):
+cdef object _table_meld_of(const cc_table_meld *t, _Seen *seen):
     """The TableMeld of a C table meld."""
     obj = _alloc(TableMeld)
     _put(obj, _T_KIND, _KIND_OF[t.kind])
-    _put(obj, _T_CARDS, _settle_cards(t.cards))
+    _put(obj, _T_CARDS, _meld_cards(t.cards, seen))
     _put(obj, _T_OWNER, <int>t.owner)
     _put(obj, _T_OPEN, t.open != 0)
     if t.joker_rank != 0:
@@ -186,6 +225,8 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
     # the Python ints (a C int would overflow).
     cdef int k, i
     cdef const cc_seat_result *r
+    cdef _Seen seen
+    seen.n = 0
     if s.outcome == CC_MINUS_TEN:
         closer_points = -(10 if rules is None else rules.minus_ten)
     elif s.outcome == CC_JOKER_CHINCHON:
@@ -193,7 +234,7 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
     else:
         closer_points = s.closer.points
     closer = _alloc(CloserResult)
-    _put(closer, _C_MELDS, _settle_melds(&s.closer))
+    _put(closer, _C_MELDS, _settle_melds(&s.closer, &seen))
     _put(closer, _C_UNMATCHED, _settle_cards(s.closer.unmatched))
     _put(closer, _C_POINTS, closer_points)
     opponents = PyTuple_New(s.n_opponents)
@@ -204,11 +245,11 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
         r = &s.opponents[k]
         layoffs = PyTuple_New(r.n_layoffs)
         for i in range(r.n_layoffs):
-            pair = (_BY_INDEX[r.layoffs[i].card], <int>r.layoffs[i].meld)
+            pair = _layoff_pair(r.layoffs[i].card, r.layoffs[i].meld)
             Py_INCREF(pair)
             PyTuple_SET_ITEM(layoffs, i, pair)
         o = _alloc(OpponentResult)
-        _put(o, _O_MELDS, _settle_melds(r))
+        _put(o, _O_MELDS, _settle_melds(r, &seen))
         _put(o, _O_LAYOFFS, layoffs)
         _put(o, _O_UNMATCHED, _settle_cards(r.unmatched))
         p = r.points
@@ -219,7 +260,7 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
         PyTuple_SET_ITEM(points, k + 1, p)
     table = PyTuple_New(s.n_table)
     for i in range(s.n_table):
-        t = _table_meld_of(&s.table[i])
+        t = _table_meld_of(&s.table[i], &seen)
         Py_INCREF(t)
         PyTuple_SET_ITEM(table, i, t)
     settlement = _alloc(Settlement)
