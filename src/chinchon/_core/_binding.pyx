@@ -271,7 +271,7 @@ def best_melds(hand, *, decks=None, rules=None):
     cdef cc_status st = cc_best_melds(&r, h, &a)
     if st != CC_OK:
         _refused(hand, decks, rules, 8, -1, st)
-    melds = tuple([_new_meld(&a.melds[i], NULL) for i in range(a.n_melds)])
+    melds = tuple([_meld_of(&a.melds[i], NULL) for i in range(a.n_melds)])
     arrangement = _alloc(Arrangement)  # filled as a settlement is (_settle.pxi)
     _put(arrangement, _A_MELDS, melds)
     _put(arrangement, _A_UNMATCHED, _cards(a.unmatched))

@@ -11,7 +11,7 @@
 # (csrc/src/settle_variants.c).
 
 from cpython.object cimport PyTypeObject
-from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF
+from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 import types as _types
@@ -136,11 +136,7 @@ cdef inline tuple _meld_cards(cc_hand h, _Seen *seen):
         if seen.once[i] == h.once and seen.twice[i] == h.twice:
             return <tuple>seen.cards[i]
     out = _settle_cards(h)
-    if seen.n < 12:
-        seen.once[seen.n] = h.once
-        seen.twice[seen.n] = h.twice
-        seen.cards[seen.n] = <PyObject*>out
-        seen.n += 1
+    _remember_cards(seen, h, <PyObject*>out)
     return out
 
 
@@ -155,6 +151,76 @@ cdef object _new_meld(const cc_meld *m, _Seen *seen):
     else:
         _put(obj, _M_JOKER, None)
         _put(obj, _M_JOKER_RANK, None)
+    return obj
+
+
+# Melds are few: a single deck holds about 220 (60 sets, 160 runs), two decks and
+# jokers some thousands, and a game settles and arranges the same ones again and again.
+# A Meld is immutable, so the binding keeps the last one made for each slot of a
+# direct-mapped table keyed by its C fields and hands it out again (strong references,
+# replaced on collision). Read and written with the GIL held; off in a free-threaded
+# build, where a shared table would race.
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define CHINCHON_MELD_CACHE 0
+    #else
+    #define CHINCHON_MELD_CACHE 1
+    #endif
+    """
+    int CHINCHON_MELD_CACHE
+
+cdef enum:
+    _MELD_CACHE_BITS = 11  # 2048 melds
+
+cdef struct _CachedMeld:
+    uint64_t once
+    uint64_t twice
+    uint8_t kind
+    uint8_t joker
+    uint8_t joker_rank
+    PyObject *meld
+    PyObject *cards
+
+cdef _CachedMeld _MELD_CACHE[1 << _MELD_CACHE_BITS]  # zeroed: every meld NULL
+
+
+cdef inline void _remember_cards(_Seen *seen, cc_hand h, PyObject *cards) noexcept:
+    if seen is not NULL and seen.n < 12:
+        seen.once[seen.n] = h.once
+        seen.twice[seen.n] = h.twice
+        seen.cards[seen.n] = cards
+        seen.n += 1
+
+
+cdef object _meld_of(const cc_meld *m, _Seen *seen):
+    """The Meld of a C meld: the cached one if it has the same fields, else a new one
+    (then cached). Its cards are remembered in seen, unless NULL."""
+    cdef uint8_t joker = m.joker if m.joker_rank != 0 else 0
+    cdef uint64_t key
+    cdef _CachedMeld *e
+    cdef PyObject *old
+    if not CHINCHON_MELD_CACHE:
+        return _new_meld(m, seen)
+    key = ((m.cards.once * <uint64_t>0x9E3779B97F4A7C15ULL)
+           ^ (m.cards.twice * <uint64_t>0xC2B2AE3D27D4EB4FULL)
+           ^ (<uint64_t>joker << 8) ^ (<uint64_t>m.joker_rank << 16) ^ m.kind)
+    e = &_MELD_CACHE[(key * <uint64_t>0xFF51AFD7ED558CCDULL) >> (64 - _MELD_CACHE_BITS)]
+    if (e.meld is not NULL and e.once == m.cards.once and e.twice == m.cards.twice
+            and e.kind == m.kind and e.joker == joker and e.joker_rank == m.joker_rank):
+        _remember_cards(seen, m.cards, e.cards)
+        return <object>e.meld
+    obj = _new_meld(m, seen)
+    Py_INCREF(obj)
+    old = e.meld
+    e.meld = <PyObject*>obj
+    e.cards = (<PyObject**>((<char*><PyObject*>obj) + _M_CARDS))[0]
+    e.once = m.cards.once
+    e.twice = m.cards.twice
+    e.kind = m.kind
+    e.joker = joker
+    e.joker_rank = m.joker_rank
+    Py_XDECREF(old)  # still alive if this settlement holds it
     return obj
 
 
@@ -197,7 +263,7 @@ cdef tuple _settle_melds(const cc_seat_result *r, _Seen *seen):
     cdef int i
     out = PyTuple_New(r.n_melds)
     for i in range(r.n_melds):
-        m = _new_meld(&r.melds[i], seen)
+        m = _meld_of(&r.melds[i], seen)
         Py_INCREF(m)
         PyTuple_SET_ITEM(out, i, m)
     return out
