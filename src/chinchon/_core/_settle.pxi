@@ -155,11 +155,12 @@ cdef object _new_meld(const cc_meld *m, _Seen *seen):
 
 
 # Melds are few: a single deck holds about 220 (60 sets, 160 runs), two decks and
-# jokers some thousands, and a game settles and arranges the same ones again and again.
-# A Meld is immutable, so the binding keeps the last one made for each slot of a
-# direct-mapped table keyed by its C fields and hands it out again (strong references,
-# replaced on collision). Read and written with the GIL held; off in a free-threaded
-# build, where a shared table would race.
+# jokers some thousands, and a game settles and arranges the same ones again and again;
+# most table melds are a closer's meld nobody laid off onto. Melds and table melds are
+# immutable, so the binding keeps the last one made for each slot of a direct-mapped
+# table keyed by its C fields and hands it out again (strong references, replaced on
+# collision): a hit costs no allocation. Read and written with the GIL held; off in a
+# free-threaded build, where a shared table would race.
 cdef extern from *:
     """
     #ifdef Py_GIL_DISABLED
@@ -171,18 +172,56 @@ cdef extern from *:
     int CHINCHON_MELD_CACHE
 
 cdef enum:
-    _MELD_CACHE_BITS = 11  # 2048 melds
+    _MELD_CACHE_BITS = 12  # 4096 melds and table melds
+    _NOT_ON_TABLE = 255  # the owner field of a Meld's entry (a table meld has 0-5)
 
 cdef struct _CachedMeld:
     uint64_t once
     uint64_t twice
     uint8_t kind
-    uint8_t joker
+    uint8_t joker  # 0 without a joker
     uint8_t joker_rank
-    PyObject *meld
-    PyObject *cards
+    uint8_t owner  # a TableMeld's owner and open; _NOT_ON_TABLE and 0 for a Meld
+    uint8_t open
+    PyObject *obj  # the Meld or TableMeld (a strong reference), NULL: empty
+    PyObject *cards  # its cards (borrowed from it)
 
-cdef _CachedMeld _MELD_CACHE[1 << _MELD_CACHE_BITS]  # zeroed: every meld NULL
+cdef _CachedMeld _MELD_CACHE[1 << _MELD_CACHE_BITS]  # zeroed: every entry empty
+
+
+cdef inline _CachedMeld *_entry(cc_hand h, int kind, int joker, int joker_rank, int owner,
+                                int is_open) noexcept:
+    """The cache entry for these fields (the object there may be another's)."""
+    cdef uint64_t key = ((h.once * <uint64_t>0x9E3779B97F4A7C15ULL)
+                         ^ (h.twice * <uint64_t>0xC2B2AE3D27D4EB4FULL)
+                         ^ (<uint64_t>joker << 8) ^ (<uint64_t>joker_rank << 16)
+                         ^ (<uint64_t>owner << 24) ^ (<uint64_t>is_open << 32) ^ kind)
+    return &_MELD_CACHE[(key * <uint64_t>0xFF51AFD7ED558CCDULL) >> (64 - _MELD_CACHE_BITS)]
+
+
+cdef inline bint _holds(const _CachedMeld *e, cc_hand h, int kind, int joker,
+                        int joker_rank, int owner, int is_open) noexcept:
+    return (e.obj is not NULL and e.once == h.once and e.twice == h.twice
+            and e.kind == kind and e.joker == joker and e.joker_rank == joker_rank
+            and e.owner == owner and e.open == is_open)
+
+
+cdef inline void _keep(_CachedMeld *e, object obj, Py_ssize_t cards_slot, cc_hand h,
+                       int kind, int joker, int joker_rank, int owner, int is_open) noexcept:
+    """Put obj in entry e, in place of the object there (released: still alive if the
+    settlement being built holds it)."""
+    cdef PyObject *old = e.obj
+    Py_INCREF(obj)
+    e.obj = <PyObject*>obj
+    e.cards = (<PyObject**>((<char*><PyObject*>obj) + cards_slot))[0]
+    e.once = h.once
+    e.twice = h.twice
+    e.kind = kind
+    e.joker = joker
+    e.joker_rank = joker_rank
+    e.owner = owner
+    e.open = is_open
+    Py_XDECREF(old)
 
 
 cdef inline void _remember_cards(_Seen *seen, cc_hand h, PyObject *cards) noexcept:
@@ -196,31 +235,31 @@ cdef inline void _remember_cards(_Seen *seen, cc_hand h, PyObject *cards) noexce
 cdef object _meld_of(const cc_meld *m, _Seen *seen):
     """The Meld of a C meld: the cached one if it has the same fields, else a new one
     (then cached). Its cards are remembered in seen, unless NULL."""
-    cdef uint8_t joker = m.joker if m.joker_rank != 0 else 0
-    cdef uint64_t key
+    cdef int joker = m.joker if m.joker_rank != 0 else 0
     cdef _CachedMeld *e
-    cdef PyObject *old
     if not CHINCHON_MELD_CACHE:
         return _new_meld(m, seen)
-    key = ((m.cards.once * <uint64_t>0x9E3779B97F4A7C15ULL)
-           ^ (m.cards.twice * <uint64_t>0xC2B2AE3D27D4EB4FULL)
-           ^ (<uint64_t>joker << 8) ^ (<uint64_t>m.joker_rank << 16) ^ m.kind)
-    e = &_MELD_CACHE[(key * <uint64_t>0xFF51AFD7ED558CCDULL) >> (64 - _MELD_CACHE_BITS)]
-    if (e.meld is not NULL and e.once == m.cards.once and e.twice == m.cards.twice
-            and e.kind == m.kind and e.joker == joker and e.joker_rank == m.joker_rank):
+    e = _entry(m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0)
+    if _holds(e, m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0):
         _remember_cards(seen, m.cards, e.cards)
-        return <object>e.meld
+        return <object>e.obj
     obj = _new_meld(m, seen)
-    Py_INCREF(obj)
-    old = e.meld
-    e.meld = <PyObject*>obj
-    e.cards = (<PyObject**>((<char*><PyObject*>obj) + _M_CARDS))[0]
-    e.once = m.cards.once
-    e.twice = m.cards.twice
-    e.kind = m.kind
-    e.joker = joker
-    e.joker_rank = m.joker_rank
-    Py_XDECREF(old)  # still alive if this settlement holds it
+    _keep(e, obj, _M_CARDS, m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0)
+    return obj
+
+
+cdef object _table_meld_of(const cc_table_meld *t, _Seen *seen):
+    """The TableMeld of a C table meld: cached as _meld_of's Melds are."""
+    cdef int joker = t.joker if t.joker_rank != 0 else 0
+    cdef int is_open = t.open != 0
+    cdef _CachedMeld *e
+    if not CHINCHON_MELD_CACHE:
+        return _new_table_meld(t, seen)
+    e = _entry(t.cards, t.kind, joker, t.joker_rank, t.owner, is_open)
+    if _holds(e, t.cards, t.kind, joker, t.joker_rank, t.owner, is_open):
+        return <object>e.obj
+    obj = _new_table_meld(t, seen)
+    _keep(e, obj, _T_CARDS, t.cards, t.kind, joker, t.joker_rank, t.owner, is_open)
     return obj
 
 
@@ -269,8 +308,8 @@ cdef tuple _settle_melds(const cc_seat_result *r, _Seen *seen):
     return out
 
 
-cdef object _table_meld_of(const cc_table_meld *t, _Seen *seen):
-    """The TableMeld of a C table meld."""
+cdef object _new_table_meld(const cc_table_meld *t, _Seen *seen):
+    """A new TableMeld of a C table meld."""
     obj = _alloc(TableMeld)
     _put(obj, _T_KIND, _KIND_OF[t.kind])
     _put(obj, _T_CARDS, _meld_cards(t.cards, seen))
