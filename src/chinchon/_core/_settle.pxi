@@ -159,8 +159,9 @@ cdef object _new_meld(const cc_meld *m, _Seen *seen):
 # most table melds are a closer's meld nobody laid off onto. Melds and table melds are
 # immutable, so the binding keeps the last one made for each slot of a direct-mapped
 # table keyed by its C fields and hands it out again (strong references, replaced on
-# collision): a hit costs no allocation. Read and written with the GIL held; off in a
-# free-threaded build, where a shared table would race.
+# collision): a hit costs no allocation. (Frozen: forcing a field with
+# object.__setattr__ would show in later results.) Read and written with the GIL held;
+# off in a free-threaded build, where a shared table would race.
 cdef extern from *:
     """
     #ifdef Py_GIL_DISABLED
@@ -184,7 +185,6 @@ cdef struct _CachedMeld:
     uint8_t owner  # a TableMeld's owner and open; _NOT_ON_TABLE and 0 for a Meld
     uint8_t open
     PyObject *obj  # the Meld or TableMeld (a strong reference), NULL: empty
-    PyObject *cards  # its cards (borrowed from it)
 
 cdef _CachedMeld _MELD_CACHE[1 << _MELD_CACHE_BITS]  # zeroed: every entry empty
 
@@ -206,14 +206,13 @@ cdef inline bint _holds(const _CachedMeld *e, cc_hand h, int kind, int joker,
             and e.owner == owner and e.open == is_open)
 
 
-cdef inline void _keep(_CachedMeld *e, object obj, Py_ssize_t cards_slot, cc_hand h,
-                       int kind, int joker, int joker_rank, int owner, int is_open) noexcept:
+cdef inline void _keep(_CachedMeld *e, object obj, cc_hand h, int kind, int joker,
+                       int joker_rank, int owner, int is_open) noexcept:
     """Put obj in entry e, in place of the object there (released: still alive if the
     settlement being built holds it)."""
     cdef PyObject *old = e.obj
     Py_INCREF(obj)
     e.obj = <PyObject*>obj
-    e.cards = (<PyObject**>((<char*><PyObject*>obj) + cards_slot))[0]
     e.once = h.once
     e.twice = h.twice
     e.kind = kind
@@ -241,10 +240,12 @@ cdef object _meld_of(const cc_meld *m, _Seen *seen):
         return _new_meld(m, seen)
     e = _entry(m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0)
     if _holds(e, m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0):
-        _remember_cards(seen, m.cards, e.cards)
-        return <object>e.obj
+        obj = <object>e.obj
+        cards = _get(obj, _M_CARDS, "cards")  # alive while the meld is
+        _remember_cards(seen, m.cards, <PyObject*>cards)
+        return obj
     obj = _new_meld(m, seen)
-    _keep(e, obj, _M_CARDS, m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0)
+    _keep(e, obj, m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0)
     return obj
 
 
@@ -259,7 +260,7 @@ cdef object _table_meld_of(const cc_table_meld *t, _Seen *seen):
     if _holds(e, t.cards, t.kind, joker, t.joker_rank, t.owner, is_open):
         return <object>e.obj
     obj = _new_table_meld(t, seen)
-    _keep(e, obj, _T_CARDS, t.cards, t.kind, joker, t.joker_rank, t.owner, is_open)
+    _keep(e, obj, t.cards, t.kind, joker, t.joker_rank, t.owner, is_open)
     return obj
 
 
