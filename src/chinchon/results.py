@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import FrozenInstanceError, dataclass, fields
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, TypeVar, cast
 
 from .cards import CARD_AT, Card
 
@@ -53,7 +53,10 @@ def _setstate(self: Any, state: Any) -> None:
         object.__setattr__(self, f.name, value)
 
 
-def _slotted(cls: Any) -> Any:
+_C = TypeVar("_C", bound=type)
+
+
+def _slotted(cls: _C) -> _C:
     """A frozen dataclass again, its fields kept in ``__slots__`` (``__weakref__`` too, as
     before): what ``dataclass(slots=True)`` does from Python 3.10, here for 3.9 as well.
 
@@ -85,9 +88,9 @@ def _slotted(cls: Any) -> Any:
 
     body["__setattr__"] = __setattr__
     body["__delattr__"] = __delattr__
-    new = type(cls)(cls.__name__, cls.__bases__, body)
+    new: Any = type(cls)(cls.__name__, cls.__bases__, body)
     new.__qualname__ = cls.__qualname__
-    return new
+    return cast(_C, new)
 
 
 def _joker_key(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
