@@ -40,6 +40,8 @@ cdef extern from "Python.h":
     ctypedef struct PyMemberDescrObject:
         PyMemberDef *d_member
     PyObject *PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t nitems) except NULL
+
+cdef extern from "structmember.h":  # the old names, still defined by 3.12+
     int Py_T_OBJECT_EX "T_OBJECT_EX"
     int Py_READONLY "READONLY"
 
