@@ -17,7 +17,7 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 import types as _types
 
 from ..results import CloserResult, OpponentResult, Settlement, TableMeld
-from .._args import MAX_OPPONENTS as _MAX_OPPONENTS
+from .._args import MAX_OPPONENTS
 from .._args import cannot_close_error as _cannot_close_error
 from .._args import deal_error as _deal_error
 from .._args import prepare_settle as _settle_prepare
@@ -384,6 +384,7 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
 # settles every hand under one Rules value, and looking a Rules value up (its solver
 # view, hashed) costs more than a small settlement. Read and written with the GIL held.
 cdef object _last_rules = None
+cdef Py_ssize_t _MAX_OPPONENTS = MAX_OPPONENTS
 cdef cc_rules _last_crules
 
 
@@ -397,6 +398,7 @@ def settle(closer7, opponents, *, decks=None, rules=None):
     cdef cc_hand hands[6]
     cdef cc_settlement out
     cdef cc_rules r
+    cdef const cc_rules *rp
     cdef int n, k, c_decks
     cdef cc_status st
     fast = (type(closer7) is Hand and type(opponents) in (list, tuple)
@@ -428,16 +430,18 @@ def settle(closer7, opponents, *, decks=None, rules=None):
             hands[k].once = masks[k][0]
             hands[k].twice = masks[k][1]
     if rules is None or rules is HOUSE_RULES:
-        r = _house
-    elif rules is _last_rules:  # the same Rules value as the last call: a game's
-        r = _last_crules
+        rp = &_house
+    elif rules is _last_rules:  # the same Rules value as the last call (a game's case)
+        r = _last_crules  # a copy: the global may change under a free-threaded build
+        rp = &r
     else:
         r = _rules_for(rules)
         _remember_rules(rules, &r)
+        rp = &r
     # with the GIL, as every one-hand call: a settlement is 0.3-3 us of C, and giving the
     # GIL up and taking it back costs a tenth of that alone (more when another thread
     # holds it: then the wait is up to the switch interval, 5 ms)
-    st = cc_settle(&r, hands[0], &hands[1], n, c_decks, &out)
+    st = cc_settle(rp, hands[0], &hands[1], n, c_decks, &out)
     if st != CC_OK:
         if <int>st == <int>CC_ERR_CANNOT_CLOSE:
             raise _cannot_close_error((hands[0].once, hands[0].twice), out.deadwood,
