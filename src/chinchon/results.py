@@ -1,13 +1,14 @@
 """Plain result values returned by both implementations (native and reference).
 
 They are frozen dataclasses; ``to_dict()`` gives data that ``json.dumps`` takes as it is.
+The ones a settlement is made of keep their fields in ``__slots__`` (see :func:`_slotted`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, NamedTuple, Optional
+from dataclasses import FrozenInstanceError, dataclass, fields
+from typing import Any, NamedTuple, Optional, TypeVar, cast
 
 from .cards import CARD_AT, Card
 
@@ -37,6 +38,59 @@ OUTCOMES: tuple[Optional[str], ...] = (None, "normal", "minus_ten", "chinchon",
 def seat_label(position: int) -> str:
     """How a settlement position is named: 0 the closer, k the k-th opponent."""
     return "closer" if position == 0 else f"opponent {position}"
+
+
+def _getstate(self: Any) -> list[Any]:
+    return [getattr(self, f.name) for f in fields(self)]
+
+
+def _setstate(self: Any, state: Any) -> None:
+    # a list of field values (_getstate); a dict from a pickle made before the fields
+    # were slots, where a field left at its default may be missing
+    if isinstance(state, dict):
+        state = [state.get(f.name, f.default) for f in fields(self)]
+    for f, value in zip(fields(self), state):
+        object.__setattr__(self, f.name, value)
+
+
+_C = TypeVar("_C", bound=type)
+
+
+def _slotted(cls: _C) -> _C:
+    """A frozen dataclass again, its fields kept in ``__slots__`` (``__weakref__`` too, as
+    before): what ``dataclass(slots=True)`` does from Python 3.10, here for 3.9 as well.
+
+    The native settlement is made of a dozen of these per call: the binding allocates
+    each and stores its fields straight into the slots (``_core/_settle.pxi``), with no
+    instance dictionary to build or free. Equality, hash, repr, ``to_dict``, pickling and
+    copying stay as they were; only ``vars()`` of a result is gone."""
+    names = [f.name for f in fields(cls)]
+    inherited = {s for base in cls.__mro__[1:-1] for s in base.__dict__.get("__slots__", ())}
+    body = dict(cls.__dict__)
+    for name in (*names, "__dict__", "__weakref__"):
+        body.pop(name, None)  # the defaults live on in __init__ and in fields()
+    own = tuple(n for n in names if n not in inherited)
+    body["__slots__"] = own if "__weakref__" in inherited else (*own, "__weakref__")
+    body["__getstate__"] = _getstate
+    body["__setstate__"] = _setstate
+
+    # dataclass's own __setattr__/__delattr__ name the class they were made for (their
+    # super() call would refuse the new one): made again for it
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is new or name in names:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(new, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is new or name in names:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(new, self).__delattr__(name)
+
+    body["__setattr__"] = __setattr__
+    body["__delattr__"] = __delattr__
+    new: Any = type(cls)(cls.__name__, cls.__bases__, body)
+    new.__qualname__ = cls.__qualname__
+    return cast(_C, new)
 
 
 def _joker_key(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
@@ -98,6 +152,7 @@ def _shown(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
     return " ".join(words)
 
 
+@_slotted
 @dataclass(frozen=True)
 class Meld:
     """A meld: ``kind`` is ``'set'`` (same rank; *grupo*) or ``'run'`` (same suit,
@@ -152,6 +207,7 @@ class Meld:
                    None if joker is None else Card.parse(joker), d.get("joker_rank"))
 
 
+@_slotted
 @dataclass(frozen=True)
 class Arrangement:
     """An optimal way to meld a hand: ``melds``, the ``unmatched`` cards and their
@@ -278,6 +334,7 @@ def one_per_card(hints: Sequence[Hint]) -> list[Hint]:
     return out
 
 
+@_slotted
 @dataclass(frozen=True)
 class TableMeld:
     """A meld on the table after a close. ``owner`` is 0 for the closer and k for the
@@ -305,12 +362,14 @@ class TableMeld:
         }, self.joker, self.joker_rank)
 
 
+@_slotted
 @dataclass(frozen=True)
 class CloserResult(Arrangement):
     """The closer's side of a settlement: their arrangement, with ``points`` the hand
     points (the deadwood, ``-minus_ten`` on minus ten, 0 on chinchón)."""
 
 
+@_slotted
 @dataclass(frozen=True)
 class OpponentResult:
     """One opponent's optimal play: own ``melds``, ``layoffs`` as ``(card,
@@ -330,6 +389,7 @@ class OpponentResult:
         }
 
 
+@_slotted
 @dataclass(frozen=True)
 class Settlement:
     """The settlement of a closed hand (SPEC §4): ``outcome`` (``'normal'``,

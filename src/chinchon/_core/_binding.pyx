@@ -264,15 +264,6 @@ cdef tuple _cards(cc_hand h):
     return tuple(out)
 
 
-cdef object _meld(const cc_meld *m):
-    """The Meld of a C meld, filled without Meld.__init__ (without a joker its joker
-    fields keep their None defaults): as fast as before Meld had them."""
-    if m.joker_rank == 0:
-        return _filled(Meld, {"kind": _KINDS[m.kind], "cards": _cards(m.cards)})
-    return _filled(Meld, {"kind": _KINDS[m.kind], "cards": _cards(m.cards),
-                          "joker": _BY_INDEX[m.joker], "joker_rank": <int>m.joker_rank})
-
-
 def best_melds(hand, *, decks=None, rules=None):
     cdef cc_rules r = _rules_for(rules, hand, decks)
     cdef cc_hand h = _hand_of(hand, decks, 8, -1)
@@ -280,8 +271,12 @@ def best_melds(hand, *, decks=None, rules=None):
     cdef cc_status st = cc_best_melds(&r, h, &a)
     if st != CC_OK:
         _refused(hand, decks, rules, 8, -1, st)
-    melds = tuple([_meld(&a.melds[i]) for i in range(a.n_melds)])
-    return Arrangement(melds, _cards(a.unmatched), a.points)
+    melds = tuple([_meld_of(&a.melds[i], NULL) for i in range(a.n_melds)])
+    arrangement = _alloc(Arrangement)  # filled as a settlement is (_settle.pxi)
+    _put(arrangement, _A_MELDS, melds)
+    _put(arrangement, _A_UNMATCHED, _cards(a.unmatched))
+    _put(arrangement, _A_POINTS, a.points)
+    return arrangement
 
 
 def close_outcome(hand, *, decks=None, rules=None):

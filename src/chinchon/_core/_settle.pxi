@@ -6,51 +6,263 @@
 # the same classes with the same messages. Fast path: when every hand is a Hand, the C
 # core validates; on any bad-deal status the shared validation is run to raise the
 # documented error. The result dataclasses are filled directly (no __init__ call, see
-# _bare below): they are plain frozen dataclasses without __post_init__. Every rule variant (SPEC 9.3)
-# is settled by the C core (csrc/src/settle_variants.c).
+# _alloc and _put below): they are plain frozen dataclasses with slots, without
+# __post_init__. Every rule variant (SPEC 9.3) is settled by the C core
+# (csrc/src/settle_variants.c).
 
-from cpython.object cimport PyObject_GenericSetAttr, PyTypeObject
-from cpython.ref cimport PyObject, Py_INCREF
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
+import types as _types
+
 from ..results import CloserResult, OpponentResult, Settlement, TableMeld
-from .._args import MAX_OPPONENTS as _MAX_OPPONENTS
+from .._args import MAX_OPPONENTS
 from .._args import cannot_close_error as _cannot_close_error
 from .._args import deal_error as _deal_error
 from .._args import prepare_settle as _settle_prepare
 from ..rules import Rules as _Rules
 
-cdef object _object_new = object.__new__
+
+# The result objects are made the cheapest way CPython offers. Their classes keep their
+# fields in __slots__ (results._slotted): each object is allocated by the type's
+# allocator (what object.__new__ calls; the dataclasses define no __new__ nor
+# __post_init__) and each field stored straight into its slot, at the offset its slot
+# descriptor holds -- no __init__, no attribute lookup, no instance dict. A fresh object's
+# slots are NULL, so nothing is released; every field is stored before the object is
+# returned. A Hand's masks are read from its slots the same way (exact Hands only).
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+        int flags
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
+    PyObject *PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t nitems) except NULL
+
+cdef extern from "structmember.h":  # the old names, still defined by 3.12+
+    int Py_T_OBJECT_EX "T_OBJECT_EX"
+    int Py_READONLY "READONLY"
 
 
-cdef inline object _filled(object cls, dict fields):
-    """An instance of a frozen dataclass with its fields set, skipping __init__."""
-    obj = _object_new(cls)
-    PyObject_GenericSetAttr(obj, "__dict__", fields)
+cdef Py_ssize_t _slot(type cls, str name) except -1:
+    """The offset of the slot that holds field ``name`` of cls's instances."""
+    d = getattr(cls, name)
+    if (type(d) is not _types.MemberDescriptorType
+            or (<PyMemberDescrObject*>d).d_member.type != Py_T_OBJECT_EX
+            or (<PyMemberDescrObject*>d).d_member.flags & Py_READONLY):
+        raise ImportError(f"chinchon._core: {cls.__name__}.{name} is not a plain slot")
+    return (<PyMemberDescrObject*>d).d_member.offset
+
+
+cdef type _plain(type cls):
+    """cls, checked to be made by object.__new__ (what _alloc stands for)."""
+    if (<PyTypeObject*>cls).tp_new != (<PyTypeObject*>object).tp_new:
+        raise ImportError(f"chinchon._core: {cls.__name__} has its own __new__")
+    return cls
+
+
+cdef inline object _alloc(type cls):
+    """A new instance of cls with every slot NULL (cls.__new__ is object's)."""
+    obj = <object>PyType_GenericAlloc(<PyTypeObject*>cls, 0)
+    Py_DECREF(obj)  # the cast took a second reference
     return obj
 
 
-# The settlement's objects are made the cheapest way CPython offers: the type's own
-# tp_new (object's: the dataclasses define no __new__), then each field stored with the
-# generic setattr, which puts it in the instance's inline values -- no __dict__ is built,
-# which also spares the garbage collector a container per object. A field left unset
-# (a meld's joker fields without a joker) reads as its class default, None.
-
-cdef tuple _NO_ARGS = ()
+cdef inline void _put(object obj, Py_ssize_t offset, object value) noexcept:
+    """Store value into the (NULL) slot at offset of a new object."""
+    Py_INCREF(value)
+    (<PyObject**>((<char*><PyObject*>obj) + offset))[0] = <PyObject*>value
 
 
-cdef inline object _bare(type cls):
-    """An instance of cls made without __init__ (cls.__new__ is object's)."""
-    return (<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGS, NULL)
+cdef inline object _get(object obj, Py_ssize_t offset, str name):
+    """The value of the slot at offset (named name: an unset slot raises as reading the
+    attribute does)."""
+    cdef PyObject *v = (<PyObject**>((<char*><PyObject*>obj) + offset))[0]
+    if v is NULL:
+        return getattr(obj, name)
+    return <object>v
 
 
-cdef inline object _new_meld(cc_meld m):
-    obj = _bare(Meld)
-    PyObject_GenericSetAttr(obj, "kind", _KINDS[m.kind])
-    PyObject_GenericSetAttr(obj, "cards", _settle_cards(m.cards))
+for _cls in (Meld, TableMeld, Arrangement, CloserResult, OpponentResult, Settlement):
+    _plain(_cls)
+
+cdef Py_ssize_t _M_KIND = _slot(Meld, "kind"), _M_CARDS = _slot(Meld, "cards")
+cdef Py_ssize_t _M_JOKER = _slot(Meld, "joker"), _M_JOKER_RANK = _slot(Meld, "joker_rank")
+cdef Py_ssize_t _T_KIND = _slot(TableMeld, "kind"), _T_CARDS = _slot(TableMeld, "cards")
+cdef Py_ssize_t _T_OWNER = _slot(TableMeld, "owner"), _T_OPEN = _slot(TableMeld, "open")
+cdef Py_ssize_t _T_JOKER = _slot(TableMeld, "joker")
+cdef Py_ssize_t _T_JOKER_RANK = _slot(TableMeld, "joker_rank")
+cdef Py_ssize_t _A_MELDS = _slot(Arrangement, "melds")
+cdef Py_ssize_t _A_UNMATCHED = _slot(Arrangement, "unmatched")
+cdef Py_ssize_t _A_POINTS = _slot(Arrangement, "points")
+cdef Py_ssize_t _C_MELDS = _slot(CloserResult, "melds")
+cdef Py_ssize_t _C_UNMATCHED = _slot(CloserResult, "unmatched")
+cdef Py_ssize_t _C_POINTS = _slot(CloserResult, "points")
+cdef Py_ssize_t _O_MELDS = _slot(OpponentResult, "melds")
+cdef Py_ssize_t _O_LAYOFFS = _slot(OpponentResult, "layoffs")
+cdef Py_ssize_t _O_UNMATCHED = _slot(OpponentResult, "unmatched")
+cdef Py_ssize_t _O_POINTS = _slot(OpponentResult, "points")
+cdef Py_ssize_t _S_OUTCOME = _slot(Settlement, "outcome")
+cdef Py_ssize_t _S_CLOSER = _slot(Settlement, "closer")
+cdef Py_ssize_t _S_OPPONENTS = _slot(Settlement, "opponents")
+cdef Py_ssize_t _S_TABLE = _slot(Settlement, "table")
+cdef Py_ssize_t _S_POINTS = _slot(Settlement, "points")
+
+# a Hand's masks (Hand keeps them in __slots__ too; they are always set)
+cdef Py_ssize_t _H_ONCE = _slot(Hand, "_once")
+cdef Py_ssize_t _H_TWICE = _slot(Hand, "_twice")
+cdef Py_ssize_t _H_DECKS = _slot(Hand, "_decks")
+
+cdef tuple _KIND_OF = tuple(_KINDS)
+cdef tuple _OUTCOME_OF = tuple(OUTCOMES)
+
+
+# The card tuples of a settlement's melds, by mask: a table meld nobody laid off onto
+# holds the same cards as the meld it was put down as, and shares its tuple (tuples of
+# cards are immutable). Borrowed references, kept alive by the melds being built.
+cdef struct _Seen:
+    int n
+    uint64_t once[12]
+    uint64_t twice[12]
+    PyObject *cards[12]
+
+
+cdef inline tuple _meld_cards(cc_hand h, _Seen *seen):
+    """_settle_cards(h), or the tuple of an earlier meld of the call with these cards."""
+    cdef int i
+    if seen is NULL:
+        return _settle_cards(h)
+    for i in range(seen.n):
+        if seen.once[i] == h.once and seen.twice[i] == h.twice:
+            return <tuple>seen.cards[i]
+    out = _settle_cards(h)
+    _remember_cards(seen, h, <PyObject*>out)
+    return out
+
+
+cdef object _new_meld(const cc_meld *m, _Seen *seen):
+    """The Meld of a C meld (its cards remembered in seen, unless NULL)."""
+    obj = _alloc(Meld)
+    _put(obj, _M_KIND, _KIND_OF[m.kind])
+    _put(obj, _M_CARDS, _meld_cards(m.cards, seen))
     if m.joker_rank != 0:
-        PyObject_GenericSetAttr(obj, "joker", _BY_INDEX[m.joker])
-        PyObject_GenericSetAttr(obj, "joker_rank", <int>m.joker_rank)
+        _put(obj, _M_JOKER, _BY_INDEX[m.joker])
+        _put(obj, _M_JOKER_RANK, <int>m.joker_rank)
+    else:
+        _put(obj, _M_JOKER, None)
+        _put(obj, _M_JOKER_RANK, None)
+    return obj
+
+
+# Melds are few: a single deck holds about 220 (60 sets, 160 runs), two decks and
+# jokers some thousands, and a game settles and arranges the same ones again and again;
+# most table melds are a closer's meld nobody laid off onto. Melds and table melds are
+# immutable, so the binding keeps the last one made for each slot of a direct-mapped
+# table keyed by its C fields and hands it out again (strong references, replaced on
+# collision): a hit costs no allocation. (Frozen: forcing a field with
+# object.__setattr__ would show in later results.) Read and written with the GIL held;
+# off in a free-threaded build, where a shared table would race.
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define CHINCHON_MELD_CACHE 0
+    #else
+    #define CHINCHON_MELD_CACHE 1
+    #endif
+    """
+    int CHINCHON_MELD_CACHE
+
+cdef enum:
+    _MELD_CACHE_BITS = 12  # 4096 melds and table melds
+    _NOT_ON_TABLE = 255  # the owner field of a Meld's entry (a table meld has 0-5)
+
+cdef struct _CachedMeld:
+    uint64_t once
+    uint64_t twice
+    uint8_t kind
+    uint8_t joker  # 0 without a joker
+    uint8_t joker_rank
+    uint8_t owner  # a TableMeld's owner and open; _NOT_ON_TABLE and 0 for a Meld
+    uint8_t open
+    PyObject *obj  # the Meld or TableMeld (a strong reference), NULL: empty
+
+cdef _CachedMeld _MELD_CACHE[1 << _MELD_CACHE_BITS]  # zeroed: every entry empty
+
+
+cdef inline _CachedMeld *_entry(cc_hand h, int kind, int joker, int joker_rank, int owner,
+                                int is_open) noexcept:
+    """The cache entry for these fields (the object there may be another's)."""
+    cdef uint64_t key = ((h.once * <uint64_t>0x9E3779B97F4A7C15ULL)
+                         ^ (h.twice * <uint64_t>0xC2B2AE3D27D4EB4FULL)
+                         ^ (<uint64_t>joker << 8) ^ (<uint64_t>joker_rank << 16)
+                         ^ (<uint64_t>owner << 24) ^ (<uint64_t>is_open << 32) ^ kind)
+    return &_MELD_CACHE[(key * <uint64_t>0xFF51AFD7ED558CCDULL) >> (64 - _MELD_CACHE_BITS)]
+
+
+cdef inline bint _holds(const _CachedMeld *e, cc_hand h, int kind, int joker,
+                        int joker_rank, int owner, int is_open) noexcept:
+    return (e.obj is not NULL and e.once == h.once and e.twice == h.twice
+            and e.kind == kind and e.joker == joker and e.joker_rank == joker_rank
+            and e.owner == owner and e.open == is_open)
+
+
+cdef inline void _keep(_CachedMeld *e, object obj, cc_hand h, int kind, int joker,
+                       int joker_rank, int owner, int is_open) noexcept:
+    """Put obj in entry e, in place of the object there (released: still alive if the
+    settlement being built holds it)."""
+    cdef PyObject *old = e.obj
+    Py_INCREF(obj)
+    e.obj = <PyObject*>obj
+    e.once = h.once
+    e.twice = h.twice
+    e.kind = kind
+    e.joker = joker
+    e.joker_rank = joker_rank
+    e.owner = owner
+    e.open = is_open
+    Py_XDECREF(old)
+
+
+cdef inline void _remember_cards(_Seen *seen, cc_hand h, PyObject *cards) noexcept:
+    if seen is not NULL and seen.n < 12:
+        seen.once[seen.n] = h.once
+        seen.twice[seen.n] = h.twice
+        seen.cards[seen.n] = cards
+        seen.n += 1
+
+
+cdef object _meld_of(const cc_meld *m, _Seen *seen):
+    """The Meld of a C meld: the cached one if it has the same fields, else a new one
+    (then cached). Its cards are remembered in seen, unless NULL."""
+    cdef int joker = m.joker if m.joker_rank != 0 else 0
+    cdef _CachedMeld *e
+    if not CHINCHON_MELD_CACHE:
+        return _new_meld(m, seen)
+    e = _entry(m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0)
+    if _holds(e, m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0):
+        obj = <object>e.obj
+        cards = _get(obj, _M_CARDS, "cards")  # alive while the meld is
+        _remember_cards(seen, m.cards, <PyObject*>cards)
+        return obj
+    obj = _new_meld(m, seen)
+    _keep(e, obj, m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0)
+    return obj
+
+
+cdef object _table_meld_of(const cc_table_meld *t, _Seen *seen):
+    """The TableMeld of a C table meld: cached as _meld_of's Melds are."""
+    cdef int joker = t.joker if t.joker_rank != 0 else 0
+    cdef int is_open = t.open != 0
+    cdef _CachedMeld *e
+    if not CHINCHON_MELD_CACHE:
+        return _new_table_meld(t, seen)
+    e = _entry(t.cards, t.kind, joker, t.joker_rank, t.owner, is_open)
+    if _holds(e, t.cards, t.kind, joker, t.joker_rank, t.owner, is_open):
+        return <object>e.obj
+    obj = _new_table_meld(t, seen)
+    _keep(e, obj, t.cards, t.kind, joker, t.joker_rank, t.owner, is_open)
     return obj
 
 
@@ -77,26 +289,41 @@ cdef tuple _settle_cards(cc_hand h):
     return out
 
 
-cdef tuple _settle_melds(const cc_seat_result *r):
+# Every lay-off (card, table meld index) as a tuple, made once: a settlement's lay-offs
+# are these shared tuples (a C table holds at most 12 melds).
+cdef list _LAYOFF_PAIRS = [None if c is None else tuple([(c, t) for t in range(12)])
+                           for c in CARD_AT]
+
+
+cdef inline object _layoff_pair(int card, int meld):
+    if meld < 12:
+        return (<tuple>_LAYOFF_PAIRS[card])[meld]
+    return (_BY_INDEX[card], meld)
+
+
+cdef tuple _settle_melds(const cc_seat_result *r, _Seen *seen):
     cdef int i
     out = PyTuple_New(r.n_melds)
     for i in range(r.n_melds):
-        m = _new_meld(r.melds[i])
+        m = _meld_of(&r.melds[i], seen)
         Py_INCREF(m)
         PyTuple_SET_ITEM(out, i, m)
     return out
 
 
-cdef object _table_meld_of(const cc_table_meld *t):
-    """The TableMeld of a C table meld."""
-    obj = _bare(TableMeld)
-    PyObject_GenericSetAttr(obj, "kind", _KINDS[t.kind])
-    PyObject_GenericSetAttr(obj, "cards", _settle_cards(t.cards))
-    PyObject_GenericSetAttr(obj, "owner", <int>t.owner)
-    PyObject_GenericSetAttr(obj, "open", t.open != 0)
+cdef object _new_table_meld(const cc_table_meld *t, _Seen *seen):
+    """A new TableMeld of a C table meld."""
+    obj = _alloc(TableMeld)
+    _put(obj, _T_KIND, _KIND_OF[t.kind])
+    _put(obj, _T_CARDS, _meld_cards(t.cards, seen))
+    _put(obj, _T_OWNER, <int>t.owner)
+    _put(obj, _T_OPEN, t.open != 0)
     if t.joker_rank != 0:
-        PyObject_GenericSetAttr(obj, "joker", _BY_INDEX[t.joker])
-        PyObject_GenericSetAttr(obj, "joker_rank", <int>t.joker_rank)
+        _put(obj, _T_JOKER, _BY_INDEX[t.joker])
+        _put(obj, _T_JOKER_RANK, <int>t.joker_rank)
+    else:
+        _put(obj, _T_JOKER, None)
+        _put(obj, _T_JOKER_RANK, None)
     return obj
 
 
@@ -106,16 +333,18 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
     # the Python ints (a C int would overflow).
     cdef int k, i
     cdef const cc_seat_result *r
+    cdef _Seen seen
+    seen.n = 0
     if s.outcome == CC_MINUS_TEN:
         closer_points = -(10 if rules is None else rules.minus_ten)
     elif s.outcome == CC_JOKER_CHINCHON:
         closer_points = -rules.joker_chinchon
     else:
         closer_points = s.closer.points
-    closer = _bare(CloserResult)
-    PyObject_GenericSetAttr(closer, "melds", _settle_melds(&s.closer))
-    PyObject_GenericSetAttr(closer, "unmatched", _settle_cards(s.closer.unmatched))
-    PyObject_GenericSetAttr(closer, "points", closer_points)
+    closer = _alloc(CloserResult)
+    _put(closer, _C_MELDS, _settle_melds(&s.closer, &seen))
+    _put(closer, _C_UNMATCHED, _settle_cards(s.closer.unmatched))
+    _put(closer, _C_POINTS, closer_points)
     opponents = PyTuple_New(s.n_opponents)
     points = PyTuple_New(s.n_opponents + 1)
     Py_INCREF(closer_points)
@@ -124,30 +353,30 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
         r = &s.opponents[k]
         layoffs = PyTuple_New(r.n_layoffs)
         for i in range(r.n_layoffs):
-            pair = (_BY_INDEX[r.layoffs[i].card], <int>r.layoffs[i].meld)
+            pair = _layoff_pair(r.layoffs[i].card, r.layoffs[i].meld)
             Py_INCREF(pair)
             PyTuple_SET_ITEM(layoffs, i, pair)
-        o = _bare(OpponentResult)
-        PyObject_GenericSetAttr(o, "melds", _settle_melds(r))
-        PyObject_GenericSetAttr(o, "layoffs", layoffs)
-        PyObject_GenericSetAttr(o, "unmatched", _settle_cards(r.unmatched))
+        o = _alloc(OpponentResult)
+        _put(o, _O_MELDS, _settle_melds(r, &seen))
+        _put(o, _O_LAYOFFS, layoffs)
+        _put(o, _O_UNMATCHED, _settle_cards(r.unmatched))
         p = r.points
-        PyObject_GenericSetAttr(o, "points", p)
+        _put(o, _O_POINTS, p)
         Py_INCREF(o)
         PyTuple_SET_ITEM(opponents, k, o)
         Py_INCREF(p)
         PyTuple_SET_ITEM(points, k + 1, p)
     table = PyTuple_New(s.n_table)
     for i in range(s.n_table):
-        t = _table_meld_of(&s.table[i])
+        t = _table_meld_of(&s.table[i], &seen)
         Py_INCREF(t)
         PyTuple_SET_ITEM(table, i, t)
-    settlement = _bare(Settlement)
-    PyObject_GenericSetAttr(settlement, "outcome", OUTCOMES[s.outcome])
-    PyObject_GenericSetAttr(settlement, "closer", closer)
-    PyObject_GenericSetAttr(settlement, "opponents", opponents)
-    PyObject_GenericSetAttr(settlement, "table", table)
-    PyObject_GenericSetAttr(settlement, "points", points)
+    settlement = _alloc(Settlement)
+    _put(settlement, _S_OUTCOME, _OUTCOME_OF[s.outcome])
+    _put(settlement, _S_CLOSER, closer)
+    _put(settlement, _S_OPPONENTS, opponents)
+    _put(settlement, _S_TABLE, table)
+    _put(settlement, _S_POINTS, points)
     return settlement
 
 
@@ -155,6 +384,7 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
 # settles every hand under one Rules value, and looking a Rules value up (its solver
 # view, hashed) costs more than a small settlement. Read and written with the GIL held.
 cdef object _last_rules = None
+cdef Py_ssize_t _MAX_OPPONENTS = MAX_OPPONENTS
 cdef cc_rules _last_crules
 
 
@@ -168,6 +398,7 @@ def settle(closer7, opponents, *, decks=None, rules=None):
     cdef cc_hand hands[6]
     cdef cc_settlement out
     cdef cc_rules r
+    cdef const cc_rules *rp
     cdef int n, k, c_decks
     cdef cc_status st
     fast = (type(closer7) is Hand and type(opponents) in (list, tuple)
@@ -181,14 +412,14 @@ def settle(closer7, opponents, *, decks=None, rules=None):
                 break
     if fast:
         n = len(opponents)
-        hands[0].once = closer7._once
-        hands[0].twice = closer7._twice
-        says_two = closer7._decks == 2
+        hands[0].once = _get(closer7, _H_ONCE, "_once")
+        hands[0].twice = _get(closer7, _H_TWICE, "_twice")
+        says_two = _get(closer7, _H_DECKS, "_decks") == 2
         for k in range(n):
             h = opponents[k]
-            hands[k + 1].once = h._once
-            hands[k + 1].twice = h._twice
-            says_two = says_two or h._decks == 2
+            hands[k + 1].once = _get(h, _H_ONCE, "_once")
+            hands[k + 1].twice = _get(h, _H_TWICE, "_twice")
+            says_two = says_two or _get(h, _H_DECKS, "_decks") == 2
         # decks=None: a Hand of two decks makes it 2 (the set capacity under jokers), as
         # in prepare_settle; else the C core infers it from the cards
         c_decks = (2 if says_two else 0) if decks is None else decks
@@ -199,14 +430,18 @@ def settle(closer7, opponents, *, decks=None, rules=None):
             hands[k].once = masks[k][0]
             hands[k].twice = masks[k][1]
     if rules is None or rules is HOUSE_RULES:
-        r = _house
-    elif rules is _last_rules:  # the same Rules value as the last call: a game's
-        r = _last_crules
+        rp = &_house
+    elif rules is _last_rules:  # the same Rules value as the last call (a game's case)
+        r = _last_crules  # a copy: the global may change under a free-threaded build
+        rp = &r
     else:
         r = _rules_for(rules)
         _remember_rules(rules, &r)
-    with nogil:
-        st = cc_settle(&r, hands[0], &hands[1], n, c_decks, &out)
+        rp = &r
+    # with the GIL, as every one-hand call: a settlement is 0.3-3 us of C, and giving the
+    # GIL up and taking it back costs a tenth of that alone (more when another thread
+    # holds it: then the wait is up to the switch interval, 5 ms)
+    st = cc_settle(rp, hands[0], &hands[1], n, c_decks, &out)
     if st != CC_OK:
         if <int>st == <int>CC_ERR_CANNOT_CLOSE:
             raise _cannot_close_error((hands[0].once, hands[0].twice), out.deadwood,
