@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "chinchon.h"
 
@@ -69,6 +70,16 @@ CC_INLINE cc_status cc_var_status(const cc_rules *rules, cc_hand h, int max_card
     return (exact >= 0 && *n != exact) ? CC_ERR_CARD_COUNT : CC_OK;
 }
 
+/* The rules with plane and points in the working space: what the house kernels read.
+ * O(1): a struct copy. */
+CC_INLINE cc_rules cc_view(const cc_rules *rules)
+{
+    cc_rules v = *rules;
+    memcpy(v.plane, rules->wplane, sizeof v.plane);
+    memcpy(v.points, rules->wpoints, sizeof v.points);
+    return v;
+}
+
 /* The entry points under rules that are not plain (rules->plain == 0), called by the
  * public functions of melds.c and hints.c after their rules/out pointer checks. */
 CC_INTERNAL cc_status cc_var_deadwood(const cc_rules *rules, cc_hand h, int *points);
@@ -79,6 +90,11 @@ CC_INTERNAL cc_status cc_var_discard_hints(const cc_rules *rules, cc_hand h, uin
                                            uint8_t *outcomes);
 CC_INTERNAL cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks,
                                    size_t n, int decks, uint8_t *out, size_t *bad_row);
+
+/* Deadwood of natural cards (a, b) in the working space (b == 0 with one deck) with
+ * nj >= 1 jokers, set capacity cap; view: cc_view(rules). jokers.c. */
+CC_INTERNAL int cc_joker_deadwood(const cc_rules *view, const cc_rules *rules, uint64_t a,
+                                  uint64_t b, int nj, int cap);
 
 /* The best arrangement and outcome of a valid hand under any rules (plain included), for
  * the settlement: decks 1 or 2 (the set capacity). */
