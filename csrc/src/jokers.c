@@ -10,128 +10,18 @@
 
 #include "bits.h"
 #include "hand.h"
+#include "jokers.h"
 #include "melds.h"
 #include "variants.h"
 
-/* ------------------------------------------------------------------ joker deadwood */
+/* ------------------------------------------------------------------ fast paths */
 
-/*
- * Deadwood with jokers, without listing whole melds. Of <= 8 cards at most two melds
- * are made and each holds at most one joker, so at most two jokers are melded, and a
- * meld with a joker holds >= 2 natural cards (its "part"). With nj jokers held and nat
- * the natural cards:
- *   no joker melded:   D(nat) + nj * jp            (D: the house kernel, exact)
- *   one joker melded:  D(nat - N) + (nj - 1) * jp  for each part N a joker completes
- *                      (the rest is arranged with natural melds only: D is exact)
- *   two melded:        W(nat - N1 - N2) + (nj - 2) * jp  for two parts that fit
- *                      together (<= 2 natural cards are left: no meld, their points)
- * and the deadwood is the least of these. Only the parts matter, not where the joker
- * stands, so each is listed once: a set part is >= 2 natural cards of a rank, at most
- * capacity - 1 of them; a run part is >= 2 natural cards of a suit spanning places
- * lo..hi with at most one place missing (the joker's; none missing: the joker goes
- * past an end, which a run of <= 7 natural cards always has room for).
- */
-
-#define CC_JN_MAX 256 /* > the most parts of 8 cards (81 set parts of 7 copies of a rank) */
-
-typedef struct jparts {
-    uint64_t o[CC_JN_MAX], t[CC_JN_MAX]; /* the part: one copy of each card / second copies */
-    int w[CC_JN_MAX];                     /* its points */
-    int n;
-} jparts;
-
-/* The places of every lane (a mask of the working space). O(1). */
-CC_INLINE uint64_t places_mask(int places)
-{
-    return places == 10 ? UINT64_C(0x03FF03FF03FF03FF) : CC_LANE_MASK;
-}
-
-/* Append a part. O(1). */
-CC_INLINE void cc_jpush(const cc_rules *view, jparts *p, uint64_t o, uint64_t t)
-{
-    if (p->n >= CC_JN_MAX)
-        return; /* unreachable (see CC_JN_MAX); keeps the bound explicit */
-    p->o[p->n] = o;
-    p->t[p->n] = t;
-    p->w[p->n] = cc_wpop(view, o) + (t != 0 ? cc_wpop(view, t) : 0);
-    p->n++;
-}
-
-/* Set parts extending the partial part s (size cards) by cards idx[start..n) (a copy
- * listed twice), sizes 2..max. O(parts). */
-static void cc_jset_parts(const cc_rules *view, jparts *p, const int *idx, int n, int start,
-                          cc_hand s, int size, int max)
-{
-    int i;
-    if (size >= 2)
-        cc_jpush(view, p, s.once, s.twice);
-    if (size >= max)
-        return;
-    for (i = start; i < n; i++) {
-        if (i > start && idx[i] == idx[i - 1])
-            continue;
-        cc_jset_parts(view, p, idx, n, i + 1, cc_hand_add(s, idx[i]), size + 1, max);
-    }
-}
-
-/* Every part one joker completes in the natural cards (a, b) (working space), set
- * capacity cap, `places` places per suit. O(parts). */
-CC_FORCE_INLINE void cc_jparts_of(const cc_rules *view, uint64_t a, uint64_t b, int cap,
-                                  int places, jparts *p)
-{
-    uint64_t cols = 0, x;
-    int s;
-    p->n = 0;
-    /* sets: ranks held >= 2 times (copies counted) */
-    {
-        uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
-        uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
-        uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
-        cols = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
-    }
-    for (x = cols; x != 0; x &= x - 1) {
-        uint64_t col = (x & (~x + 1)) * CC_LANES, in = a & col;
-        if ((b & col) == 0 && cc_popcount(in) == 2) {
-            cc_jpush(view, p, in, 0); /* the common case: a pair */
-        } else {
-            int idx[2 * CC_NSUITS], n = 0;
-            uint64_t y;
-            cc_hand e = {0, 0};
-            for (y = in; y != 0; y &= y - 1) {
-                int c = cc_ctz(y);
-                idx[n++] = c;
-                if ((b >> c) & 1u)
-                    idx[n++] = c;
-            }
-            cc_jset_parts(view, p, idx, n, 0, e, 0, cap - 1);
-        }
-    }
-    /* runs: per suit, spans lo..hi of held cards with at most one place missing */
-    for (s = 0; s < CC_NSUITS; s++) {
-        unsigned lane = (unsigned)(a >> (16 * s)) & 0xFFFu, lows;
-        /* a part needs a second card within two places above its lowest */
-        for (lows = lane & ((lane >> 1) | (lane >> 2)); lows != 0; lows &= lows - 1) {
-            int lo = cc_ctz(lows), hi, missing = 0;
-            for (hi = lo + 1; hi < places; hi++) {
-                unsigned span;
-                if (!((lane >> hi) & 1u)) {
-                    if (++missing > 1)
-                        break;
-                    continue;
-                }
-                span = lane & ((2u << hi) - (1u << lo));
-                cc_jpush(view, p, (uint64_t)span << (16 * s), 0);
-                if (missing == 0) {
-                    /* whole span held: the joker may stand inside for a card held,
-                       which then melds elsewhere */
-                    unsigned in;
-                    for (in = span & ~(1u << lo) & ~(1u << hi); in != 0; in &= in - 1)
-                        cc_jpush(view, p, (uint64_t)(span & ~(in & (~in + 1))) << (16 * s), 0);
-                }
-            }
-        }
-    }
-}
+/* How the deadwood with jokers is found (the parts route: joker_parts.c). Most hands
+ * hold no natural meld, and then a part is small and found without listing parts: a
+ * rank held twice, or the blocks (<= 2 long) beside one empty place (cc_jbest_part);
+ * with two jokers, the parts of such a hand (cc_jnomeld_parts), or in a large batch
+ * per-lane tables (below). With one joker and natural melds that do not compete, the
+ * loose cards usually decide it (cc_jone_beside). The rest takes the parts route. */
 
 /* The heaviest part (its points; *part: its cards, one copy each) of natural cards
  * (a, b) that hold no natural meld; -1 when there is none. Without a natural meld a
@@ -178,78 +68,297 @@ CC_INLINE int cc_jbest_part(const cc_rules *view, uint64_t a, uint64_t b, uint64
     return best;
 }
 
-/* (a, b) less the multiset part (o, t) it holds. O(1). */
-CC_INLINE void cc_jminus(uint64_t *a, uint64_t *b, uint64_t o, uint64_t t)
+/* Parts of natural cards (a, b) (working space) that hold no natural meld, for the
+ * two-joker search: every rank held twice (both copies), and for every empty place g
+ * with >= 2 cards in the blocks beside it (each block <= 2 long: no meld), each choice
+ * of 0-2 top cards of the block below and 0-2 bottom cards of the block above, >= 2 in
+ * all, the joker at g (the smaller choices matter when the other joker's part takes a
+ * card). A joker never stands for a card held here: with its two neighbours that card
+ * would make a natural run. pm: the lanes' places. Returns the count (<= 40: <= 6
+ * natural cards give <= 3 ranks held twice and <= 5 such places of <= 6 choices).
+ * O(parts). */
+#define CC_NM_MAX 48
+CC_FORCE_INLINE int cc_jnomeld_parts(const cc_rules *view, uint64_t a, uint64_t b,
+                                     uint64_t pm, uint64_t *po, uint64_t *pt, int *pw)
 {
-    uint64_t a1 = *a & ~(o & ~*b);
-    *b &= ~o;
-    *a = a1 & ~t;
-}
-
-/* Whether parts i and j fit in the hand together. O(1). */
-CC_INLINE int cc_jfit(const jparts *p, uint64_t b, int i, int j)
-{
-    return ((p->t[i] & p->o[j]) | (p->o[i] & p->t[j]) | (p->o[i] & p->o[j] & ~b)) == 0;
-}
-
-/* The parts route of cc_jdeadwood (below) for the hands its fast path leaves: a natural
- * meld in the hand, or two jokers and more. best: the deadwood with no joker melded;
- * runs, sets: the natural cards' masks. Inlined per deck count into the two
- * out-of-line copies below. O(parts) house deadwoods, plus O(parts^2) pair checks with
- * two jokers. */
-CC_FORCE_INLINE int cc_jparts_search(const cc_rules *view, int jp, uint64_t a, uint64_t b,
-                                     int nj, int cap, int places, int two, int best,
-                                     uint64_t runs, uint64_t sets)
-{
-    jparts p;
-    /* natural cards in some natural meld: a rest of the hand without one holds no meld,
-       and its deadwood is its points */
-    uint64_t meld = a & (runs | sets);
-    int i, j, floor, total;
-    (void)runs;
-    total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
-    cc_jparts_of(view, a, b, cap, places, &p);
-    floor = (nj - (nj < 2 ? nj : 2)) * jp; /* no deadwood below the jokers left over */
-    for (i = 0; i < p.n && best > floor; i++) {
-        uint64_t ra = a, rb = b;
-        int d;
-        cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
-        if ((ra & meld) == 0) {
-            d = total - p.w[i];
-        } else if (!two && sets == 0) {
-            /* runs only, one deck: nothing competes, the rest's run cards meld */
-            uint64_t rr = cc_run_cards(ra);
-            d = total - p.w[i] - (rr != 0 ? cc_wpop(view, rr) : 0);
-        } else {
-            d = cc_deadwood_core(view, ra, two ? rb : 0);
+    uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
+    uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
+    uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
+    uint64_t x, left1 = a << 1, left2 = a << 2, right1 = a >> 1, right2 = a >> 2;
+    const uint8_t *w = view->wpoints;
+    int n = 0;
+    for (x = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1; x != 0; x &= x - 1) {
+        uint64_t col = (x & (~x + 1)) * CC_LANES;
+        po[n] = a & col;
+        pt[n] = b & col;
+        pw[n] = 2 * w[cc_ctz(x)];
+        n++;
+    }
+    for (x = ~a & pm & ((left1 & left2) | (right1 & right2) | (left1 & right1)); x != 0;
+         x &= x - 1) {
+        uint64_t bit = x & (~x + 1), lm[3] = {0, 0, 0}, rm[3] = {0, 0, 0};
+        int i = cc_ctz(x), lw[3] = {0, 0, 0}, rw[3] = {0, 0, 0}, nl = 0, nr = 0, li, ri;
+        if (a & (bit >> 1)) {
+            nl = 1;
+            lm[1] = bit >> 1;
+            lw[1] = w[(i - 1) & 15];
+            if (a & (bit >> 2)) {
+                nl = 2;
+                lm[2] = lm[1] | (bit >> 2);
+                lw[2] = lw[1] + w[(i - 2) & 15];
+            }
         }
-        d += (nj - 1) * jp;
-        if (d < best)
-            best = d;
+        if (a & (bit << 1)) {
+            nr = 1;
+            rm[1] = bit << 1;
+            rw[1] = w[(i + 1) & 15];
+            if (a & (bit << 2)) {
+                nr = 2;
+                rm[2] = rm[1] | (bit << 2);
+                rw[2] = rw[1] + w[(i + 2) & 15];
+            }
+        }
+        for (li = 0; li <= nl; li++)
+            for (ri = (li >= 2 ? 0 : 2 - li); ri <= nr && n < CC_NM_MAX; ri++) {
+                po[n] = lm[li] | rm[ri];
+                pt[n] = 0;
+                pw[n] = lw[li] + rw[ri];
+                n++;
+            }
     }
-    if (nj >= 2 && best > floor) {
-        int most = -1;
-        for (i = 0; i < p.n; i++)
-            for (j = i; j < p.n; j++)
-                if (p.w[i] + p.w[j] > most && cc_jfit(&p, b, i, j))
-                    most = p.w[i] + p.w[j];
-        if (most >= 0 && total - most + floor < best)
-            best = total - most + floor;
-    }
-    return best;
+    return n;
 }
 
-/* cc_jparts_search out of line, one copy per deck count (b == 0 folded in the first). */
-static int cc_jparts_one(const cc_rules *view, int jp, uint64_t a, int nj, int cap, int places,
-                         int best, uint64_t runs, uint64_t sets)
+/* Deadwood of natural cards (a, b) that hold no natural meld with nj >= 2 jokers: of the
+ * parts above, none, the heaviest, or the heaviest two that fit together take a joker
+ * each (a third joker has no meld of its own: <= 8 cards make <= 2 melds). total: the
+ * natural cards' points. O(parts^2), a handful of parts in most hands. */
+CC_FORCE_INLINE int cc_jnomeld_two(const cc_rules *view, int jp, uint64_t a, uint64_t b,
+                                   int nj, int total, uint64_t pm)
 {
-    return cc_jparts_search(view, jp, a, 0, nj, cap, places, 0, best, runs, sets);
+    uint64_t po[CC_NM_MAX], pt[CC_NM_MAX];
+    int pw[CC_NM_MAX], n = cc_jnomeld_parts(view, a, b, pm, po, pt, pw), i, j;
+    int gain = 0; /* points (jokers included) the melded jokers save */
+    for (i = 0; i < n; i++) {
+        int g1 = jp + pw[i];
+        gain = g1 > gain ? g1 : gain;
+        for (j = i; j < n; j++) { /* i == j: a part held twice, in two decks */
+            int g2 = 2 * jp + pw[i] + pw[j];
+            if (g2 > gain && ((pt[i] & po[j]) | (po[i] & pt[j]) | (po[i] & po[j] & ~b)) == 0)
+                gain = g2;
+        }
+    }
+    return total + nj * jp - gain;
 }
 
-static int cc_jparts_two(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj, int cap,
-                         int places, int best, uint64_t runs, uint64_t sets)
+/* ------------------------------------------------------------------ batch tables */
+
+/*
+ * A large batch weighs the parts of hands without a natural meld by table. In such a
+ * hand no lane holds three places in a row, and the heaviest run part of a lane -- with
+ * two jokers, the heaviest two disjoint ones -- depends on the lane's pattern alone (the
+ * points by place are the rules'). Each table entry is 1 + a weight (0: no part), filled
+ * in increasing pattern order from the pattern without its highest card h: the parts
+ * with h are h's block B (<= 2 cards) with the joker below it and the top 0-2 cards of
+ * the block below that (a joker above B melds only B, and inside B it would stand for a
+ * held card: three in a row). A part never needs the joker at a place another part's
+ * card holds: that card and its neighbours would again be three in a row. 2^places
+ * entries (1024 or 4096), about 20 operations each; built once per batch of at least
+ * CC_JTAB_ROWS rows (a few microseconds), the two-part table only once a row holds two
+ * jokers. Single hands keep cc_jbest_part and cc_jnomeld_parts.
+ */
+#define CC_JTAB_ROWS 2048
+
+typedef struct jtab {
+    uint8_t run[4096];  /* 1 + the heaviest run part of a lane pattern; 0: none */
+    uint8_t run2[4096]; /* 1 + the heaviest two disjoint run parts; 0: none */
+    uint8_t pair[4096]; /* 1 + the heaviest rank held twice (2 * its points), by rank mask */
+    const uint8_t *w;   /* points by place (the rules' working points) */
+    int size, have2;
+} jtab;
+
+CC_INLINE int cc_max(int x, int y) { return x > y ? x : y; }
+
+/* The lane pattern p (no three places in a row) without its highest card: the block B
+ * of its highest card h, *bm its mask, *bw its points, *lo its lowest place. O(1). */
+CC_INLINE int cc_jtop_block(const uint8_t *w, unsigned p, unsigned *bm, int *bw, int *lo)
 {
-    return cc_jparts_search(view, jp, a, b, nj, cap, places, 1, best, runs, sets);
+    int h = cc_highest_bit(p), n = 1;
+    *bm = 1u << h;
+    *bw = w[h];
+    *lo = h;
+    if (h >= 1 && ((p >> (h - 1)) & 1u)) {
+        *bm |= 1u << (h - 1);
+        *bw += w[h - 1];
+        *lo = h - 1;
+        n = 2;
+    }
+    return n;
+}
+
+/* Fill run and pair (w: the view's wpoints, `places` places a lane). O(2^places). */
+static void cc_jtab_build(jtab *t, const uint8_t *w, int places)
+{
+    unsigned p;
+    t->w = w;
+    t->size = 1 << places;
+    t->have2 = 0;
+    t->run[0] = 0;
+    t->pair[0] = 0;
+    for (p = 1; p < (unsigned)t->size; p++) {
+        unsigned bm;
+        int bw, lo, n = cc_jtop_block(w, p, &bm, &bw, &lo), e;
+        t->pair[p] = (uint8_t)cc_max(2 * w[cc_ctz(p)] + 1, t->pair[p & (p - 1)]);
+        if ((p & (p >> 1) & (p >> 2)) != 0) {
+            t->run[p] = 0; /* three in a row: never read */
+            continue;
+        }
+        if (lo >= 2 && ((p >> (lo - 2)) & 1u)) {
+            n++;
+            bw += w[lo - 2];
+            if (lo >= 3 && ((p >> (lo - 3)) & 1u)) {
+                n++;
+                bw += w[lo - 3];
+            }
+        }
+        e = n >= 2 ? bw + 1 : 0;
+        t->run[p] = (uint8_t)cc_max(e, t->run[p & ~(1u << cc_highest_bit(p))]);
+    }
+}
+
+/* Fill run2 (after cc_jtab_build): the pairs without h, or h's part (B with the top 0-2
+ * cards of the block below, >= 2 cards) and the heaviest part of the rest. O(2^places). */
+static void cc_jtab_build2(jtab *t)
+{
+    unsigned p;
+    t->run2[0] = 0;
+    for (p = 1; p < (unsigned)t->size; p++) {
+        unsigned bm, part;
+        int bw, lo, n, best, k;
+        if ((p & (p >> 1) & (p >> 2)) != 0) {
+            t->run2[p] = 0;
+            continue;
+        }
+        n = cc_jtop_block(t->w, p, &bm, &bw, &lo);
+        best = t->run2[p ^ (1u << cc_highest_bit(p))];
+        part = bm;
+        for (k = 0; k <= 2; k++) {
+            int r;
+            if (k > 0) {
+                int c = lo - 1 - k; /* the card below the joker's place lo - 1, then the next */
+                if (c < 0 || !((p >> c) & 1u))
+                    break;
+                part |= 1u << c;
+                bw += t->w[c];
+                n++;
+            }
+            r = t->run[p & ~part];
+            if (n >= 2 && r > 0 && bw + r > best)
+                best = bw + r;
+        }
+        t->run2[p] = (uint8_t)best;
+    }
+    t->have2 = 1;
+}
+
+/* Ranks held twice (the working space, lane 0's places) of natural cards (a, b) that
+ * hold no natural meld. O(1). */
+CC_INLINE uint64_t cc_jpairs(uint64_t a, uint64_t b)
+{
+    uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
+    uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
+    uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
+    return (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
+}
+
+/* Deadwood of natural cards (a, b) with no natural meld, points total, and nj >= 0
+ * jokers, by table: none, the heaviest part (a rank held twice or a lane's run part),
+ * or with two jokers the heaviest two that fit together take a joker each (b == 0
+ * then: a lane's pattern cannot show two run parts sharing a card held twice). O(1)
+ * with one joker; with two, O(ranks held twice). */
+CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int total, int nj)
+{
+    uint64_t pairs = cc_jpairs(a, b), x;
+    unsigned l[4];
+    int r[4], s, w1, gain = 0;
+    for (s = 0; s < 4; s++) {
+        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
+        r[s] = t->run[l[s]];
+    }
+    w1 = cc_max(cc_max(t->pair[pairs], r[0]), cc_max(cc_max(r[1], r[2]), r[3]));
+    if (nj >= 1 && w1 > 0)
+        gain = jp + w1 - 1;
+    if (nj >= 2) {
+        int w2 = cc_max(cc_max(t->run2[l[0]], t->run2[l[1]]),
+                        cc_max(t->run2[l[2]], t->run2[l[3]]));
+        int m1 = 0, m2 = 0, p1 = 0, p2 = 0;
+        for (s = 0; s < 4; s++) { /* the two heaviest lanes' parts */
+            m2 = r[s] > m1 ? m1 : cc_max(m2, r[s]);
+            m1 = cc_max(m1, r[s]);
+        }
+        if (m2 > 0)
+            w2 = cc_max(w2, m1 + m2 - 1);
+        for (x = pairs; x != 0; x &= x - 1) {
+            int q = cc_ctz(x), pw = 2 * t->w[q] + 1, ra = 0;
+            unsigned qb = ~(1u << q);
+            for (s = 0; s < 4; s++)
+                ra = cc_max(ra, t->run[l[s] & qb]);
+            if (ra > 0)
+                w2 = cc_max(w2, pw + ra - 1);
+            p2 = pw > p1 ? p1 : cc_max(p2, pw);
+            p1 = cc_max(p1, pw);
+        }
+        if (p2 > 0)
+            w2 = cc_max(w2, p1 + p2 - 1);
+        if (w2 > 0)
+            gain = cc_max(gain, 2 * jp + w2 - 1);
+    }
+    return total + nj * jp - gain;
+}
+
+/* One joker beside natural melds that do not compete (the house kernel's fast path:
+ * its melds are every run card and set card, the rest U is loose and stays loose in
+ * any arrangement). The joker left out, joined to a meld with room (any run: a run of
+ * <= 7 natural cards has an empty place at an end; a set below the capacity), or
+ * completing the heaviest part of U (which holds no meld: cc_jbest_part) gives
+ * deadwood c. A part that takes a meld card instead leaves at least U's points less
+ * those of the loose cards R it can share a meld with -- same rank as a meld card, or
+ * same suit within 4 places (a part spans one missing place and loose blocks of <= 2
+ * cards) -- so when c is within that bound it is the deadwood; else returns -1 (the
+ * parts route decides). t: tables (batch), or NULL. O(1). */
+CC_FORCE_INLINE int cc_jone_beside(const cc_rules *view, int jp, uint64_t a, uint64_t b,
+                                   uint64_t runs, uint64_t sets, uint64_t pm, int two,
+                                   const jtab *t)
+{
+    uint64_t meld = a & (runs | sets), u = a & ~meld, ub = two ? b & ~sets : 0, part;
+    uint64_t cols = (meld | (meld >> 16) | (meld >> 32) | (meld >> 48)) & CC_RANK_MASK;
+    uint64_t near = (meld << 1) | (meld << 2) | (meld << 3) | (meld << 4) | (meld >> 1) |
+                    (meld >> 2) | (meld >> 3) | (meld >> 4) | (cols * CC_LANES);
+    int pu = cc_wpop(view, u) + (two ? cc_wpop(view, ub) : 0), c = pu + jp, w1;
+    int room = (a & runs) != 0;
+    if (!room) {
+        /* sets only: one deck's set of four suits is full */
+        uint64_t full = two ? 0
+                            : (a & (a >> 16) & (a >> 32) & (a >> 48) & CC_RANK_MASK) *
+                                  CC_LANES;
+        room = (sets & ~full) != 0;
+    }
+    if (room)
+        c = pu;
+    if (t != NULL) {
+        uint64_t pairs = cc_jpairs(u, ub);
+        w1 = cc_max(cc_max(t->pair[pairs], t->run[u & 0xFFFu]),
+                    cc_max(t->run[(u >> 16) & 0xFFFu],
+                           cc_max(t->run[(u >> 32) & 0xFFFu], t->run[u >> 48]))) -
+             1;
+    } else {
+        w1 = cc_jbest_part(view, u, ub, pm, &part);
+    }
+    if (w1 >= 0 && pu - w1 < c)
+        c = pu - w1;
+    if (c <= pu - cc_wpop(view, u & near) - (two ? cc_wpop(view, ub & near) : 0))
+        return c;
+    return -1;
 }
 
 /* Deadwood of natural cards (a, b) (working space) with nj jokers, set capacity cap:
@@ -272,6 +381,16 @@ CC_FORCE_INLINE int cc_jdeadwood(const cc_rules *view, int jp, uint64_t a, uint6
         int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
         int w = cc_jbest_part(view, a, b, places_mask(places), &part);
         return w >= 0 ? total - w : total + jp;
+    }
+    if (nj >= 2 && (a & (runs | sets)) == 0) {
+        /* no natural meld, two jokers or more */
+        int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
+        return cc_jnomeld_two(view, jp, a, b, nj, total, places_mask(places));
+    }
+    if (nj == 1 && !cc_sets_runs_compete(a, b, runs, sets)) {
+        int d = cc_jone_beside(view, jp, a, b, runs, sets, places_mask(places), two, NULL);
+        if (d >= 0)
+            return d;
     }
     best = cc_deadwood_masks(view, a, b, runs, sets) + nj * jp;
     if (nj == 0)
@@ -305,59 +424,6 @@ int cc_joker_deadwood(const cc_rules *view, const cc_rules *rules, uint64_t a, u
                   : cc_jdeadwood_two(view, rules, a, b, nj, cap);
 }
 
-/* For each natural card x of (a, b) (working space): dj[x] = min(dj[x], D(a, b less one
- * copy of x) + add), D the house deadwood; returns D(a, b). A card that some best
- * collection leaves unmatched (or that is in no candidate meld) loses its points from
- * D; only the others get a deadwood of their own (as cc_hints_core). Inlined per deck
- * count. meld: cards outside it are in no natural meld (~0: unknown). O(1) plus <= 8
- * deadwoods. */
-CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, int add,
-                                 uint64_t meld, uint8_t *dj, int two)
-{
-    uint64_t runs = 0, sets = 0, avoid = 0, hard = 0, x;
-    int d;
-    if (!two)
-        b = 0;
-    if ((a & meld) == 0) {
-        /* no natural meld: every card's hint is the points less its own */
-        d = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
-        for (x = a; x != 0; x &= x - 1) {
-            int i = cc_ctz(x), v = d - view->points[i & 15] + add;
-            if (v < dj[i])
-                dj[i] = (uint8_t)v;
-        }
-        return d;
-    }
-    runs = cc_run_cards(a);
-    sets = cc_set_columns(a, b);
-    if (cc_sets_runs_compete(a, b, runs, sets)) {
-        d = cc_conflict_unmatched(view, a, b, runs, sets, &avoid);
-    } else {
-        uint64_t keep = ~(runs | sets);
-        d = cc_wpop(view, a & keep) + (two ? cc_wpop(view, b & keep) : 0);
-    }
-    hard = a & (runs | (a & sets)) & ~avoid;
-    for (x = a & ~hard; x != 0; x &= x - 1) {
-        int i = cc_ctz(x), v = d - view->points[i & 15] + add;
-        if (v < dj[i])
-            dj[i] = (uint8_t)v;
-    }
-    for (x = hard; x != 0; x &= x - 1) {
-        uint64_t bit = x & (~x + 1);
-        int i = cc_ctz(x), v;
-        uint64_t col = (UINT64_C(1) << (i & 15)) * CC_LANES;
-        uint64_t sets7 = cc_popcount(a & col) + cc_popcount(b & col) > 3 ? sets : sets & ~col;
-        if (two && (b & bit))
-            v = cc_deadwood_masks(view, a, b ^ bit, runs, sets7);
-        else
-            v = cc_deadwood_masks(view, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
-        v += add;
-        if (v < dj[i])
-            dj[i] = (uint8_t)v;
-    }
-    return d;
-}
-
 /* Hint points of a valid 8-card hand holding a joker, raw card order (a copy held twice
  * listed twice), set capacity cap. The parts of the 7 or fewer natural cards are listed
  * once: discarding a natural card x leaves the parts without x, so each term of
@@ -369,10 +435,7 @@ CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_h
 {
     uint64_t jm = rules->joker_mask, a, b, x, meld;
     int jp = rules->joker_points, places = rules->deck == 40 ? 10 : CC_NRANKS;
-    int nj = cc_popcount(h.once & jm) + cc_popcount(h.twice & jm), i, j, k = 0;
-    int dnat, best1 = 1 << 20, djoker;
-    uint8_t dj[64];
-    jparts p;
+    int nj = cc_popcount(h.once & jm) + cc_popcount(h.twice & jm), k = 0;
     a = cc_var_compact(rules->deck, h.once & ~jm);
     b = two ? cc_var_compact(rules->deck, h.twice & ~jm) : 0;
     meld = a & (cc_run_cards(a) | cc_set_columns(a, b));
@@ -409,56 +472,10 @@ CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_h
         }
         return;
     }
-    for (x = a; x != 0; x &= x - 1)
-        dj[cc_ctz(x)] = 0xFF;
-    dnat = cc_jremovals(view, a, b, nj * jp, ~UINT64_C(0), dj, two);
-    cc_jparts_of(view, a, b, cap, places, &p);
-    for (i = 0; i < p.n; i++) {
-        uint64_t ra = a, rb = b;
-        int d;
-        cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
-        d = cc_jremovals(view, ra, rb, (nj - 1) * jp, meld, dj, two);
-        if (d < best1)
-            best1 = d;
-    }
-    /* discarding a joker: nj - 1 jokers with every natural card */
-    djoker = dnat + (nj - 1) * jp;
-    if (nj >= 2 && best1 + (nj - 2) * jp < djoker)
-        djoker = best1 + (nj - 2) * jp;
-    if (nj >= 2) {
-        int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0), most = -1;
-        for (i = 0; i < p.n; i++)
-            for (j = i; j < p.n; j++) {
-                uint64_t ra = a, rb = b;
-                int left;
-                if (!cc_jfit(&p, b, i, j))
-                    continue;
-                if (p.w[i] + p.w[j] > most)
-                    most = p.w[i] + p.w[j];
-                cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
-                cc_jminus(&ra, &rb, p.o[j], two ? p.t[j] : 0);
-                left = total - p.w[i] - p.w[j] + (nj - 2) * jp; /* <= 2 cards: no meld */
-                for (x = ra; x != 0; x &= x - 1) {
-                    int c = cc_ctz(x), v = left - view->points[c & 15];
-                    if (v < dj[c])
-                        dj[c] = (uint8_t)v;
-                }
-            }
-        if (nj >= 3 && most >= 0 && total - most + (nj - 3) * jp < djoker)
-            djoker = total - most + (nj - 3) * jp;
-    }
-    for (x = h.once; x != 0; x &= x - 1) {
-        int c = cc_ctz(x), d, copies = 1 + (int)((h.twice >> c) & 1u);
-        if ((jm >> c) & 1u) {
-            d = djoker;
-        } else {
-            int w = rules->deck == 40 && (c & 15) >= 9 ? c - 2 : c; /* working bit */
-            d = dj[w];
-        }
-        points[k++] = (uint8_t)d;
-        if (copies == 2)
-            points[k++] = (uint8_t)d;
-    }
+    if (two)
+        cc_jhints_route_two(view, rules, h, a, b, nj, cap, meld, points);
+    else
+        cc_jhints_route_one(view, rules, h, a, 0, nj, cap, meld, points);
 }
 
 /* cc_jhints out of line, one copy per deck count. */
@@ -521,42 +538,124 @@ cc_status cc_var_discard_hints(const cc_rules *rules, cc_hand h, uint8_t *points
     return CC_OK;
 }
 
+/* Hint points of the 8 valid cards h with nj >= 1 jokers whose natural cards (a, b)
+ * (working space; b == 0 with two jokers and more) hold no natural meld, by table, in
+ * h's raw card order -- the working space keeps it, and keeps the jokers' bits (0, 12,
+ * 28: never a natural card there). Discarding a joker is cc_jtab_dead with one joker
+ * less; discarding a natural card x, with one joker, changes x's lane and drops x's
+ * rank from the ranks held twice (two copies exactly: none is left a pair), so its
+ * heaviest part is three lookups against the other lanes' best (computed for every
+ * card, a joker's value replaced: no branch); with two jokers, cc_jtab_dead of the
+ * rest. O(8) lookups with one joker. */
+static void cc_jtab_hints(const jtab *t, const cc_rules *view, const cc_rules *local,
+                          cc_hand h, uint64_t a, uint64_t b, int nj, uint8_t *points)
+{
+    uint64_t jm = h.once & local->joker_mask, pairs = cc_jpairs(a, b), x;
+    uint64_t twice = b | (h.twice & local->joker_mask);
+    int jp = local->joker_points, k = 0, s, r[4], rest[4];
+    int total = cc_wpop(view, a) + cc_wpop(view, b);
+    int djoker = cc_jtab_dead(t, jp, a, b, total, nj - 1);
+    unsigned l[4];
+    for (s = 0; s < 4; s++) {
+        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
+        r[s] = t->run[l[s]];
+    }
+    rest[0] = cc_max(r[1], cc_max(r[2], r[3])); /* the best run part outside each lane */
+    rest[1] = cc_max(r[0], cc_max(r[2], r[3]));
+    rest[2] = cc_max(cc_max(r[0], r[1]), r[3]);
+    rest[3] = cc_max(cc_max(r[0], r[1]), r[2]);
+    for (x = a | jm; x != 0; x &= x - 1) {
+        int c = cc_ctz(x), q = c & 15, ls = c >> 4, d;
+        uint64_t bit = UINT64_C(1) << c;
+        if (nj == 1) {
+            unsigned lx = (b & bit) ? l[ls] : l[ls] & ~(1u << q);
+            int w1 = cc_max(t->pair[pairs & ~(UINT64_C(1) << q)], cc_max(t->run[lx], rest[ls]));
+            d = total - t->w[q] - (w1 > 0 ? w1 - 1 : -jp);
+            d = (jm & bit) ? djoker : d;
+        } else {
+            d = (jm & bit) ? djoker : cc_jtab_dead(t, jp, a ^ bit, b, total - t->w[q], nj);
+        }
+        points[k++] = (uint8_t)d;
+        if (twice & bit)
+            points[k++] = (uint8_t)d;
+    }
+}
+
+/* A row's natural cards (a, b) (working space) hold no natural meld. O(1). */
+CC_INLINE int cc_no_meld(uint64_t a, uint64_t b)
+{
+    return (a & (cc_run_cards(a) | cc_set_columns(a, b))) == 0;
+}
+
+/* The tables for a row of nj jokers, built on first need. O(1) once built. */
+CC_INLINE const jtab *cc_jtab_ready(jtab *t, const cc_rules *view, int places, int nj)
+{
+    if (t->size == 0)
+        cc_jtab_build(t, view->wpoints, places);
+    if (nj >= 2 && !t->have2)
+        cc_jtab_build2(t);
+    return t;
+}
+
 /* The rows of cc_var_batch, inlined once per (deck count, hints) so the joker-free rows
- * run the house kernels with constants folded. */
+ * run the house kernels with constants folded. t: tables for the rows with jokers and
+ * no natural meld (NULL: a small batch, the single-hand search). */
 CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *view, int hints,
                                       const uint64_t *masks, size_t n, int decks,
-                                      uint8_t *out, size_t *bad_row)
+                                      uint8_t *out, size_t *bad_row, jtab *t)
 {
     size_t i;
-    const int places = local->deck == 40 ? 10 : CC_NRANKS;
+    /* the rules' values, read once (the stores to out could alias them) */
+    const int dk = local->deck, places = dk == 40 ? 10 : CC_NRANKS, jp = local->joker_points;
+    const uint64_t jm = local->joker_mask, deck = local->card_mask;
+    const uint64_t cards = CC_LANE_MASK | (jm & deck);
     for (i = 0; i < n; i++) {
         cc_hand h;
-        int cards;
+        int held, nj;
+        uint64_t a, b;
         cc_status st;
         h.once = decks == 1 ? masks[i] : masks[2 * i];
         h.twice = decks == 1 ? 0 : masks[2 * i + 1];
-        st = cc_var_status(local, h, CC_MAX_HAND, hints ? CC_MAX_HAND : -1, &cards);
+        st = cc_var_status_masks(cards, deck, h, CC_MAX_HAND, hints ? CC_MAX_HAND : -1, &held);
         if (st != CC_OK) {
             if (bad_row != NULL)
                 *bad_row = i;
             return st;
         }
-        if (hints) {
-            cc_vhints(view, local, h, decks, out + 8 * i, NULL);
-        } else if ((h.once & local->joker_mask) == 0) {
-            /* no joker: the house kernel on the run-order space */
-            out[i] = (uint8_t)cc_deadwood_core(view, cc_var_compact(local->deck, h.once),
-                                               cc_var_compact(local->deck, h.twice));
+        if ((h.once & jm) == 0) {
+            /* no joker: the house kernels on the run-order space */
+            if (hints) {
+                cc_hand w;
+                w.once = cc_var_compact(dk, h.once);
+                w.twice = cc_var_compact(dk, h.twice);
+                cc_hints_plain(view, w, out + 8 * i);
+            } else {
+                out[i] = (uint8_t)cc_deadwood_core(view, cc_var_compact(dk, h.once),
+                                                   cc_var_compact(dk, h.twice));
+            }
+            continue;
+        }
+        /* jokers: natural cards to the run-order space, jokers counted */
+        nj = cc_popcount(h.once & jm) + (decks == 1 ? 0 : cc_popcount(h.twice & jm));
+        a = cc_var_compact(dk, h.once & ~jm);
+        b = decks == 1 ? 0 : cc_var_compact(dk, h.twice & ~jm);
+        if (t != NULL && (nj == 1 || b == 0) && cc_no_meld(a, b)) {
+            /* (two jokers and a card held twice: two run parts may share its places,
+               which a lane's pattern does not show; the single-hand search does) */
+            const jtab *r = cc_jtab_ready(t, view, places, nj);
+            if (hints)
+                cc_jtab_hints(r, view, local, h, a, b, nj, out + 8 * i);
+            else
+                out[i] = (uint8_t)cc_jtab_dead(r, jp, a, b,
+                                               cc_wpop(view, a) + cc_wpop(view, b), nj);
+        } else if (hints) {
+            if (decks == 1)
+                cc_jhints_one(view, local, h, 4, out + 8 * i);
+            else
+                cc_jhints_two(view, local, h, 8, out + 8 * i);
         } else {
-            /* jokers: natural cards to the run-order space, jokers counted */
-            uint64_t jm = local->joker_mask;
-            int nj = cc_popcount(h.once & jm) + (decks == 1 ? 0 : cc_popcount(h.twice & jm));
-            uint64_t a = cc_var_compact(local->deck, h.once & ~jm);
-            out[i] = (uint8_t)(decks == 1
-                                   ? cc_jdeadwood(view, local->joker_points, a, 0, nj, 4, places, 0)
-                                   : cc_jdeadwood(view, local->joker_points, a,
-                                                  cc_var_compact(local->deck, h.twice & ~jm),
-                                                  nj, 8, places, 1));
+            out[i] = (uint8_t)(decks == 1 ? cc_jdeadwood(view, jp, a, 0, nj, 4, places, 0)
+                                          : cc_jdeadwood(view, jp, a, b, nj, 8, places, 1));
         }
     }
     return CC_OK;
@@ -569,9 +668,11 @@ cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, 
 {
     const cc_rules local = *rules;
     const cc_rules view = cc_view(rules);
+    jtab tab, *t = n >= CC_JTAB_ROWS ? &tab : NULL;
+    tab.size = 0;
     if (hints)
-        return decks == 1 ? cc_var_rows(&local, &view, 1, masks, n, 1, out, bad_row)
-                          : cc_var_rows(&local, &view, 1, masks, n, 2, out, bad_row);
-    return decks == 1 ? cc_var_rows(&local, &view, 0, masks, n, 1, out, bad_row)
-                      : cc_var_rows(&local, &view, 0, masks, n, 2, out, bad_row);
+        return decks == 1 ? cc_var_rows(&local, &view, 1, masks, n, 1, out, bad_row, t)
+                          : cc_var_rows(&local, &view, 1, masks, n, 2, out, bad_row, t);
+    return decks == 1 ? cc_var_rows(&local, &view, 0, masks, n, 1, out, bad_row, t)
+                      : cc_var_rows(&local, &view, 0, masks, n, 2, out, bad_row, t);
 }

@@ -53,21 +53,29 @@ CC_INLINE int cc_var_rank(int deck, int place)
 /* Status of a hand under rules that are not plain, in the batch rows' order: a bit that
  * is no card of the rules (the jokers in play are cards): CC_ERR_LANE_BITS; twice not in
  * once; an eight or nine with 40 cards: CC_ERR_NOT_IN_DECK; more than max_cards, or not
- * exact (>= 0). *n gets the count. O(1). */
-CC_INLINE cc_status cc_var_status(const cc_rules *rules, cc_hand h, int max_cards, int exact,
-                                  int *n)
+ * exact (>= 0). *n gets the count. cards: CC_LANE_MASK | the rules' jokers in play;
+ * deck: their card_mask (the batch loops compute both once). O(1). */
+CC_INLINE cc_status cc_var_status_masks(uint64_t cards, uint64_t deck, cc_hand h,
+                                        int max_cards, int exact, int *n)
 {
-    uint64_t cards = CC_LANE_MASK | (rules->joker_mask & rules->card_mask);
     if (((h.once | h.twice) & ~cards) != 0)
         return CC_ERR_LANE_BITS;
     if ((h.twice & ~h.once) != 0)
         return CC_ERR_TWICE_NOT_SUBSET;
-    if ((h.once & ~rules->card_mask) != 0)
+    if ((h.once & ~deck) != 0)
         return CC_ERR_NOT_IN_DECK;
     *n = cc_popcount(h.once) + cc_popcount(h.twice);
     if (*n > max_cards)
         return CC_ERR_TOO_MANY_CARDS;
     return (exact >= 0 && *n != exact) ? CC_ERR_CARD_COUNT : CC_OK;
+}
+
+/* cc_var_status_masks with the masks of the rules. O(1). */
+CC_INLINE cc_status cc_var_status(const cc_rules *rules, cc_hand h, int max_cards, int exact,
+                                  int *n)
+{
+    return cc_var_status_masks(CC_LANE_MASK | (rules->joker_mask & rules->card_mask),
+                               rules->card_mask, h, max_cards, exact, n);
 }
 
 /* The rules with plane and points in the working space: what the house kernels read.
