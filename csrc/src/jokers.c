@@ -581,6 +581,47 @@ static void cc_jtab_hints(const jtab *t, const cc_rules *view, const cc_rules *l
     }
 }
 
+/* cc_jtab_hints with one joker, inlined per deck count (two == 0: b == 0 and nothing
+ * held twice folded): each card's place in the output is the count of cards below it
+ * (copies counted), so the natural cards need no branch on the joker, whose hint (the
+ * natural cards' points: no meld, no joker) is written after them. O(8) lookups. */
+CC_FORCE_INLINE void cc_jtab_hints1(const jtab *t, const cc_rules *view, const cc_rules *local,
+                                    cc_hand h, uint64_t a, uint64_t b, uint8_t *points,
+                                    int two)
+{
+    uint64_t jm = h.once & local->joker_mask, y = a | jm, pairs = cc_jpairs(a, b), x;
+    uint64_t twice = two ? b | (h.twice & local->joker_mask) : 0;
+    int jp = local->joker_points, s, r[4], rest[4];
+    int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
+    unsigned l[4];
+    for (s = 0; s < 4; s++) {
+        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
+        r[s] = t->run[l[s]];
+    }
+    rest[0] = cc_max(r[1], cc_max(r[2], r[3])); /* the best run part outside each lane */
+    rest[1] = cc_max(r[0], cc_max(r[2], r[3]));
+    rest[2] = cc_max(cc_max(r[0], r[1]), r[3]);
+    rest[3] = cc_max(cc_max(r[0], r[1]), r[2]);
+    for (x = a; x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1), below = bit - 1;
+        int c = cc_ctz(x), q = c & 15, ls = c >> 4, w, k, d;
+        unsigned lx = (two && (b & bit)) ? l[ls] : l[ls] & ~(1u << q);
+        w = cc_max(cc_max(t->pair[pairs & ~(UINT64_C(1) << q)], t->run[lx]), rest[ls]);
+        d = total - t->w[q] - (w > 0 ? w - 1 : -jp);
+        k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+        points[k] = (uint8_t)d;
+        if (two && (twice & bit))
+            points[k + 1] = (uint8_t)d;
+    }
+    for (x = jm; x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1), below = bit - 1;
+        int k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+        points[k] = (uint8_t)total;
+        if (two && (twice & bit))
+            points[k + 1] = (uint8_t)total;
+    }
+}
+
 /* A row's natural cards (a, b) (working space) hold no natural meld. O(1). */
 CC_INLINE int cc_no_meld(uint64_t a, uint64_t b)
 {
@@ -643,7 +684,11 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
             /* (two jokers and a card held twice: two run parts may share its places,
                which a lane's pattern does not show; the single-hand search does) */
             const jtab *r = cc_jtab_ready(t, view, places, nj);
-            if (hints)
+            if (hints && nj == 1 && decks == 1)
+                cc_jtab_hints1(r, view, local, h, a, 0, out + 8 * i, 0);
+            else if (hints && nj == 1)
+                cc_jtab_hints1(r, view, local, h, a, b, out + 8 * i, 1);
+            else if (hints)
                 cc_jtab_hints(r, view, local, h, a, b, nj, out + 8 * i);
             else
                 out[i] = (uint8_t)cc_jtab_dead(r, jp, a, b,
