@@ -1,6 +1,7 @@
 /*
- * jokers.h -- internal: what the joker search's two files share: jokers.c (the fast
- * paths, the batch rows) and joker_parts.c (the parts route for the other hands).
+ * jokers.h -- internal: what the joker search's files share: jokers.c (the single-hand
+ * fast paths and entry points), joker_batch.c (the batch rows and their tables) and
+ * joker_parts.c (the parts route for the hands the fast paths leave).
  */
 #ifndef CC_SRC_JOKERS_H
 #define CC_SRC_JOKERS_H
@@ -34,5 +35,14 @@ CC_INTERNAL void cc_jhints_route_one(const cc_rules *view, const cc_rules *rules
 CC_INTERNAL void cc_jhints_route_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
                                      uint64_t a, uint64_t b, int nj, int cap, uint64_t meld,
                                      uint8_t *points);
+
+/* Deadwood of natural cards (a, b) (working space; b == 0 with one deck) with nj >= 1
+ * jokers (cc_joker_deadwood, variants.h), and the hint points of the 8 valid cards h
+ * holding a joker, raw card order, set capacity cap (b == 0 folded in the first):
+ * the single-hand search. jokers.c. */
+CC_INTERNAL void cc_joker_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h,
+                                    int cap, uint8_t *points);
+CC_INTERNAL void cc_joker_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
+                                    int cap, uint8_t *points);
 
 #endif /* CC_SRC_JOKERS_H */
