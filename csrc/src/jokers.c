@@ -131,26 +131,109 @@ CC_FORCE_INLINE int cc_jnomeld_parts(const cc_rules *view, uint64_t a, uint64_t 
     return n;
 }
 
-/* Deadwood of natural cards (a, b) that hold no natural meld with nj >= 2 jokers: of the
- * parts above, none, the heaviest, or the heaviest two that fit together take a joker
- * each (a third joker has no meld of its own: <= 8 cards make <= 2 melds). total: the
- * natural cards' points. O(parts^2), a handful of parts in most hands. */
-CC_FORCE_INLINE int cc_jnomeld_two(const cc_rules *view, int jp, uint64_t a, uint64_t b,
-                                   int nj, int total, uint64_t pm)
+/* The heaviest part (*w1) and heaviest two parts that fit together (*w2) of natural
+ * cards (a, b) that hold no natural meld (-1: none), of the parts above. O(parts^2), a
+ * handful of parts in most hands. */
+CC_FORCE_INLINE void cc_jnomeld_w(const cc_rules *view, uint64_t a, uint64_t b, uint64_t pm,
+                                  int *w1, int *w2)
 {
     uint64_t po[CC_NM_MAX], pt[CC_NM_MAX];
     int pw[CC_NM_MAX], n = cc_jnomeld_parts(view, a, b, pm, po, pt, pw), i, j;
-    int gain = 0; /* points (jokers included) the melded jokers save */
+    *w1 = -1;
+    *w2 = -1;
     for (i = 0; i < n; i++) {
-        int g1 = jp + pw[i];
-        gain = g1 > gain ? g1 : gain;
+        *w1 = pw[i] > *w1 ? pw[i] : *w1;
         for (j = i; j < n; j++) { /* i == j: a part held twice, in two decks */
-            int g2 = 2 * jp + pw[i] + pw[j];
-            if (g2 > gain && ((pt[i] & po[j]) | (po[i] & pt[j]) | (po[i] & po[j] & ~b)) == 0)
-                gain = g2;
+            int w = pw[i] + pw[j];
+            if (w > *w2 && ((pt[i] & po[j]) | (po[i] & pt[j]) | (po[i] & po[j] & ~b)) == 0)
+                *w2 = w;
         }
     }
+}
+
+/* Deadwood of natural cards (a, b) that hold no natural meld with nj >= 2 jokers: of the
+ * parts above, none, the heaviest, or the heaviest two that fit together take a joker
+ * each (a third joker has no meld of its own: <= 8 cards make <= 2 melds). total: the
+ * natural cards' points. O(parts^2). */
+CC_FORCE_INLINE int cc_jnomeld_two(const cc_rules *view, int jp, uint64_t a, uint64_t b,
+                                   int nj, int total, uint64_t pm)
+{
+    int w1, w2, gain = 0; /* points (jokers included) the melded jokers save */
+    cc_jnomeld_w(view, a, b, pm, &w1, &w2);
+    if (w1 >= 0)
+        gain = jp + w1;
+    if (w2 >= 0 && 2 * jp + w2 > gain)
+        gain = 2 * jp + w2;
     return total + nj * jp - gain;
+}
+
+/* The least points the natural melds leave out to take exactly k = 0, 1, 2 jokers
+ * (cost[k]; CC_JNO: cannot), with one more meld whose own costs are m0, m1, m2.
+ * Min-plus, O(1). */
+#define CC_JNO (1 << 20)
+CC_INLINE void cc_jtake(int *cost, int m0, int m1, int m2)
+{
+    int m[3], out[3], i, k;
+    m[0] = m0;
+    m[1] = m1;
+    m[2] = m2;
+    for (k = 0; k <= 2; k++) {
+        out[k] = CC_JNO;
+        for (i = 0; i <= k; i++)
+            if (cost[i] + m[k - i] < out[k])
+                out[k] = cost[i] + m[k - i];
+    }
+    for (k = 0; k <= 2; k++)
+        cost[k] = out[k];
+}
+
+/* Two jokers and more beside natural melds that do not compete, when no loose card can
+ * share a meld with a meld card (same rank, or same suit within 4 places: see
+ * cc_jone_beside), -1 otherwise. Then every meld is the natural melds' cards with
+ * jokers, or loose cards with a joker, and the deadwood is the loose cards' points less
+ * the 0, 1 or 2 loose parts that take a joker, plus the jokers left over, plus what the
+ * natural melds leave out to take the others (cc_jtake). O(parts^2) of the loose
+ * cards. */
+CC_FORCE_INLINE int cc_jtwo_beside(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj,
+                                   int cap, uint64_t runs, uint64_t sets, uint64_t pm, int two)
+{
+    uint64_t meld = a & (runs | sets), u = a & ~meld, ub = two ? b & ~sets : 0, x;
+    uint64_t cols = (meld | (meld >> 16) | (meld >> 32) | (meld >> 48)) & CC_RANK_MASK;
+    uint64_t near = (meld << 1) | (meld << 2) | (meld << 3) | (meld << 4) | (meld >> 1) |
+                    (meld >> 2) | (meld >> 3) | (meld >> 4) | (cols * CC_LANES);
+    uint64_t rc = a & runs;
+    int cost[3] = {0, CC_JNO, CC_JNO}, pu, w1, w2, best, k;
+    if ((u & near) != 0)
+        return -1;
+    /* the points the natural melds leave out to take k jokers: a run takes one (an
+       empty end), or two from four cards (split in halves of >= 2 with a joker each);
+       a set below the capacity the same; one deck's full set of four takes two (two
+       pairs), or one by leaving a card out */
+    for (x = rc & ~(rc << 1); x != 0; x &= x - 1) { /* each run's lowest card */
+        uint64_t lo = x & (~x + 1);
+        cc_jtake(cost, 0, 0, (lo & (rc >> 1) & (rc >> 2) & (rc >> 3)) != 0 ? 0 : CC_JNO);
+    }
+    for (x = sets & CC_RANK_MASK; x != 0; x &= x - 1) {
+        uint64_t col = (x & (~x + 1)) * CC_LANES;
+        int size = cc_popcount(a & col) + (two ? cc_popcount(b & col) : 0);
+        if (size >= cap) /* one deck's four suits */
+            cc_jtake(cost, 0, view->points[cc_ctz(x)], 0);
+        else
+            cc_jtake(cost, 0, 0, size >= 4 ? 0 : CC_JNO);
+    }
+    pu = cc_wpop(view, u) + (two ? cc_wpop(view, ub) : 0);
+    cc_jnomeld_w(view, u, ub, pm, &w1, &w2);
+    best = 1 << 20;
+    for (k = 0; k <= 2 && k <= nj; k++) { /* k loose parts take a joker */
+        int w = k == 0 ? 0 : k == 1 ? w1 : w2, m;
+        if (w < 0)
+            continue;
+        for (m = 0; m <= 2 && k + m <= nj; m++) { /* m go to the natural melds */
+            int d = pu - w + cost[m] + jp * (nj - k - m);
+            best = d < best ? d : best;
+        }
+    }
+    return best;
 }
 
 /* One joker beside natural melds that do not compete (the house kernel's fast path:
@@ -163,7 +246,7 @@ CC_FORCE_INLINE int cc_jnomeld_two(const cc_rules *view, int jp, uint64_t a, uin
  * same suit within 4 places (a part spans one missing place and loose blocks of <= 2
  * cards) -- so when c is within that bound it is the deadwood; else returns -1 (the
  * parts route decides). O(1). */
-CC_FORCE_INLINE int cc_jone_beside(const cc_rules *view, int jp, uint64_t a, uint64_t b,
+CC_FORCE_INLINE int cc_jone_beside(const cc_rules *view, int jp, uint64_t a, uint64_t b, int cap,
                                    uint64_t runs, uint64_t sets, uint64_t pm, int two)
 {
     uint64_t meld = a & (runs | sets), u = a & ~meld, ub = two ? b & ~sets : 0, part;
@@ -173,10 +256,10 @@ CC_FORCE_INLINE int cc_jone_beside(const cc_rules *view, int jp, uint64_t a, uin
     int pu = cc_wpop(view, u) + (two ? cc_wpop(view, ub) : 0), c = pu + jp, w1;
     int room = (a & runs) != 0;
     if (!room) {
-        /* sets only: one deck's set of four suits is full */
-        uint64_t full = two ? 0
-                            : (a & (a >> 16) & (a >> 32) & (a >> 48) & CC_RANK_MASK) *
-                                  CC_LANES;
+        /* sets only: one deck's set of four suits is full (two decks: no set of 8) */
+        uint64_t full = cap > 4 ? 0
+                                : (a & (a >> 16) & (a >> 32) & (a >> 48) & CC_RANK_MASK) *
+                                      CC_LANES;
         room = (sets & ~full) != 0;
     }
     if (room)
@@ -215,8 +298,11 @@ CC_FORCE_INLINE int cc_jdeadwood(const cc_rules *view, int jp, uint64_t a, uint6
         int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
         return cc_jnomeld_two(view, jp, a, b, nj, total, places_mask(places));
     }
-    if (nj == 1 && !cc_sets_runs_compete(a, b, runs, sets)) {
-        int d = cc_jone_beside(view, jp, a, b, runs, sets, places_mask(places), two);
+    if (!cc_sets_runs_compete(a, b, runs, sets)) {
+        int d = nj == 1 ? cc_jone_beside(view, jp, a, b, cap, runs, sets, places_mask(places),
+                                         two)
+                        : cc_jtwo_beside(view, jp, a, b, nj, cap, runs, sets,
+                                         places_mask(places), two);
         if (d >= 0)
             return d;
     }
