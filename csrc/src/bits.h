@@ -28,15 +28,6 @@
 #define CC_FORCE_INLINE static inline
 #endif
 
-/* Out of line on purpose: the rare branch of a hot loop, kept from crowding it. */
-#if defined(_MSC_VER)
-#define CC_NOINLINE static __declspec(noinline)
-#elif defined(__GNUC__) || defined(__clang__)
-#define CC_NOINLINE static __attribute__((noinline))
-#else
-#define CC_NOINLINE static
-#endif
-
 /* Functions one file of the core defines for another, not part of chinchon.h: hidden
  * from the shared object the core is linked into (not exported, called directly). */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32) && !defined(__CYGWIN__)
