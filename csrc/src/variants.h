@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "chinchon.h"
 
@@ -52,21 +53,39 @@ CC_INLINE int cc_var_rank(int deck, int place)
 /* Status of a hand under rules that are not plain, in the batch rows' order: a bit that
  * is no card of the rules (the jokers in play are cards): CC_ERR_LANE_BITS; twice not in
  * once; an eight or nine with 40 cards: CC_ERR_NOT_IN_DECK; more than max_cards, or not
- * exact (>= 0). *n gets the count. O(1). */
-CC_INLINE cc_status cc_var_status(const cc_rules *rules, cc_hand h, int max_cards, int exact,
-                                  int *n)
+ * exact (>= 0). *n gets the count. cards: CC_LANE_MASK | the rules' jokers in play;
+ * deck: their card_mask (the batch loops compute both once). O(1). */
+CC_INLINE cc_status cc_var_status_masks(uint64_t cards, uint64_t deck, cc_hand h,
+                                        int max_cards, int exact, int *n)
 {
-    uint64_t cards = CC_LANE_MASK | (rules->joker_mask & rules->card_mask);
     if (((h.once | h.twice) & ~cards) != 0)
         return CC_ERR_LANE_BITS;
     if ((h.twice & ~h.once) != 0)
         return CC_ERR_TWICE_NOT_SUBSET;
-    if ((h.once & ~rules->card_mask) != 0)
+    if ((h.once & ~deck) != 0)
         return CC_ERR_NOT_IN_DECK;
     *n = cc_popcount(h.once) + cc_popcount(h.twice);
     if (*n > max_cards)
         return CC_ERR_TOO_MANY_CARDS;
     return (exact >= 0 && *n != exact) ? CC_ERR_CARD_COUNT : CC_OK;
+}
+
+/* cc_var_status_masks with the masks of the rules. O(1). */
+CC_INLINE cc_status cc_var_status(const cc_rules *rules, cc_hand h, int max_cards, int exact,
+                                  int *n)
+{
+    return cc_var_status_masks(CC_LANE_MASK | (rules->joker_mask & rules->card_mask),
+                               rules->card_mask, h, max_cards, exact, n);
+}
+
+/* The rules with plane and points in the working space: what the house kernels read.
+ * O(1): a struct copy. */
+CC_INLINE cc_rules cc_view(const cc_rules *rules)
+{
+    cc_rules v = *rules;
+    memcpy(v.plane, rules->wplane, sizeof v.plane);
+    memcpy(v.points, rules->wpoints, sizeof v.points);
+    return v;
 }
 
 /* The entry points under rules that are not plain (rules->plain == 0), called by the
@@ -79,6 +98,11 @@ CC_INTERNAL cc_status cc_var_discard_hints(const cc_rules *rules, cc_hand h, uin
                                            uint8_t *outcomes);
 CC_INTERNAL cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks,
                                    size_t n, int decks, uint8_t *out, size_t *bad_row);
+
+/* Deadwood of natural cards (a, b) in the working space (b == 0 with one deck) with
+ * nj >= 1 jokers, set capacity cap; view: cc_view(rules). jokers.c. */
+CC_INTERNAL int cc_joker_deadwood(const cc_rules *view, const cc_rules *rules, uint64_t a,
+                                  uint64_t b, int nj, int cap);
 
 /* The best arrangement and outcome of a valid hand under any rules (plain included), for
  * the settlement: decks 1 or 2 (the set capacity). */

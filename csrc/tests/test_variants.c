@@ -20,7 +20,11 @@
  * the wild ace of coins (conga rules; 40 choose 7 = 18,643,560 hands): deadwood, best
  * arrangement and outcome, each against the brute force.
  *
- * CC_TEST_ITERS scales the random part (default 200000 hands in all).
+ * Batches of 4096 rows (the joker search's per-batch tables), row by row against the
+ * single-hand calls.
+ *
+ * CC_TEST_ITERS scales the random part (default 200000 hands in all; a batch of 4096
+ * rows per 10000).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -659,6 +663,57 @@ static void exhaustive(void)
     }
 }
 
+/* Batches large enough for the per-batch tables of the joker search (jokers.c builds
+ * them from 2048 rows): every row of a 4096-row batch, deadwood and hints, equals the
+ * single-hand call (checked against the brute force above), and one row in 64 is
+ * checked against the brute force itself. Rules random or presets, one or two decks,
+ * 0-3 jokers wanted a row (the hints' 8 cards, the deadwood's 0-8). */
+static void big_batches(long rounds)
+{
+    enum { ROWS = 4096 };
+    static uint64_t masks[2 * ROWS];
+    static cc_hand hands[ROWS];
+    static uint8_t out[8 * ROWS];
+    long r;
+    for (r = 0; r < rounds; r++) {
+        trules tr = r % 2 == 0 ? gen_rules() : presets[rnd(4)];
+        int decks = 1 + rnd(2), hints = (int)(r / 2 % 2), i;
+        cc_rules cr = to_core(&tr, decks);
+        size_t bad = 0;
+        for (i = 0; i < ROWS; i++) {
+            cc_hand h = gen_hand(&tr, decks, hints ? 8 : 7 - rnd(2) * rnd(8), rnd(4));
+            hands[i] = h;
+            if (decks == 1) {
+                masks[i] = h.once;
+            } else {
+                masks[2 * i] = h.once;
+                masks[2 * i + 1] = h.twice;
+            }
+        }
+        if ((hints ? cc_hints_batch(&cr, masks, ROWS, decks, out, &bad)
+                   : cc_deadwood_batch(&cr, masks, ROWS, decks, out, &bad)) != CC_OK) {
+            fail(hints ? "big hints_batch status" : "big deadwood_batch status", hands[bad],
+                 tr.name);
+            continue;
+        }
+        for (i = 0; i < ROWS; i++) {
+            g_checks++;
+            if (hints) {
+                uint8_t p[8];
+                if (cc_discard_hints(&cr, hands[i], p, NULL) != CC_OK ||
+                    memcmp(p, out + 8 * i, 8) != 0)
+                    fail("big hints_batch row", hands[i], tr.name);
+            } else {
+                int d = -1;
+                if (cc_deadwood(&cr, hands[i], &d) != CC_OK || d != out[i])
+                    fail("big deadwood_batch row", hands[i], tr.name);
+            }
+            if (i % 64 == 0)
+                check(&tr, &cr, decks, hands[i]);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     long iters = 200000, it;
@@ -681,6 +736,7 @@ int main(int argc, char **argv)
             h = gen_hand(&tr, decks, n, jw);
             check(&tr, &cr, decks, h);
         }
+        big_batches(iters / 10000 > 4 ? iters / 10000 : 4);
     }
     printf("test_variants: %ld checks, %ld failures\n", g_checks, g_failures);
     return g_failures != 0;

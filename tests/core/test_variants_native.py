@@ -96,6 +96,17 @@ def test_batches(native, name, rules, jokers, decks):
     assert np.array_equal(native.deadwood_batch(np.repeat(rows, 50, axis=0), rules=rules,
                                                 threads=2),
                           np.repeat(reference.deadwood_batch(rows, rules=rules), 50))
+    # batches of 2048 rows and more weigh the joker parts by table (csrc/src/jokers.c):
+    # the same rows, in one thread
+    big = -(-4096 // max(len(rows), 1))
+    assert np.array_equal(native.deadwood_batch(np.repeat(rows, big, axis=0), rules=rules,
+                                                threads=1),
+                          np.repeat(reference.deadwood_batch(rows, rules=rules), big))
+    if len(eight):
+        big = -(-4096 // len(eight))
+        assert np.array_equal(native.hints_batch(np.repeat(eight, big, axis=0), rules=rules,
+                                                 threads=1),
+                              np.repeat(reference.hints_batch(eight, rules=rules), big, axis=0))
 
 
 def test_rules_values_share_one_cached_core_rules(native):

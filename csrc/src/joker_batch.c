@@ -1,0 +1,363 @@
+/*
+ * joker_batch.c -- the batch rows under rules that are not plain (deadwood_batch and
+ * hints_batch), and the per-lane tables that weigh the joker rows of a large batch.
+ * Rows without a joker run the house kernels on the run-order space; rows with jokers
+ * and a natural meld, or in a small batch, the single-hand search of jokers.c.
+ */
+#include "chinchon.h"
+
+#include <string.h>
+
+#include "bits.h"
+#include "hand.h"
+#include "jokers.h"
+#include "melds.h"
+#include "variants.h"
+
+/*
+ * A large batch weighs the parts of hands without a natural meld by table. In such a
+ * hand no lane holds three places in a row, and the heaviest run part of a lane -- with
+ * two jokers, the heaviest two disjoint ones -- depends on the lane's pattern alone (the
+ * points by place are the rules'). Each table entry is 1 + a weight (0: no part), filled
+ * in increasing pattern order from the pattern without its highest card h: the parts
+ * with h are h's block B (<= 2 cards) with the joker below it and the top 0-2 cards of
+ * the block below that (a joker above B melds only B, and inside B it would stand for a
+ * held card: three in a row). A part never needs the joker at a place another part's
+ * card holds: that card and its neighbours would again be three in a row. 2^places
+ * entries (1024 or 4096), about 20 operations each; built once per batch of at least
+ * CC_JTAB_ROWS rows (a few microseconds), the two-part table only once a row holds two
+ * jokers. Single hands keep cc_jbest_part and cc_jnomeld_parts.
+ */
+#define CC_JTAB_ROWS 2048
+
+typedef struct jtab {
+    uint8_t run[4096];  /* 1 + the heaviest run part of a lane pattern; 0: none */
+    uint8_t run2[4096]; /* 1 + the heaviest two disjoint run parts; 0: none */
+    uint8_t pair[4096]; /* 1 + the heaviest rank held twice (2 * its points), by rank mask */
+    const uint8_t *w;   /* points by place (the rules' working points) */
+    int size, have2;
+} jtab;
+
+CC_INLINE int cc_max(int x, int y) { return x > y ? x : y; }
+
+/* The lane pattern p (no three places in a row) without its highest card: the block B
+ * of its highest card h, *bm its mask, *bw its points, *lo its lowest place. O(1). */
+CC_INLINE int cc_jtop_block(const uint8_t *w, unsigned p, unsigned *bm, int *bw, int *lo)
+{
+    int h = cc_highest_bit(p), n = 1;
+    *bm = 1u << h;
+    *bw = w[h];
+    *lo = h;
+    if (h >= 1 && ((p >> (h - 1)) & 1u)) {
+        *bm |= 1u << (h - 1);
+        *bw += w[h - 1];
+        *lo = h - 1;
+        n = 2;
+    }
+    return n;
+}
+
+/* Fill run and pair (w: the view's wpoints, `places` places a lane). O(2^places). */
+static void cc_jtab_build(jtab *t, const uint8_t *w, int places)
+{
+    unsigned p;
+    t->w = w;
+    t->size = 1 << places;
+    t->have2 = 0;
+    t->run[0] = 0;
+    t->pair[0] = 0;
+    for (p = 1; p < (unsigned)t->size; p++) {
+        unsigned bm;
+        int bw, lo, n = cc_jtop_block(w, p, &bm, &bw, &lo), e;
+        t->pair[p] = (uint8_t)cc_max(2 * w[cc_ctz(p)] + 1, t->pair[p & (p - 1)]);
+        if ((p & (p >> 1) & (p >> 2)) != 0) {
+            t->run[p] = 0; /* three in a row: never read */
+            continue;
+        }
+        if (lo >= 2 && ((p >> (lo - 2)) & 1u)) {
+            n++;
+            bw += w[lo - 2];
+            if (lo >= 3 && ((p >> (lo - 3)) & 1u)) {
+                n++;
+                bw += w[lo - 3];
+            }
+        }
+        e = n >= 2 ? bw + 1 : 0;
+        t->run[p] = (uint8_t)cc_max(e, t->run[p & ~(1u << cc_highest_bit(p))]);
+    }
+}
+
+/* Fill run2 (after cc_jtab_build): the pairs without h, or h's part (B with the top 0-2
+ * cards of the block below, >= 2 cards) and the heaviest part of the rest. O(2^places). */
+static void cc_jtab_build2(jtab *t)
+{
+    unsigned p;
+    t->run2[0] = 0;
+    for (p = 1; p < (unsigned)t->size; p++) {
+        unsigned bm, part;
+        int bw, lo, n, best, k;
+        if ((p & (p >> 1) & (p >> 2)) != 0) {
+            t->run2[p] = 0;
+            continue;
+        }
+        n = cc_jtop_block(t->w, p, &bm, &bw, &lo);
+        best = t->run2[p ^ (1u << cc_highest_bit(p))];
+        part = bm;
+        for (k = 0; k <= 2; k++) {
+            int r;
+            if (k > 0) {
+                int c = lo - 1 - k; /* the card below the joker's place lo - 1, then the next */
+                if (c < 0 || !((p >> c) & 1u))
+                    break;
+                part |= 1u << c;
+                bw += t->w[c];
+                n++;
+            }
+            r = t->run[p & ~part];
+            if (n >= 2 && r > 0 && bw + r > best)
+                best = bw + r;
+        }
+        t->run2[p] = (uint8_t)best;
+    }
+    t->have2 = 1;
+}
+
+/* Ranks held twice (the working space, lane 0's places) of natural cards (a, b) that
+ * hold no natural meld. O(1). */
+CC_INLINE uint64_t cc_jpairs(uint64_t a, uint64_t b)
+{
+    uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
+    uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
+    uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
+    return (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
+}
+
+/* Deadwood of natural cards (a, b) with no natural meld, points total, and nj >= 0
+ * jokers, by table: none, the heaviest part (a rank held twice or a lane's run part),
+ * or with two jokers the heaviest two that fit together take a joker each (b == 0
+ * then: a lane's pattern cannot show two run parts sharing a card held twice). O(1)
+ * with one joker; with two, O(ranks held twice). */
+CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int total, int nj)
+{
+    uint64_t pairs = cc_jpairs(a, b), x;
+    unsigned l[4];
+    int r[4], s, w1, gain = 0;
+    for (s = 0; s < 4; s++) {
+        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
+        r[s] = t->run[l[s]];
+    }
+    w1 = cc_max(cc_max(t->pair[pairs], r[0]), cc_max(cc_max(r[1], r[2]), r[3]));
+    if (nj >= 1 && w1 > 0)
+        gain = jp + w1 - 1;
+    if (nj >= 2) {
+        int w2 = cc_max(cc_max(t->run2[l[0]], t->run2[l[1]]),
+                        cc_max(t->run2[l[2]], t->run2[l[3]]));
+        int m1 = 0, m2 = 0, p1 = 0, p2 = 0;
+        for (s = 0; s < 4; s++) { /* the two heaviest lanes' parts */
+            m2 = r[s] > m1 ? m1 : cc_max(m2, r[s]);
+            m1 = cc_max(m1, r[s]);
+        }
+        if (m2 > 0)
+            w2 = cc_max(w2, m1 + m2 - 1);
+        for (x = pairs; x != 0; x &= x - 1) {
+            int q = cc_ctz(x), pw = 2 * t->w[q] + 1, ra = 0;
+            unsigned qb = ~(1u << q);
+            for (s = 0; s < 4; s++)
+                ra = cc_max(ra, t->run[l[s] & qb]);
+            if (ra > 0)
+                w2 = cc_max(w2, pw + ra - 1);
+            p2 = pw > p1 ? p1 : cc_max(p2, pw);
+            p1 = cc_max(p1, pw);
+        }
+        if (p2 > 0)
+            w2 = cc_max(w2, p1 + p2 - 1);
+        if (w2 > 0)
+            gain = cc_max(gain, 2 * jp + w2 - 1);
+    }
+    return total + nj * jp - gain;
+}
+
+/* ------------------------------------------------------------------ batch rows */
+
+/* Hint points of the 8 valid cards h with nj >= 1 jokers whose natural cards (a, b)
+ * (working space; b == 0 with two jokers and more) hold no natural meld, by table, in
+ * h's raw card order -- the working space keeps it, and keeps the jokers' bits (0, 12,
+ * 28: never a natural card there). Discarding a joker is cc_jtab_dead with one joker
+ * less; discarding a natural card x, with one joker, changes x's lane and drops x's
+ * rank from the ranks held twice (two copies exactly: none is left a pair), so its
+ * heaviest part is three lookups against the other lanes' best (computed for every
+ * card, a joker's value replaced: no branch); with two jokers, cc_jtab_dead of the
+ * rest. O(8) lookups with one joker. */
+static void cc_jtab_hints(const jtab *t, const cc_rules *view, const cc_rules *local,
+                          cc_hand h, uint64_t a, uint64_t b, int nj, uint8_t *points)
+{
+    uint64_t jm = h.once & local->joker_mask, pairs = cc_jpairs(a, b), x;
+    uint64_t twice = b | (h.twice & local->joker_mask);
+    int jp = local->joker_points, k = 0, s, r[4], rest[4];
+    int total = cc_wpop(view, a) + cc_wpop(view, b);
+    int djoker = cc_jtab_dead(t, jp, a, b, total, nj - 1);
+    unsigned l[4];
+    for (s = 0; s < 4; s++) {
+        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
+        r[s] = t->run[l[s]];
+    }
+    rest[0] = cc_max(r[1], cc_max(r[2], r[3])); /* the best run part outside each lane */
+    rest[1] = cc_max(r[0], cc_max(r[2], r[3]));
+    rest[2] = cc_max(cc_max(r[0], r[1]), r[3]);
+    rest[3] = cc_max(cc_max(r[0], r[1]), r[2]);
+    for (x = a | jm; x != 0; x &= x - 1) {
+        int c = cc_ctz(x), q = c & 15, ls = c >> 4, d;
+        uint64_t bit = UINT64_C(1) << c;
+        if (nj == 1) {
+            unsigned lx = (b & bit) ? l[ls] : l[ls] & ~(1u << q);
+            int w1 = cc_max(t->pair[pairs & ~(UINT64_C(1) << q)], cc_max(t->run[lx], rest[ls]));
+            d = total - t->w[q] - (w1 > 0 ? w1 - 1 : -jp);
+            d = (jm & bit) ? djoker : d;
+        } else {
+            d = (jm & bit) ? djoker : cc_jtab_dead(t, jp, a ^ bit, b, total - t->w[q], nj);
+        }
+        points[k++] = (uint8_t)d;
+        if (twice & bit)
+            points[k++] = (uint8_t)d;
+    }
+}
+
+/* cc_jtab_hints with one joker, inlined per deck count (two == 0: b == 0 and nothing
+ * held twice folded): each card's place in the output is the count of cards below it
+ * (copies counted), so the natural cards need no branch on the joker, whose hint (the
+ * natural cards' points: no meld, no joker) is written after them. O(8) lookups. */
+CC_FORCE_INLINE void cc_jtab_hints1(const jtab *t, const cc_rules *view, const cc_rules *local,
+                                    cc_hand h, uint64_t a, uint64_t b, uint8_t *points,
+                                    int two)
+{
+    uint64_t jm = h.once & local->joker_mask, y = a | jm, pairs = cc_jpairs(a, b), x;
+    uint64_t twice = two ? b | (h.twice & local->joker_mask) : 0;
+    int jp = local->joker_points, s, r[4], rest[4];
+    int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
+    unsigned l[4];
+    for (s = 0; s < 4; s++) {
+        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
+        r[s] = t->run[l[s]];
+    }
+    rest[0] = cc_max(r[1], cc_max(r[2], r[3])); /* the best run part outside each lane */
+    rest[1] = cc_max(r[0], cc_max(r[2], r[3]));
+    rest[2] = cc_max(cc_max(r[0], r[1]), r[3]);
+    rest[3] = cc_max(cc_max(r[0], r[1]), r[2]);
+    for (x = a; x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1), below = bit - 1;
+        int c = cc_ctz(x), q = c & 15, ls = c >> 4, w, k, d;
+        unsigned lx = (two && (b & bit)) ? l[ls] : l[ls] & ~(1u << q);
+        w = cc_max(cc_max(t->pair[pairs & ~(UINT64_C(1) << q)], t->run[lx]), rest[ls]);
+        d = total - t->w[q] - (w > 0 ? w - 1 : -jp);
+        k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+        points[k] = (uint8_t)d;
+        if (two && (twice & bit))
+            points[k + 1] = (uint8_t)d;
+    }
+    for (x = jm; x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1), below = bit - 1;
+        int k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+        points[k] = (uint8_t)total;
+        if (two && (twice & bit))
+            points[k + 1] = (uint8_t)total;
+    }
+}
+
+/* A row's natural cards (a, b) (working space) hold no natural meld. O(1). */
+CC_INLINE int cc_no_meld(uint64_t a, uint64_t b)
+{
+    return (a & (cc_run_cards(a) | cc_set_columns(a, b))) == 0;
+}
+
+/* The tables for a row of nj jokers, built on first need. O(1) once built. */
+CC_INLINE const jtab *cc_jtab_ready(jtab *t, const cc_rules *view, int places, int nj)
+{
+    if (t->size == 0)
+        cc_jtab_build(t, view->wpoints, places);
+    if (nj >= 2 && !t->have2)
+        cc_jtab_build2(t);
+    return t;
+}
+
+/* The rows of cc_var_batch, inlined once per (deck count, hints) so the joker-free rows
+ * run the house kernels with constants folded. t: tables for the rows with jokers and
+ * no natural meld (NULL: a small batch, the single-hand search). */
+CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *view, int hints,
+                                      const uint64_t *masks, size_t n, int decks,
+                                      uint8_t *out, size_t *bad_row, jtab *t)
+{
+    size_t i;
+    /* the rules' values, read once (the stores to out could alias them) */
+    const int dk = local->deck, places = dk == 40 ? 10 : CC_NRANKS, jp = local->joker_points;
+    const uint64_t jm = local->joker_mask, deck = local->card_mask;
+    const uint64_t cards = CC_LANE_MASK | (jm & deck);
+    for (i = 0; i < n; i++) {
+        cc_hand h;
+        int held, nj;
+        uint64_t a, b;
+        cc_status st;
+        h.once = decks == 1 ? masks[i] : masks[2 * i];
+        h.twice = decks == 1 ? 0 : masks[2 * i + 1];
+        st = cc_var_status_masks(cards, deck, h, CC_MAX_HAND, hints ? CC_MAX_HAND : -1, &held);
+        if (st != CC_OK) {
+            if (bad_row != NULL)
+                *bad_row = i;
+            return st;
+        }
+        if ((h.once & jm) == 0) {
+            /* no joker: the house kernels on the run-order space */
+            if (hints) {
+                cc_hand w;
+                w.once = cc_var_compact(dk, h.once);
+                w.twice = cc_var_compact(dk, h.twice);
+                cc_hints_plain(view, w, out + 8 * i);
+            } else {
+                out[i] = (uint8_t)cc_deadwood_core(view, cc_var_compact(dk, h.once),
+                                                   cc_var_compact(dk, h.twice));
+            }
+            continue;
+        }
+        /* jokers: natural cards to the run-order space, jokers counted */
+        nj = cc_popcount(h.once & jm) + (decks == 1 ? 0 : cc_popcount(h.twice & jm));
+        a = cc_var_compact(dk, h.once & ~jm);
+        b = decks == 1 ? 0 : cc_var_compact(dk, h.twice & ~jm);
+        if (t != NULL && (nj == 1 || b == 0) && cc_no_meld(a, b)) {
+            /* (two jokers and a card held twice: two run parts may share its places,
+               which a lane's pattern does not show; the single-hand search does) */
+            const jtab *r = cc_jtab_ready(t, view, places, nj);
+            if (hints && nj == 1 && decks == 1)
+                cc_jtab_hints1(r, view, local, h, a, 0, out + 8 * i, 0);
+            else if (hints && nj == 1)
+                cc_jtab_hints1(r, view, local, h, a, b, out + 8 * i, 1);
+            else if (hints)
+                cc_jtab_hints(r, view, local, h, a, b, nj, out + 8 * i);
+            else
+                out[i] = (uint8_t)cc_jtab_dead(r, jp, a, b,
+                                               cc_wpop(view, a) + cc_wpop(view, b), nj);
+        } else if (hints) {
+            if (decks == 1)
+                cc_joker_hints_one(view, local, h, 4, out + 8 * i);
+            else
+                cc_joker_hints_two(view, local, h, 8, out + 8 * i);
+        } else {
+            out[i] = (uint8_t)cc_joker_deadwood(view, local, a, b, nj, 4 * decks);
+        }
+    }
+    return CC_OK;
+}
+
+/* Deadwood (hints == 0) or hints (hints == 1: rows of exactly 8 cards) of n batch rows
+ * under rules that are not plain; stops at the first bad row. */
+cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
+                       int decks, uint8_t *out, size_t *bad_row)
+{
+    const cc_rules local = *rules;
+    const cc_rules view = cc_view(rules);
+    jtab tab, *t = n >= CC_JTAB_ROWS ? &tab : NULL;
+    tab.size = 0;
+    if (hints)
+        return decks == 1 ? cc_var_rows(&local, &view, 1, masks, n, 1, out, bad_row, t)
+                          : cc_var_rows(&local, &view, 1, masks, n, 2, out, bad_row, t);
+    return decks == 1 ? cc_var_rows(&local, &view, 0, masks, n, 1, out, bad_row, t)
+                      : cc_var_rows(&local, &view, 0, masks, n, 2, out, bad_row, t);
+}
