@@ -40,6 +40,8 @@ typedef struct jtab {
 
 CC_INLINE int cc_max(int x, int y) { return x > y ? x : y; }
 
+CC_INLINE int cc_min(int x, int y) { return x < y ? x : y; }
+
 /* The lane pattern p (no three places in a row) without its highest card: the block B
  * of its highest card h, *bm its mask, *bw its points, *lo its lowest place. O(1). */
 CC_INLINE int cc_jtop_block(const uint8_t *w, unsigned p, unsigned *bm, int *bw, int *lo)
@@ -179,53 +181,15 @@ CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int to
 
 /* ------------------------------------------------------------------ batch rows */
 
-/* Hint points of the 8 valid cards h with nj >= 1 jokers whose natural cards (a, b)
- * (working space; b == 0 with two jokers and more) hold no natural meld, by table, in
- * h's raw card order -- the working space keeps it, and keeps the jokers' bits (0, 12,
- * 28: never a natural card there). Discarding a joker is cc_jtab_dead with one joker
- * less; discarding a natural card x, with one joker, changes x's lane and drops x's
- * rank from the ranks held twice (two copies exactly: none is left a pair), so its
- * heaviest part is three lookups against the other lanes' best (computed for every
- * card, a joker's value replaced: no branch); with two jokers, cc_jtab_dead of the
- * rest. O(8) lookups with one joker. */
-static void cc_jtab_hints(const jtab *t, const cc_rules *view, const cc_rules *local,
-                          cc_hand h, uint64_t a, uint64_t b, int nj, uint8_t *points)
-{
-    uint64_t jm = h.once & local->joker_mask, pairs = cc_jpairs(a, b), x;
-    uint64_t twice = b | (h.twice & local->joker_mask);
-    int jp = local->joker_points, k = 0, s, r[4], rest[4];
-    int total = cc_wpop(view, a) + cc_wpop(view, b);
-    int djoker = cc_jtab_dead(t, jp, a, b, total, nj - 1);
-    unsigned l[4];
-    for (s = 0; s < 4; s++) {
-        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
-        r[s] = t->run[l[s]];
-    }
-    rest[0] = cc_max(r[1], cc_max(r[2], r[3])); /* the best run part outside each lane */
-    rest[1] = cc_max(r[0], cc_max(r[2], r[3]));
-    rest[2] = cc_max(cc_max(r[0], r[1]), r[3]);
-    rest[3] = cc_max(cc_max(r[0], r[1]), r[2]);
-    for (x = a | jm; x != 0; x &= x - 1) {
-        int c = cc_ctz(x), q = c & 15, ls = c >> 4, d;
-        uint64_t bit = UINT64_C(1) << c;
-        if (nj == 1) {
-            unsigned lx = (b & bit) ? l[ls] : l[ls] & ~(1u << q);
-            int w1 = cc_max(t->pair[pairs & ~(UINT64_C(1) << q)], cc_max(t->run[lx], rest[ls]));
-            d = total - t->w[q] - (w1 > 0 ? w1 - 1 : -jp);
-            d = (jm & bit) ? djoker : d;
-        } else {
-            d = (jm & bit) ? djoker : cc_jtab_dead(t, jp, a ^ bit, b, total - t->w[q], nj);
-        }
-        points[k++] = (uint8_t)d;
-        if (twice & bit)
-            points[k++] = (uint8_t)d;
-    }
-}
-
-/* cc_jtab_hints with one joker, inlined per deck count (two == 0: b == 0 and nothing
- * held twice folded): each card's place in the output is the count of cards below it
- * (copies counted), so the natural cards need no branch on the joker, whose hint (the
- * natural cards' points: no meld, no joker) is written after them. O(8) lookups. */
+/* Hint points of the 8 valid cards h with one joker whose natural cards (a, b) (working
+ * space) hold no natural meld, by table, in h's raw card order (the working space keeps
+ * it, and keeps the jokers' bits 0, 12, 28: never a natural card there). Discarding a
+ * natural card x changes x's lane and drops x's rank from the ranks held twice (two
+ * copies exactly: none is left a pair), so its heaviest part is three lookups against
+ * the other lanes' best. Each card's place in the output is the count of cards below
+ * it (copies counted), so the natural cards need no branch on the joker, whose hint
+ * (the natural cards' points: no meld, no joker) is written after them. Inlined per
+ * deck count (two == 0: b == 0 and nothing held twice folded). O(8) lookups. */
 CC_FORCE_INLINE void cc_jtab_hints1(const jtab *t, const cc_rules *view, const cc_rules *local,
                                     cc_hand h, uint64_t a, uint64_t b, uint8_t *points,
                                     int two)
@@ -260,6 +224,90 @@ CC_FORCE_INLINE void cc_jtab_hints1(const jtab *t, const cc_rules *view, const c
         points[k] = (uint8_t)total;
         if (two && (twice & bit))
             points[k + 1] = (uint8_t)total;
+    }
+}
+
+/* The same with two jokers or more and no card held twice (b == 0), discard by
+ * discard from what the whole hand's lanes give: discarding x changes x's lane only and
+ * drops x's rank from the ranks held twice, so each term of cc_jtab_dead is that lane's
+ * new lookups against the other lanes' best (run and two-part tables, the two heaviest
+ * lanes, and per rank held twice the heaviest run avoiding its cards), all computed
+ * once. Places in the output as in cc_jtab_hints1. O(8) lookups plus O(ranks held
+ * twice) a discard. */
+static void cc_jtab_hints2(const jtab *t, const cc_rules *view, const cc_rules *local,
+                           cc_hand h, uint64_t a, int nj, uint8_t *points)
+{
+    uint64_t jm = h.once & local->joker_mask, twice = h.twice & local->joker_mask;
+    uint64_t y = a | jm, pairs = cc_jpairs(a, 0), x;
+    int jp = local->joker_points, total = cc_wpop(view, a), s, i, np = 0;
+    int djoker = cc_jtab_dead(t, jp, a, 0, total, nj - 1);
+    int r[4], r2[4], rest1[4], rest2[4], o1[4], o2[4], pq[4], pw[4], avo[4][4];
+    unsigned l[4];
+    for (s = 0; s < 4; s++) {
+        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
+        r[s] = t->run[l[s]];
+        r2[s] = t->run2[l[s]];
+    }
+    for (s = 0; s < 4; s++) { /* the other three lanes: best run, best two, top two runs */
+        int k;
+        rest1[s] = rest2[s] = o1[s] = o2[s] = 0;
+        for (k = 0; k < 4; k++) {
+            if (k == s)
+                continue;
+            rest1[s] = cc_max(rest1[s], r[k]);
+            rest2[s] = cc_max(rest2[s], r2[k]);
+            o2[s] = cc_max(o2[s], cc_min(o1[s], r[k]));
+            o1[s] = cc_max(o1[s], r[k]);
+        }
+    }
+    for (x = pairs; x != 0 && np < 4; x &= x - 1, np++) {
+        int q = cc_ctz(x), k;
+        unsigned qb = ~(1u << q);
+        pq[np] = q;
+        pw[np] = 2 * t->w[q] + 1;
+        for (s = 0; s < 4; s++) { /* the best run avoiding rank q outside lane s */
+            avo[np][s] = 0;
+            for (k = 0; k < 4; k++)
+                if (k != s)
+                    avo[np][s] = cc_max(avo[np][s], t->run[l[k] & qb]);
+        }
+    }
+    for (x = a; x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1), below = bit - 1;
+        int c = cc_ctz(x), q = c & 15, ls = c >> 4, rx, w1, w2, m1, m2, p1 = 0, p2 = 0, gain = 0;
+        unsigned lx = l[ls] & ~(1u << q);
+        rx = t->run[lx];
+        w1 = cc_max(cc_max(t->pair[pairs & ~(UINT64_C(1) << q)], rx), rest1[ls]);
+        w2 = cc_max(t->run2[lx], rest2[ls]);
+        m1 = cc_max(rx, o1[ls]);
+        m2 = cc_max(cc_min(rx, o1[ls]), o2[ls]);
+        if (m2 > 0)
+            w2 = cc_max(w2, m1 + m2 - 1);
+        for (i = 0; i < np; i++) {
+            int ra;
+            if (pq[i] == q)
+                continue; /* x's rank: one copy left, no pair */
+            ra = cc_max(t->run[lx & ~(1u << pq[i])], avo[i][ls]);
+            if (ra > 0)
+                w2 = cc_max(w2, pw[i] + ra - 1);
+            p2 = cc_max(p2, cc_min(p1, pw[i]));
+            p1 = cc_max(p1, pw[i]);
+        }
+        if (p2 > 0)
+            w2 = cc_max(w2, p1 + p2 - 1);
+        if (w1 > 0)
+            gain = jp + w1 - 1;
+        if (w2 > 0)
+            gain = cc_max(gain, 2 * jp + w2 - 1);
+        points[cc_popcount(y & below) + cc_popcount(twice & below)] =
+            (uint8_t)(total - t->w[q] + nj * jp - gain);
+    }
+    for (x = jm; x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1), below = bit - 1;
+        int k = cc_popcount(y & below) + cc_popcount(twice & below);
+        points[k] = (uint8_t)djoker;
+        if (twice & bit)
+            points[k + 1] = (uint8_t)djoker;
     }
 }
 
@@ -330,7 +378,7 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
             else if (hints && nj == 1)
                 cc_jtab_hints1(r, view, local, h, a, b, out + 8 * i, 1);
             else if (hints)
-                cc_jtab_hints(r, view, local, h, a, b, nj, out + 8 * i);
+                cc_jtab_hints2(r, view, local, h, a, nj, out + 8 * i); /* b == 0 */
             else
                 out[i] = (uint8_t)cc_jtab_dead(r, jp, a, b,
                                                cc_wpop(view, a) + cc_wpop(view, b), nj);
