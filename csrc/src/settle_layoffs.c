@@ -1,0 +1,211 @@
+/*
+ * settle_layoffs.c -- the lay-off search of the settlement under rules that are not
+ * plain: the best plan of an opponent's cards left onto the table melds (settle_variants.c
+ * chooses the own melds and compares whole plans; its header comment says how the walk,
+ * its codes and its bounds work). Fixed-size state in the caller's sv_search; nothing is
+ * allocated.
+ */
+#include "chinchon.h"
+
+#include <string.h>
+
+#include "bits.h"
+#include "hand.h"
+#include "settle_layoffs.h"
+#include "variants.h"
+
+/* Whether no extension of the partial plan can have a smaller key than the best: it
+ * differs from it first by a greater code, or it already holds the whole best key.
+ * O(codes). */
+static int sv_key_worse(const sv_search *s)
+{
+    int i;
+    for (i = 0; i < s->n_codes && i < s->best_n; i++)
+        if (s->codes[i] != s->best_codes[i])
+            return s->codes[i] > s->best_codes[i];
+    return s->n_codes >= s->best_n;
+}
+
+/* A leaf the bounds let through is better than the best if it is legal: every run it
+ * extended is still one block of places. O(targets). */
+static void sv_leaf(sv_search *s, int laid)
+{
+    int t;
+    for (t = 0; t < s->n_tg; t++) {
+        if (s->tg[t].kind == CC_RUN && (s->ext[t] || s->jok[t])) {
+            unsigned m = s->tg[t].lane | s->ext[t] | (s->jok[t] ? 1u << s->stand[t] : 0u);
+            m >>= cc_ctz(m);
+            if (m & (m + 1u))
+                return;
+        }
+    }
+    s->best_laid = laid;
+    s->best_n = s->n_codes;
+    memcpy(s->best_codes, s->codes, (size_t)s->n_codes * sizeof s->codes[0]);
+    memcpy(s->best_choice, s->choice, (size_t)s->n_items * sizeof s->choice[0]);
+}
+
+/* Depth-first over the items from k: each onto one of its options (ascending codes),
+ * then staying. O(prod(options + 1)), cut by the bounds. */
+static void sv_walk(sv_search *s, int k, int laid)
+{
+    int o, first = 0, it, joker, bound = laid + s->suffix[k];
+    if (bound < s->best_laid || (bound == s->best_laid && sv_key_worse(s)))
+        return;
+    if (k == s->n_items) {
+        sv_leaf(s, laid);
+        return;
+    }
+    it = s->sel[k];
+    joker = s->is_joker[it];
+    if (k > 0 && s->card[it] == s->card[s->sel[k - 1]]) {
+        /* the second copy of a card: never before the first (same plans, sorted codes) */
+        if (s->choice[k - 1] < 0) {
+            s->choice[k] = -1;
+            sv_walk(s, k + 1, laid);
+            return;
+        }
+        first = s->choice[k - 1];
+    }
+    for (o = first; o < s->n_opts[it]; o++) {
+        const sv_opt *op = &s->opts[it][o];
+        int t = op->t;
+        const sv_target *g = &s->tg[t];
+        s->choice[k] = o;
+        s->codes[s->n_codes++] = op->code;
+        if (g->kind == CC_SET) {
+            if (g->count + s->added[t] < s->cap && !(joker && s->jok[t])) {
+                s->added[t]++;
+                s->jok[t] = (uint8_t)(s->jok[t] | joker);
+                sv_walk(s, k + 1, laid + s->pts[it]);
+                s->added[t]--;
+                if (joker)
+                    s->jok[t] = 0;
+            }
+        } else if (joker) {
+            if (!s->jok[t] && !((s->ext[t] >> op->stand) & 1u)) {
+                s->jok[t] = 1;
+                s->stand[t] = op->stand;
+                sv_walk(s, k + 1, laid + s->pts[it]);
+                s->jok[t] = 0;
+            }
+        } else {
+            unsigned bit = 1u << s->place[it];
+            if (!(s->ext[t] & bit) && !(s->jok[t] && s->stand[t] == s->place[it])) {
+                s->ext[t] |= bit;
+                sv_walk(s, k + 1, laid + s->pts[it]);
+                s->ext[t] &= ~bit;
+            }
+        }
+        s->n_codes--;
+    }
+    s->choice[k] = -1;
+    sv_walk(s, k + 1, laid);
+}
+
+/* Add an option to item slot n of s (bounded by SV_MAX_OPTS). O(1). */
+CC_INLINE void sv_opt_add(sv_search *s, int n, int card, const sv_target *g, int t, int stand,
+                          int place_bit)
+{
+    sv_opt *op;
+    if (s->n_opts[n] >= SV_MAX_OPTS)
+        return; /* unreachable (see SV_MAX_OPTS) */
+    op = &s->opts[n][s->n_opts[n]++];
+    op->code = (uint16_t)(((card * 16 + g->index) << 6) | place_bit);
+    op->t = (uint8_t)t;
+    op->stand = (int8_t)stand;
+}
+
+/* The items of a hand (raw, valid, <= 7 cards) and their options onto the targets: a
+ * natural card onto a set of its rank with room, or onto a run of its suit when the
+ * places between are held (but one, when the hand holds a joker and the run none); a
+ * joker onto a set without one with room, or onto a run without one at each place past
+ * either end up to the first the hand lacks. O(cards * targets * places). */
+void sv_items(const cc_rules *rules, sv_search *s, cc_hand hand)
+{
+    uint8_t cards[2 * CC_HAND_CARDS];
+    uint64_t jm = rules->joker_mask;
+    uint64_t nat = cc_var_compact(rules->deck, hand.once & ~jm);
+    int deck = rules->deck, places = deck == 40 ? 10 : CC_NRANKS;
+    int has_joker = (hand.once & jm) != 0, n = cc_hand_indices(hand, cards), i, t;
+    s->n_all = 0;
+    for (i = 0; i < n && s->n_all < CC_HAND_CARDS; i++) {
+        int c = cards[i], it = s->n_all, joker = (int)((jm >> c) & 1u);
+        int suit = c / 16, rank = c % 16 + 1, p = joker ? -1 : cc_var_place(deck, rank);
+        s->n_opts[it] = 0;
+        for (t = 0; t < s->n_tg; t++) {
+            const sv_target *g = &s->tg[t];
+            if (g->kind == CC_SET) {
+                if (g->count < s->cap && (joker ? !g->joker : g->rank == rank))
+                    sv_opt_add(s, it, c, g, t, -1, 0);
+            } else if (joker) {
+                unsigned have = (unsigned)(nat >> (16 * g->suit)) & 0xFFFu;
+                int lo = cc_ctz(g->lane), hi = cc_highest_bit(g->lane), q, qlo = lo - 1;
+                if (g->joker)
+                    continue;
+                while (qlo > 0 && ((have >> qlo) & 1u))
+                    qlo--; /* below: past the natural cards held next to the run */
+                for (q = qlo < 0 ? 0 : qlo; q < lo; q++)
+                    sv_opt_add(s, it, c, g, t, q, 16 * g->suit + cc_var_rank(deck, q) - 1);
+                for (q = hi + 1; q < places; q++) {
+                    sv_opt_add(s, it, c, g, t, q, 16 * g->suit + cc_var_rank(deck, q) - 1);
+                    if (!((have >> q) & 1u))
+                        break;
+                }
+            } else if (g->suit == suit) {
+                unsigned have = (unsigned)(nat >> (16 * suit)) & 0xFFFu, between, missing;
+                int lo = cc_ctz(g->lane), hi = cc_highest_bit(g->lane);
+                if (p < lo)
+                    between = ((1u << lo) - 1u) & ~((1u << (p + 1)) - 1u);
+                else if (p > hi)
+                    between = ((1u << p) - 1u) & ~((1u << (hi + 1)) - 1u);
+                else
+                    continue;
+                missing = between & ~have;
+                if (missing == 0 || (has_joker && !g->joker && (missing & (missing - 1u)) == 0))
+                    sv_opt_add(s, it, c, g, t, -1, 0);
+            }
+        }
+        if (s->n_opts[it] == 0)
+            continue;
+        s->card[it] = (uint8_t)c;
+        s->is_joker[it] = (uint8_t)joker;
+        s->pts[it] = joker ? rules->joker_points : rules->points[rank - 1];
+        s->place[it] = (int8_t)p;
+        s->n_all++;
+    }
+}
+
+/* Select the items of the cards of rest (within the hand of sv_items): a card held once
+ * in rest keeps the first of its items. Returns the points they hold (suffix[0]).
+ * O(items). */
+int sv_select(sv_search *s, cc_hand rest)
+{
+    int i, k;
+    s->n_items = 0;
+    for (i = 0; i < s->n_all; i++) {
+        int c = s->card[i], second = i > 0 && s->card[i - 1] == c;
+        if ((((second ? rest.twice : rest.once) >> c) & 1u) != 0)
+            s->sel[s->n_items++] = (uint8_t)i;
+    }
+    s->suffix[s->n_items] = 0;
+    for (k = s->n_items - 1; k >= 0; k--)
+        s->suffix[k] = s->suffix[k + 1] + s->pts[s->sel[k]];
+    return s->suffix[0];
+}
+
+/* The best lay-off plan of the selected items onto the targets: the most points laid,
+ * then the smallest key. Returns the points laid; the plan is in s (best_*). */
+int sv_layoffs(sv_search *s)
+{
+    s->best_laid = 0;
+    s->best_n = 0;
+    s->n_codes = 0;
+    if (s->n_items == 0)
+        return 0;
+    memset(s->added, 0, sizeof s->added);
+    memset(s->jok, 0, sizeof s->jok);
+    memset(s->ext, 0, sizeof s->ext);
+    sv_walk(s, 0, 0);
+    return s->best_laid;
+}

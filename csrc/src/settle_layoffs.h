@@ -1,0 +1,82 @@
+/*
+ * settle_layoffs.h -- internal: the lay-off search of the settlement under rules that
+ * are not plain (settle_layoffs.c), for the plan search of settle_variants.c. How it
+ * works: settle_variants.c's header comment, "The lay-off search".
+ */
+#ifndef CC_SRC_SETTLE_LAYOFFS_H
+#define CC_SRC_SETTLE_LAYOFFS_H
+
+#include <stdint.h>
+
+#include "chinchon.h"
+
+#include "bits.h"
+
+#define SV_MAX_OPTS 128 /* > the places a joker may take on 10 table melds (<= 9 each) */
+
+/* A table meld open to lay-offs, as the search sees it. */
+typedef struct sv_target {
+    uint8_t index;  /* table meld index */
+    uint8_t kind;   /* CC_SET / CC_RUN */
+    uint8_t suit;   /* a run's suit */
+    uint8_t rank;   /* a set's rank (1..12) */
+    uint8_t count;  /* cards on it */
+    uint8_t joker;  /* 1 when it holds a joker */
+    unsigned lane;  /* a run: the places it covers, its joker's included */
+} sv_target;
+
+/* Where an item may go: target t (index into the targets), a joker on a run standing at
+ * place `stand` (-1 otherwise); code as in the header comment. */
+typedef struct sv_opt {
+    uint16_t code;
+    uint8_t t;
+    int8_t stand;
+} sv_opt;
+
+typedef struct sv_search {
+    int cap;
+    int n_tg;
+    const sv_target *tg;
+    /* the cards of the hand that may be laid off, ascending, and where each may go (found
+     * once for the whole hand: a superset of what the cards left by any own melds can
+     * reach; the leaves check the rest) */
+    int n_all;
+    uint8_t card[CC_HAND_CARDS];
+    uint8_t is_joker[CC_HAND_CARDS];
+    uint8_t pts[CC_HAND_CARDS];
+    int8_t place[CC_HAND_CARDS]; /* a natural card's place in the run order */
+    int n_opts[CC_HAND_CARDS];
+    sv_opt opts[CC_HAND_CARDS][SV_MAX_OPTS];
+    /* the items of one collection of own melds: those of the cards it leaves */
+    int n_items;
+    uint8_t sel[CC_HAND_CARDS];    /* indices into the arrays above */
+    int suffix[CC_HAND_CARDS + 1]; /* points of items k.. */
+    /* the state of the walk, per target */
+    uint8_t added[CC_MAX_TABLE];
+    uint8_t jok[CC_MAX_TABLE];
+    int8_t stand[CC_MAX_TABLE];
+    unsigned ext[CC_MAX_TABLE]; /* places of the natural cards laid on a run */
+    int choice[CC_HAND_CARDS];  /* option index per item, -1: stays */
+    int n_codes;
+    uint16_t codes[CC_HAND_CARDS];
+    /* the best plan so far (the empty one to start with) */
+    int best_laid;
+    int best_n;
+    uint16_t best_codes[CC_HAND_CARDS];
+    int best_choice[CC_HAND_CARDS];
+} sv_search;
+
+/* Where each card of the hand may go (a superset of what the cards left by any own
+ * melds can reach; the leaves check the rest), once per hand. s->cap, s->tg and s->n_tg
+ * set. O(cards x targets). */
+CC_INTERNAL void sv_items(const cc_rules *rules, sv_search *s, cc_hand hand);
+
+/* Select the items of the cards of rest (within the hand of sv_items); returns the
+ * points they hold. O(items). */
+CC_INTERNAL int sv_select(sv_search *s, cc_hand rest);
+
+/* The best lay-off plan of the selected items onto the targets: the most points laid,
+ * then the smallest key. Returns the points laid; the plan is in s (best_*). */
+CC_INTERNAL int sv_layoffs(sv_search *s);
+
+#endif /* CC_SRC_SETTLE_LAYOFFS_H */
