@@ -24,11 +24,14 @@
  * the block below that (a joker above B melds only B, and inside B it would stand for a
  * held card: three in a row). A part never needs the joker at a place another part's
  * card holds: that card and its neighbours would again be three in a row. 2^places
- * entries (1024 or 4096), about 20 operations each; built once per batch of at least
- * CC_JTAB_ROWS rows (a few microseconds), the two-part table only once a row holds two
- * jokers. Single hands keep cc_jbest_part and cc_jnomeld_parts.
+ * entries (1024 or 4096), about 20 operations each: about 10 us to build (both tables,
+ * 48 cards), the two-part table only once a row holds two jokers. A row gains about
+ * 2-4 ns of deadwood and 50 ns of hints from them (C driver, one deck), so a batch
+ * builds them from CC_JTAB_ROWS_DEADWOOD / CC_JTAB_ROWS_HINTS rows. Single hands keep
+ * cc_jbest_part and cc_jnomeld_parts.
  */
-#define CC_JTAB_ROWS 2048
+#define CC_JTAB_ROWS_DEADWOOD 4096
+#define CC_JTAB_ROWS_HINTS 512
 
 typedef struct jtab {
     uint8_t run[4096];  /* 1 + the heaviest run part of a lane pattern; 0: none */
@@ -401,7 +404,7 @@ cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, 
 {
     const cc_rules local = *rules;
     const cc_rules view = cc_view(rules);
-    jtab tab, *t = n >= CC_JTAB_ROWS ? &tab : NULL;
+    jtab tab, *t = n >= (hints ? CC_JTAB_ROWS_HINTS : CC_JTAB_ROWS_DEADWOOD) ? &tab : NULL;
     tab.size = 0;
     if (hints)
         return decks == 1 ? cc_var_rows(&local, &view, 1, masks, n, 1, out, bad_row, t)

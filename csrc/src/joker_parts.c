@@ -313,8 +313,7 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
         if ((jm >> c) & 1u) {
             d = djoker;
         } else {
-            int w = rules->deck == 40 && (c & 15) >= 9 ? c - 2 : c; /* working bit */
-            d = dj[w];
+            d = dj[cc_var_wbit(rules->deck, c)];
         }
         points[k++] = (uint8_t)d;
         if (copies == 2)

@@ -366,7 +366,7 @@ CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_h
             if ((jm >> c) & 1u) {
                 d = total;
             } else {
-                int wc = rules->deck == 40 && (c & 15) >= 9 ? c - 2 : c; /* working bit */
+                int wc = cc_var_wbit(rules->deck, c);
                 uint64_t bit = UINT64_C(1) << wc;
                 int wx = w;
                 if (w < 0) {

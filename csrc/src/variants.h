@@ -35,6 +35,13 @@ CC_INLINE uint64_t cc_var_expand(int deck, uint64_t x)
     return deck == 40 ? (x & CC_LOW7) | ((x & CC_WHIGH3) << 2) : x;
 }
 
+/* The working-space bit of natural card bit c (40 cards: ranks 10-12 two bits down).
+ * O(1). */
+CC_INLINE int cc_var_wbit(int deck, int c)
+{
+    return deck == 40 && (c & 15) >= 9 ? c - 2 : c;
+}
+
 /* Place (0-based position in the run order) of rank 1..12, -1 for a rank the deck
  * lacks. O(1). */
 CC_INLINE int cc_var_place(int deck, int rank)
