@@ -137,49 +137,62 @@ CC_INLINE uint64_t cc_jpairs(uint64_t a, uint64_t b)
     return (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
 }
 
-/* Deadwood of natural cards (a, b) with no natural meld, points total, and nj >= 0
- * jokers, by table: none, the heaviest part (a rank held twice or a lane's run part),
- * or with two jokers the heaviest two that fit together take a joker each (b == 0
- * then: a lane's pattern cannot show two run parts sharing a card held twice). O(1)
- * with one joker; with two, O(ranks held twice). */
-CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int total, int nj)
+/* The heaviest part (*w1) and, with two jokers, the heaviest two that fit together
+ * (*w2) of natural cards (a, b) with no natural meld, by table, each 1 + its points (0:
+ * none): a rank held twice or a lane's run part; two parts are one lane's two, the two
+ * heaviest lanes' parts, a rank held twice and a run avoiding its places, or two ranks
+ * held twice (b == 0 with two: a lane's pattern cannot show two run parts sharing a
+ * card held twice). O(1) with one joker; with two, O(ranks held twice). Masks, not
+ * branches: no pattern to predict. */
+CC_INLINE void cc_jtab_w(const jtab *t, uint64_t a, uint64_t b, int nj, int *w1, int *w2)
 {
     uint64_t pairs = cc_jpairs(a, b), x;
     unsigned l[4];
-    int r[4], s, w1, gain = 0;
+    int r[4], s;
     for (s = 0; s < 4; s++) {
         l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
         r[s] = t->run[l[s]];
     }
-    w1 = cc_max(cc_max(t->pair[pairs], r[0]), cc_max(cc_max(r[1], r[2]), r[3]));
-    if (nj >= 1 && w1 > 0)
-        gain = jp + w1 - 1;
+    *w1 = cc_max(cc_max(t->pair[pairs], r[0]), cc_max(cc_max(r[1], r[2]), r[3]));
+    *w2 = 0;
     if (nj >= 2) {
-        int w2 = cc_max(cc_max(t->run2[l[0]], t->run2[l[1]]),
-                        cc_max(t->run2[l[2]], t->run2[l[3]]));
+        int w = cc_max(cc_max(t->run2[l[0]], t->run2[l[1]]),
+                       cc_max(t->run2[l[2]], t->run2[l[3]]));
         int m1 = 0, m2 = 0, p1 = 0, p2 = 0;
         for (s = 0; s < 4; s++) { /* the two heaviest lanes' parts */
-            m2 = r[s] > m1 ? m1 : cc_max(m2, r[s]);
+            m2 = cc_max(m2, cc_min(m1, r[s]));
             m1 = cc_max(m1, r[s]);
         }
-        if (m2 > 0)
-            w2 = cc_max(w2, m1 + m2 - 1);
-        for (x = pairs; x != 0; x &= x - 1) {
+        w = cc_max(w, (m1 + m2 - 1) & -(m2 > 0));
+        for (x = pairs; x != 0; x &= x - 1) { /* a pair and a run avoiding its rank */
             int q = cc_ctz(x), pw = 2 * t->w[q] + 1, ra = 0;
             unsigned qb = ~(1u << q);
             for (s = 0; s < 4; s++)
                 ra = cc_max(ra, t->run[l[s] & qb]);
-            if (ra > 0)
-                w2 = cc_max(w2, pw + ra - 1);
-            p2 = pw > p1 ? p1 : cc_max(p2, pw);
+            w = cc_max(w, (pw + ra - 1) & -(ra > 0));
+            p2 = cc_max(p2, cc_min(p1, pw));
             p1 = cc_max(p1, pw);
         }
-        if (p2 > 0)
-            w2 = cc_max(w2, p1 + p2 - 1);
-        if (w2 > 0)
-            gain = cc_max(gain, 2 * jp + w2 - 1);
+        *w2 = cc_max(w, (p1 + p2 - 1) & -(p2 > 0)); /* two pairs */
     }
-    return total + nj * jp - gain;
+}
+
+/* The points nj jokers save (their own included) given cc_jtab_w's w1, w2: none, the
+ * heaviest part with one, or the heaviest two with one each. O(1). */
+CC_INLINE int cc_jtab_gain(int jp, int nj, int w1, int w2)
+{
+    return cc_max((jp + w1 - 1) & -((nj >= 1) & (w1 > 0)),
+                  (2 * jp + w2 - 1) & -((nj >= 2) & (w2 > 0)));
+}
+
+/* Deadwood of natural cards (a, b) with no natural meld, points total, and nj >= 0
+ * jokers, by table (a third joker has no meld of its own: <= 8 cards make <= 2 melds).
+ * O(1) with one joker; with two, O(ranks held twice). */
+CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int total, int nj)
+{
+    int w1, w2;
+    cc_jtab_w(t, a, b, nj, &w1, &w2);
+    return total + nj * jp - cc_jtab_gain(jp, nj, w1, w2);
 }
 
 /* ------------------------------------------------------------------ batch rows */
@@ -232,19 +245,25 @@ CC_FORCE_INLINE void cc_jtab_hints1(const jtab *t, const cc_rules *view, const c
 
 /* The same with two jokers or more and no card held twice (b == 0), discard by
  * discard from what the whole hand's lanes give: discarding x changes x's lane only and
- * drops x's rank from the ranks held twice, so each term of cc_jtab_dead is that lane's
+ * drops x's rank from the ranks held twice, so each term of cc_jtab_w is that lane's
  * new lookups against the other lanes' best (run and two-part tables, the two heaviest
  * lanes, and per rank held twice the heaviest run avoiding its cards), all computed
- * once. Places in the output as in cc_jtab_hints1. O(8) lookups plus O(ranks held
- * twice) a discard. */
-static void cc_jtab_hints2(const jtab *t, const cc_rules *view, const cc_rules *local,
-                           cc_hand h, uint64_t a, int nj, uint8_t *points)
+ * once. A card no part holds (no other card of its rank, none within two places in its
+ * suit) leaves every part whole: its hint is the whole hand's deadwood less its points.
+ * A discard's terms are chosen by masks, not branches: which of them exist changes from
+ * discard to discard. Every table is read before the first store to points (a byte
+ * store may alias them). Places in the output as in cc_jtab_hints1 (two: a joker held
+ * twice, the only card held twice here). O(8) lookups plus O(ranks held twice) a
+ * discard. */
+CC_FORCE_INLINE void cc_jtab_hints2(const jtab *t, const cc_rules *view, const cc_rules *local,
+                                    cc_hand h, uint64_t a, int nj, uint8_t *points, int two)
 {
-    uint64_t jm = h.once & local->joker_mask, twice = h.twice & local->joker_mask;
+    uint64_t jm = h.once & local->joker_mask, twice = two ? h.twice & local->joker_mask : 0;
     uint64_t y = a | jm, pairs = cc_jpairs(a, 0), x;
-    int jp = local->joker_points, total = cc_wpop(view, a), s, i, np = 0;
-    int djoker = cc_jtab_dead(t, jp, a, 0, total, nj - 1);
-    int r[4], r2[4], rest1[4], rest2[4], o1[4], o2[4], pq[4], pw[4], avo[4][4];
+    uint64_t inpart = a & ((a << 1) | (a << 2) | (a >> 1) | (a >> 2) | (pairs * CC_LANES));
+    int jp = local->joker_points, total = cc_wpop(view, a), s, i, k, np = 0;
+    int r[4], r2[4], rest1[4], rest2[4], o1[4], o2[4], pq[4], pw[4], avo[4][4], ra[4];
+    int w1a, w2a, p1a = 0, p2a = 0, djoker, dwhole, out[8], slot[8], n = 0;
     unsigned l[4];
     for (s = 0; s < 4; s++) {
         l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
@@ -252,7 +271,6 @@ static void cc_jtab_hints2(const jtab *t, const cc_rules *view, const cc_rules *
         r2[s] = t->run2[l[s]];
     }
     for (s = 0; s < 4; s++) { /* the other three lanes: best run, best two, top two runs */
-        int k;
         rest1[s] = rest2[s] = o1[s] = o2[s] = 0;
         for (k = 0; k < 4; k++) {
             if (k == s)
@@ -263,53 +281,65 @@ static void cc_jtab_hints2(const jtab *t, const cc_rules *view, const cc_rules *
             o1[s] = cc_max(o1[s], r[k]);
         }
     }
+    /* the whole hand: cc_jtab_w's terms from the same lookups */
+    w1a = cc_max(cc_max(t->pair[pairs], r[0]), rest1[0]);
+    w2a = cc_max(cc_max(r2[0], rest2[0]), (cc_max(r[0], o1[0]) +
+                                           cc_max(cc_min(r[0], o1[0]), o2[0]) - 1) &
+                                              -(cc_max(cc_min(r[0], o1[0]), o2[0]) > 0));
     for (x = pairs; x != 0 && np < 4; x &= x - 1, np++) {
-        int q = cc_ctz(x), k;
+        int q = cc_ctz(x), rq[4];
         unsigned qb = ~(1u << q);
         pq[np] = q;
         pw[np] = 2 * t->w[q] + 1;
+        for (k = 0; k < 4; k++)
+            rq[k] = t->run[l[k] & qb];
+        ra[np] = cc_max(cc_max(rq[0], rq[1]), cc_max(rq[2], rq[3]));
+        w2a = cc_max(w2a, (pw[np] + ra[np] - 1) & -(ra[np] > 0));
+        p2a = cc_max(p2a, cc_min(p1a, pw[np]));
+        p1a = cc_max(p1a, pw[np]);
         for (s = 0; s < 4; s++) { /* the best run avoiding rank q outside lane s */
             avo[np][s] = 0;
             for (k = 0; k < 4; k++)
-                if (k != s)
-                    avo[np][s] = cc_max(avo[np][s], t->run[l[k] & qb]);
+                avo[np][s] = k == s ? avo[np][s] : cc_max(avo[np][s], rq[k]);
         }
     }
-    for (x = a; x != 0; x &= x - 1) {
-        uint64_t bit = x & (~x + 1), below = bit - 1;
-        int c = cc_ctz(x), q = c & 15, ls = c >> 4, rx, w1, w2, m1, m2, p1 = 0, p2 = 0, gain = 0;
+    w2a = cc_max(w2a, (p1a + p2a - 1) & -(p2a > 0));
+    djoker = total + (nj - 1) * jp - cc_jtab_gain(jp, nj - 1, w1a, w2a);
+    dwhole = total + nj * jp - cc_jtab_gain(jp, nj, w1a, w2a);
+    total += nj * jp;
+    for (x = inpart; x != 0; x &= x - 1, n++) {
+        uint64_t below = (x & (~x + 1)) - 1;
+        int c = cc_ctz(x), q = c & 15, ls = c >> 4, rx, w1, w2, m1, m2, p1 = 0, p2 = 0;
         unsigned lx = l[ls] & ~(1u << q);
         rx = t->run[lx];
         w1 = cc_max(cc_max(t->pair[pairs & ~(UINT64_C(1) << q)], rx), rest1[ls]);
         w2 = cc_max(t->run2[lx], rest2[ls]);
         m1 = cc_max(rx, o1[ls]);
         m2 = cc_max(cc_min(rx, o1[ls]), o2[ls]);
-        if (m2 > 0)
-            w2 = cc_max(w2, m1 + m2 - 1);
-        for (i = 0; i < np; i++) {
-            int ra;
-            if (pq[i] == q)
-                continue; /* x's rank: one copy left, no pair */
-            ra = cc_max(t->run[lx & ~(1u << pq[i])], avo[i][ls]);
-            if (ra > 0)
-                w2 = cc_max(w2, pw[i] + ra - 1);
-            p2 = cc_max(p2, cc_min(p1, pw[i]));
-            p1 = cc_max(p1, pw[i]);
+        w2 = cc_max(w2, (m1 + m2 - 1) & -(m2 > 0));
+        for (i = 0; i < np; i++) { /* a pair (not x's rank: one copy left) and a run */
+            int v = pw[i] & -(pq[i] != q);
+            int rv = cc_max(t->run[lx & ~(1u << pq[i])], avo[i][ls]);
+            w2 = cc_max(w2, (v + rv - 1) & -((v != 0) & (rv != 0)));
+            p2 = cc_max(p2, cc_min(p1, v));
+            p1 = cc_max(p1, v);
         }
-        if (p2 > 0)
-            w2 = cc_max(w2, p1 + p2 - 1);
-        if (w1 > 0)
-            gain = jp + w1 - 1;
-        if (w2 > 0)
-            gain = cc_max(gain, 2 * jp + w2 - 1);
-        points[cc_popcount(y & below) + cc_popcount(twice & below)] =
-            (uint8_t)(total - t->w[q] + nj * jp - gain);
+        w2 = cc_max(w2, (p1 + p2 - 1) & -(p2 > 0));
+        out[n] = total - t->w[q] - cc_jtab_gain(jp, 2, w1, w2);
+        slot[n] = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
     }
+    for (x = a & ~inpart; x != 0; x &= x - 1, n++) {
+        uint64_t below = (x & (~x + 1)) - 1;
+        out[n] = dwhole - t->w[cc_ctz(x) & 15];
+        slot[n] = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+    }
+    for (i = 0; i < n; i++)
+        points[slot[i]] = (uint8_t)out[i];
     for (x = jm; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1), below = bit - 1;
-        int k = cc_popcount(y & below) + cc_popcount(twice & below);
+        k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
         points[k] = (uint8_t)djoker;
-        if (twice & bit)
+        if (two && (twice & bit))
             points[k + 1] = (uint8_t)djoker;
     }
 }
@@ -380,8 +410,10 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
                 cc_jtab_hints1(r, view, local, h, a, 0, out + 8 * i, 0);
             else if (hints && nj == 1)
                 cc_jtab_hints1(r, view, local, h, a, b, out + 8 * i, 1);
+            else if (hints && decks == 1)
+                cc_jtab_hints2(r, view, local, h, a, nj, out + 8 * i, 0); /* b == 0 */
             else if (hints)
-                cc_jtab_hints2(r, view, local, h, a, nj, out + 8 * i); /* b == 0 */
+                cc_jtab_hints2(r, view, local, h, a, nj, out + 8 * i, 1);
             else
                 out[i] = (uint8_t)cc_jtab_dead(r, jp, a, b,
                                                cc_wpop(view, a) + cc_wpop(view, b), nj);

@@ -51,23 +51,6 @@ CC_INLINE void cc_jpush(const cc_rules *view, jparts *p, uint64_t o, uint64_t t)
     p->n++;
 }
 
-/* Set parts extending the partial part s (size cards) by cards idx[start..n) (a copy
- * listed twice), sizes 2..max. O(parts). */
-static void cc_jset_parts(const cc_rules *view, jparts *p, const int *idx, int n, int start,
-                          cc_hand s, int size, int max)
-{
-    int i;
-    if (size >= 2)
-        cc_jpush(view, p, s.once, s.twice);
-    if (size >= max)
-        return;
-    for (i = start; i < n; i++) {
-        if (i > start && idx[i] == idx[i - 1])
-            continue;
-        cc_jset_parts(view, p, idx, n, i + 1, cc_hand_add(s, idx[i]), size + 1, max);
-    }
-}
-
 /* Every part one joker completes in the natural cards (a, b) (working space), set
  * capacity cap, `places` places per suit. O(parts). */
 CC_FORCE_INLINE void cc_jparts_of(const cc_rules *view, uint64_t a, uint64_t b, int cap,
@@ -88,16 +71,17 @@ CC_FORCE_INLINE void cc_jparts_of(const cc_rules *view, uint64_t a, uint64_t b, 
         if ((b & col) == 0 && cc_popcount(in) == 2) {
             cc_jpush(view, p, in, 0); /* the common case: a pair */
         } else {
-            int idx[2 * CC_NSUITS], n = 0;
-            uint64_t y;
-            cc_hand e = {0, 0};
-            for (y = in; y != 0; y &= y - 1) {
-                int c = cc_ctz(y);
-                idx[n++] = c;
-                if ((b >> c) & 1u)
-                    idx[n++] = c;
-            }
-            cc_jset_parts(view, p, idx, n, 0, e, 0, cap - 1);
+            /* every sub-multiset of 2..cap-1 cards: one copy of each card of o, a
+               second of each of t (<= 16 * 16 masks) */
+            uint64_t o, t, tw = b & col;
+            for (o = in; o != 0; o = (o - 1) & in)
+                for (t = o & tw;; t = (t - 1) & o & tw) {
+                    int size = cc_popcount(o) + cc_popcount(t);
+                    if (size >= 2 && size < cap)
+                        cc_jpush(view, p, o, t);
+                    if (t == 0)
+                        break;
+                }
         }
     }
     /* runs: per suit, spans lo..hi of held cards with at most one place missing */
@@ -127,6 +111,13 @@ CC_FORCE_INLINE void cc_jparts_of(const cc_rules *view, uint64_t a, uint64_t b, 
     }
 }
 
+/* The largest of three. O(1). */
+CC_INLINE int cc_max3(int x, int y, int z)
+{
+    int m = x > y ? x : y;
+    return m > z ? m : z;
+}
+
 /* (a, b) less the multiset part (o, t) it holds. O(1). */
 CC_INLINE void cc_jminus(uint64_t *a, uint64_t *b, uint64_t o, uint64_t t)
 {
@@ -141,11 +132,10 @@ CC_INLINE int cc_jfit(const jparts *p, uint64_t b, int i, int j)
     return ((p->t[i] & p->o[j]) | (p->o[i] & p->t[j]) | (p->o[i] & p->o[j] & ~b)) == 0;
 }
 
-/* The parts route of cc_jdeadwood (jokers.c) for the hands its fast path leaves: a natural
- * meld in the hand, or two jokers and more. best: the deadwood with no joker melded;
- * runs, sets: the natural cards' masks. Inlined per deck count into the two
- * out-of-line copies below. O(parts) house deadwoods, plus O(parts^2) pair checks with
- * two jokers. */
+/* The parts route of cc_jdeadwood (jokers.c) for the one-joker hands its fast paths
+ * leave: a natural meld in the hand. best: the deadwood with no joker melded; runs,
+ * sets: the natural cards' masks. Inlined per deck count into the two out-of-line
+ * copies below. O(parts) house deadwoods. */
 CC_FORCE_INLINE int cc_jparts_search(const cc_rules *view, int jp, uint64_t a, uint64_t b,
                                      int nj, int cap, int places, int two, int best,
                                      uint64_t runs, uint64_t sets)
@@ -154,11 +144,10 @@ CC_FORCE_INLINE int cc_jparts_search(const cc_rules *view, int jp, uint64_t a, u
     /* natural cards in some natural meld: a rest of the hand without one holds no meld,
        and its deadwood is its points */
     uint64_t meld = a & (runs | sets);
-    int i, j, floor, total;
+    int i, floor = (nj - 1) * jp, total; /* no deadwood below the jokers left over */
     (void)runs;
     total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
     cc_jparts_of(view, a, b, cap, places, &p);
-    floor = (nj - (nj < 2 ? nj : 2)) * jp; /* no deadwood below the jokers left over */
     for (i = 0; i < p.n && best > floor; i++) {
         uint64_t ra = a, rb = b;
         int d;
@@ -176,15 +165,6 @@ CC_FORCE_INLINE int cc_jparts_search(const cc_rules *view, int jp, uint64_t a, u
         if (d < best)
             best = d;
     }
-    if (nj >= 2 && best > floor) {
-        int most = -1;
-        for (i = 0; i < p.n; i++)
-            for (j = i; j < p.n; j++)
-                if (p.w[i] + p.w[j] > most && cc_jfit(&p, b, i, j))
-                    most = p.w[i] + p.w[j];
-        if (most >= 0 && total - most + floor < best)
-            best = total - most + floor;
-    }
     return best;
 }
 
@@ -199,6 +179,176 @@ int cc_jparts_two(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj, 
                          int places, int best, uint64_t runs, uint64_t sets)
 {
     return cc_jparts_search(view, jp, a, b, nj, cap, places, 1, best, runs, sets);
+}
+
+/* ------------------------------------------------------------------ two jokers or more */
+
+/*
+ * With nj >= 2 jokers no meld is ever short of one: of <= 8 cards at most two melds are
+ * made, each with at most one joker. So each meld is a "candidate": a part with its
+ * joker (value: the part's points plus jp, the joker's points saved too), or a natural
+ * meld no joker can join (one deck's full set of four; value: its points); a natural
+ * meld a joker can join is a part, and worth more with it (jp >= 0). The deadwood is the
+ * natural cards' points plus nj * jp, less the most value of at most two candidates that
+ * fit together in the hand. Every candidate of a hand with a card less is one of the
+ * hand's (a part of fewer cards is listed as well), so the hints list them once and
+ * search again per discard, skipping the candidates the discard breaks.
+ */
+
+/* p's parts as candidates: their values in w, one deck's full sets appended. O(parts). */
+static void cc_jcands(const cc_rules *view, int jp, uint64_t a, int cap, jparts *p)
+{
+    int i;
+    for (i = 0; i < p->n; i++)
+        p->w[i] += jp;
+    if (cap == 4) {
+        uint64_t x;
+        for (x = a & (a >> 16) & (a >> 32) & (a >> 48) & CC_RANK_MASK; x != 0; x &= x - 1)
+            cc_jpush(view, p, (x & (~x + 1)) * CC_LANES, 0);
+    }
+}
+
+/* idx: the candidates' order, most value first (insertion: a few dozen). */
+static void cc_jsort(const jparts *p, int *idx)
+{
+    int i, k;
+    for (i = 0; i < p->n; i++) {
+        int v = p->w[i];
+        for (k = i; k > 0 && p->w[idx[k - 1]] < v; k--)
+            idx[k] = idx[k - 1];
+        idx[k] = i;
+    }
+}
+
+/* The most value of at most two candidates of p (order idx) that fit together in the
+ * natural cards (a, b): each within them, and no card used more often than held. The
+ * order lets both loops stop at the first value that cannot beat the best. O(pairs) at
+ * worst, a few in most hands. */
+CC_INLINE int cc_jbest2(const jparts *p, const int *idx, uint64_t a, uint64_t b)
+{
+    int best = 0, ii, jj;
+    for (ii = 0; ii < p->n; ii++) {
+        int i = idx[ii], vi = p->w[i];
+        if (2 * vi <= best)
+            break;
+        if (((p->o[i] & ~a) | (p->t[i] & ~b)) != 0)
+            continue; /* a card the hand lacks */
+        best = vi > best ? vi : best;
+        for (jj = ii; jj < p->n; jj++) { /* jj == ii: a part held twice, in two decks */
+            int j = idx[jj];
+            if (vi + p->w[j] <= best)
+                break;
+            if (((p->o[j] & ~a) | (p->t[j] & ~b)) == 0 && cc_jfit(p, b, i, j)) {
+                best = vi + p->w[j];
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/* Deadwood of natural cards (a, b) (working space; b == 0 in the first) with nj >= 2
+ * jokers, set capacity cap. O(candidates^2) at worst. */
+CC_FORCE_INLINE int cc_jcands_dead(const cc_rules *view, int jp, uint64_t a, uint64_t b,
+                                   int nj, int cap, int places, int two)
+{
+    jparts p;
+    int idx[CC_JN_MAX];
+    int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
+    cc_jparts_of(view, a, two ? b : 0, cap, places, &p);
+    cc_jcands(view, jp, a, cap, &p);
+    cc_jsort(&p, idx);
+    return total + nj * jp - cc_jbest2(&p, idx, a, two ? b : 0);
+}
+
+int cc_jcands_one(const cc_rules *view, int jp, uint64_t a, int nj, int cap, int places)
+{
+    return cc_jcands_dead(view, jp, a, 0, nj, cap, places, 0);
+}
+
+int cc_jcands_two(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj, int cap,
+                  int places)
+{
+    return cc_jcands_dead(view, jp, a, b, nj, cap, places, 1);
+}
+
+/* Whether a candidate (o, t) is a natural meld: three cards or more of one rank, or of
+ * one suit at consecutive places. O(1). */
+CC_INLINE int cc_jnatural(uint64_t o, uint64_t t)
+{
+    uint64_t cols = (o | (o >> 16) | (o >> 32) | (o >> 48)) & CC_RANK_MASK;
+    uint64_t low = o >> cc_ctz(o);
+    if (cc_popcount(o) + cc_popcount(t) < 3)
+        return 0;
+    return (cols & (cols - 1)) == 0 || (t == 0 && (low & (low + 1)) == 0);
+}
+
+/* Hint points of the 8 valid cards h with nj >= 2 jokers, natural cards (a, b) (working
+ * space; b == 0 in the first), in h's raw card order. Every candidate and every two
+ * that fit together are weighed once, and each gives its value to the discards that
+ * leave it whole (a card held once and unused, or held twice and used once at most).
+ * Discarding a joker leaves nj - 1: with one, the best of a candidate with the joker
+ * and a natural meld beside it. O(candidates^2). */
+CC_FORCE_INLINE void cc_jhints_cands(const cc_rules *view, const cc_rules *rules, cc_hand h,
+                                     uint64_t a, uint64_t b, int nj, int cap, uint8_t *points,
+                                     int two)
+{
+    uint64_t jm = rules->joker_mask, once, x;
+    int jp = rules->joker_points, places = rules->deck == 40 ? 10 : CC_NRANKS, k = 0;
+    int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0), i, j, all = 0, one = 0;
+    int nat[CC_JN_MAX], gain[64];
+    jparts p;
+    if (!two)
+        b = 0;
+    once = a & ~b;
+    cc_jparts_of(view, a, b, cap, places, &p);
+    cc_jcands(view, jp, a, cap, &p);
+    for (x = a; x != 0; x &= x - 1)
+        gain[cc_ctz(x)] = 0;
+    for (i = 0; i < p.n; i++) /* a natural meld's value without a joker; -inf: none */
+        nat[i] = cc_jnatural(p.o[i], p.t[i]) ? cc_wpop(view, p.o[i]) + cc_wpop(view, p.t[i])
+                                              : -(1 << 20);
+    for (i = 0; i < p.n; i++) {
+        int vi = p.w[i];
+        all = vi > all ? vi : all;
+        one = cc_max3(one, vi, nat[i]);
+        for (x = (once & ~p.o[i]) | (b & ~p.t[i]); x != 0; x &= x - 1)
+            gain[cc_ctz(x)] = vi > gain[cc_ctz(x)] ? vi : gain[cc_ctz(x)];
+        for (j = i; j < p.n; j++) {
+            int v = vi + p.w[j];
+            uint64_t used2 = p.t[i] | p.t[j] | (p.o[i] & p.o[j]); /* both copies used */
+            if (!cc_jfit(&p, b, i, j))
+                continue;
+            all = v > all ? v : all;
+            one = cc_max3(one, cc_max3(vi + nat[j], nat[i] + p.w[j], nat[i] + nat[j]), 0);
+            for (x = (once & ~(p.o[i] | p.o[j])) | (b & ~used2); x != 0; x &= x - 1)
+                gain[cc_ctz(x)] = v > gain[cc_ctz(x)] ? v : gain[cc_ctz(x)];
+        }
+    }
+    for (x = h.once; x != 0; x &= x - 1) {
+        int c = cc_ctz(x), d, copies = 1 + (int)((h.twice >> c) & 1u);
+        if ((jm >> c) & 1u) {
+            d = total + (nj - 1) * jp - (nj >= 3 ? all : one);
+        } else {
+            int wc = cc_var_wbit(rules->deck, c);
+            d = total + nj * jp - view->points[wc & 15] - gain[wc];
+        }
+        points[k++] = (uint8_t)d;
+        if (copies == 2)
+            points[k++] = (uint8_t)d;
+    }
+}
+
+void cc_jhints_cands_one(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
+                         int nj, int cap, uint8_t *points)
+{
+    cc_jhints_cands(view, rules, h, a, 0, nj, cap, points, 0);
+}
+
+void cc_jhints_cands_two(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
+                         uint64_t b, int nj, int cap, uint8_t *points)
+{
+    cc_jhints_cands(view, rules, h, a, b, nj, cap, points, 1);
 }
 
 /* For each natural card x of (a, b) (working space): dj[x] = min(dj[x], D(a, b less one
@@ -254,59 +404,30 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
     return d;
 }
 
-/* The parts route of cc_jhints (jokers.c) for the hands its fast path leaves: a
- * natural meld among the natural cards (a, b) (working space), or two jokers and more.
- * The parts of the natural cards are listed once: discarding a natural card x leaves
- * the parts without x, so each term of cc_jdeadwood becomes a removal pass over
- * nat - N (one house hints pass each); discarding a joker leaves the natural cards
- * whole, with one joker less. meld: the natural cards in a natural meld. Inlined per
- * deck count. O(parts) house hints passes, plus O(parts^2) pairs with two jokers. */
+/* The parts route of cc_jhints (jokers.c) for the one-joker hands its fast path leaves:
+ * a natural meld among the natural cards (a, b) (working space). The parts of the
+ * natural cards are listed once: discarding a natural card x leaves the parts without
+ * x, so each term of cc_jdeadwood becomes a removal pass over nat - N (one house hints
+ * pass each); discarding the joker leaves the natural cards whole. meld: the natural
+ * cards in a natural meld. Inlined per deck count. O(parts) house hints passes. */
 CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules, cc_hand h,
-                                     uint64_t a, uint64_t b, int nj, int cap, uint64_t meld,
+                                     uint64_t a, uint64_t b, int cap, uint64_t meld,
                                      uint8_t *points, int two)
 {
     uint64_t jm = rules->joker_mask, x;
     int jp = rules->joker_points, places = rules->deck == 40 ? 10 : CC_NRANKS;
-    int i, j, k = 0, dnat, best1 = 1 << 20, djoker;
+    int i, k = 0, djoker;
     uint8_t dj[64];
     jparts p;
     for (x = a; x != 0; x &= x - 1)
         dj[cc_ctz(x)] = 0xFF;
-    dnat = cc_jremovals(view, a, b, nj * jp, ~UINT64_C(0), dj, two);
+    /* discarding the joker: the natural cards alone */
+    djoker = cc_jremovals(view, a, b, jp, ~UINT64_C(0), dj, two);
     cc_jparts_of(view, a, b, cap, places, &p);
     for (i = 0; i < p.n; i++) {
         uint64_t ra = a, rb = b;
-        int d;
         cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
-        d = cc_jremovals(view, ra, rb, (nj - 1) * jp, meld, dj, two);
-        if (d < best1)
-            best1 = d;
-    }
-    /* discarding a joker: nj - 1 jokers with every natural card */
-    djoker = dnat + (nj - 1) * jp;
-    if (nj >= 2 && best1 + (nj - 2) * jp < djoker)
-        djoker = best1 + (nj - 2) * jp;
-    if (nj >= 2) {
-        int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0), most = -1;
-        for (i = 0; i < p.n; i++)
-            for (j = i; j < p.n; j++) {
-                uint64_t ra = a, rb = b;
-                int left;
-                if (!cc_jfit(&p, b, i, j))
-                    continue;
-                if (p.w[i] + p.w[j] > most)
-                    most = p.w[i] + p.w[j];
-                cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
-                cc_jminus(&ra, &rb, p.o[j], two ? p.t[j] : 0);
-                left = total - p.w[i] - p.w[j] + (nj - 2) * jp; /* <= 2 cards: no meld */
-                for (x = ra; x != 0; x &= x - 1) {
-                    int c = cc_ctz(x), v = left - view->points[c & 15];
-                    if (v < dj[c])
-                        dj[c] = (uint8_t)v;
-                }
-            }
-        if (nj >= 3 && most >= 0 && total - most + (nj - 3) * jp < djoker)
-            djoker = total - most + (nj - 3) * jp;
+        cc_jremovals(view, ra, rb, 0, meld, dj, two);
     }
     for (x = h.once; x != 0; x &= x - 1) {
         int c = cc_ctz(x), d, copies = 1 + (int)((h.twice >> c) & 1u);
@@ -321,16 +442,14 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
     }
 }
 
-
 void cc_jhints_route_one(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
-                         uint64_t b, int nj, int cap, uint64_t meld, uint8_t *points)
+                         int cap, uint64_t meld, uint8_t *points)
 {
-    (void)b;
-    cc_jhints_route(view, rules, h, a, 0, nj, cap, meld, points, 0);
+    cc_jhints_route(view, rules, h, a, 0, cap, meld, points, 0);
 }
 
 void cc_jhints_route_two(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
-                         uint64_t b, int nj, int cap, uint64_t meld, uint8_t *points)
+                         uint64_t b, int cap, uint64_t meld, uint8_t *points)
 {
-    cc_jhints_route(view, rules, h, a, b, nj, cap, meld, points, 1);
+    cc_jhints_route(view, rules, h, a, b, cap, meld, points, 1);
 }

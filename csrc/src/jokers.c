@@ -306,6 +306,9 @@ CC_FORCE_INLINE int cc_jdeadwood(const cc_rules *view, int jp, uint64_t a, uint6
         if (d >= 0)
             return d;
     }
+    if (nj >= 2)
+        return two ? cc_jcands_two(view, jp, a, b, nj, cap, places)
+                   : cc_jcands_one(view, jp, a, nj, cap, places);
     best = cc_deadwood_masks(view, a, b, runs, sets) + nj * jp;
     if (nj == 0)
         return best;
@@ -386,10 +389,14 @@ CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_h
         }
         return;
     }
-    if (two)
-        cc_jhints_route_two(view, rules, h, a, b, nj, cap, meld, points);
+    if (nj >= 2 && two)
+        cc_jhints_cands_two(view, rules, h, a, b, nj, cap, points);
+    else if (nj >= 2)
+        cc_jhints_cands_one(view, rules, h, a, nj, cap, points);
+    else if (two)
+        cc_jhints_route_two(view, rules, h, a, b, cap, meld, points);
     else
-        cc_jhints_route_one(view, rules, h, a, 0, nj, cap, meld, points);
+        cc_jhints_route_one(view, rules, h, a, cap, meld, points);
 }
 
 /* cc_jhints out of line, one copy per deck count. */

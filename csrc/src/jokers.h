@@ -18,22 +18,34 @@ CC_INLINE uint64_t places_mask(int places)
     return places == 10 ? UINT64_C(0x03FF03FF03FF03FF) : CC_LANE_MASK;
 }
 
-/* The parts route of the deadwood: natural cards (a, b) (working space; b == 0 in the
- * first) with nj >= 1 jokers, set capacity cap, `places` places a lane; best: the
- * deadwood with no joker melded; runs, sets: the natural cards' masks. joker_parts.c. */
+/* The parts route of the deadwood with one joker: natural cards (a, b) (working space;
+ * b == 0 in the first), set capacity cap, `places` places a lane; best: the deadwood
+ * with no joker melded; runs, sets: the natural cards' masks. joker_parts.c. */
 CC_INTERNAL int cc_jparts_one(const cc_rules *view, int jp, uint64_t a, int nj, int cap,
                               int places, int best, uint64_t runs, uint64_t sets);
 CC_INTERNAL int cc_jparts_two(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj,
                               int cap, int places, int best, uint64_t runs, uint64_t sets);
 
-/* The parts route of the hints: the 8 valid cards h holding nj >= 1 jokers, their
- * natural cards (a, b) (working space; b == 0 in the first), set capacity cap, meld:
- * the natural cards in a natural meld; points in h's raw card order. joker_parts.c. */
+/* The deadwood with nj >= 2 jokers: the candidates' search (joker_parts.c, "two jokers
+ * or more"). */
+CC_INTERNAL int cc_jcands_one(const cc_rules *view, int jp, uint64_t a, int nj, int cap,
+                              int places);
+CC_INTERNAL int cc_jcands_two(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj,
+                              int cap, int places);
+
+/* The hints of the 8 valid cards h: with one joker and a natural meld (the parts route;
+ * meld: the natural cards in a natural meld), and with nj >= 2 jokers (the candidates'
+ * search); natural cards (a, b) (working space; b == 0 in the first), set capacity cap;
+ * points in h's raw card order. joker_parts.c. */
 CC_INTERNAL void cc_jhints_route_one(const cc_rules *view, const cc_rules *rules, cc_hand h,
-                                     uint64_t a, uint64_t b, int nj, int cap, uint64_t meld,
-                                     uint8_t *points);
+                                     uint64_t a, int cap, uint64_t meld, uint8_t *points);
 CC_INTERNAL void cc_jhints_route_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
-                                     uint64_t a, uint64_t b, int nj, int cap, uint64_t meld,
+                                     uint64_t a, uint64_t b, int cap, uint64_t meld,
+                                     uint8_t *points);
+CC_INTERNAL void cc_jhints_cands_one(const cc_rules *view, const cc_rules *rules, cc_hand h,
+                                     uint64_t a, int nj, int cap, uint8_t *points);
+CC_INTERNAL void cc_jhints_cands_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
+                                     uint64_t a, uint64_t b, int nj, int cap,
                                      uint8_t *points);
 
 /* Deadwood of natural cards (a, b) (working space; b == 0 with one deck) with nj >= 1
