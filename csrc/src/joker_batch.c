@@ -37,9 +37,16 @@ typedef struct jtab {
     uint8_t run[4096];  /* 1 + the heaviest run part of a lane pattern; 0: none */
     uint8_t run2[4096]; /* 1 + the heaviest two disjoint run parts; 0: none */
     uint8_t pair[4096]; /* 1 + the heaviest rank held twice (2 * its points), by rank mask */
+    int16_t runn[4096];  /* run and run2 as points, CC_JNONE for none (with run2: the */
+    int16_t run2n[4096]; /* two-joker hints' terms add without masks) */
     const uint8_t *w;   /* points by place (the rules' working points) */
     int size, have2;
 } jtab;
+
+/* "No part" in the int16 tables: a sum of it with two parts' points and two jokers' (at
+ * most 8 cards of 31 points in all) stays negative, so the terms of cc_jtab_hints2_np
+ * add without masks and the most the jokers save (>= 0) never takes one. */
+#define CC_JNONE (-1024)
 
 CC_INLINE int cc_max(int x, int y) { return x > y ? x : y; }
 
@@ -123,6 +130,10 @@ static void cc_jtab_build2(jtab *t)
                 best = bw + r;
         }
         t->run2[p] = (uint8_t)best;
+    }
+    for (p = 0; p < (unsigned)t->size; p++) {
+        t->runn[p] = (int16_t)(t->run[p] > 0 ? t->run[p] - 1 : CC_JNONE);
+        t->run2n[p] = (int16_t)(t->run2[p] > 0 ? t->run2[p] - 1 : CC_JNONE);
     }
     t->have2 = 1;
 }
@@ -243,104 +254,145 @@ CC_FORCE_INLINE void cc_jtab_hints1(const jtab *t, const cc_rules *view, const c
     }
 }
 
-/* The same with two jokers or more and no card held twice (b == 0), discard by
- * discard from what the whole hand's lanes give: discarding x changes x's lane only and
- * drops x's rank from the ranks held twice, so each term of cc_jtab_w is that lane's
- * new lookups against the other lanes' best (run and two-part tables, the two heaviest
- * lanes, and per rank held twice the heaviest run avoiding its cards), all computed
- * once. A card no part holds (no other card of its rank, none within two places in its
- * suit) leaves every part whole: its hint is the whole hand's deadwood less its points.
- * A discard's terms are chosen by masks, not branches: which of them exist changes from
- * discard to discard. Every table is read before the first store to points (a byte
- * store may alias them). Places in the output as in cc_jtab_hints1 (two: a joker held
- * twice, the only card held twice here). O(8) lookups plus O(ranks held twice) a
- * discard. */
-CC_FORCE_INLINE void cc_jtab_hints2(const jtab *t, const cc_rules *view, const cc_rules *local,
-                                    cc_hand h, uint64_t a, int nj, uint8_t *points, int two)
+/* The second largest of three. O(1). */
+CC_INLINE int cc_second3(int x, int y, int z)
 {
+    return cc_max(cc_min(x, y), cc_min(cc_max(x, y), z));
+}
+
+/* For each lane s of v[4]: m[s], the largest of the other three; m2[s], the sum of the
+ * two largest of the other three (CC_JNONE-safe: a sum holding none stays negative), or
+ * nothing when m2 == NULL. O(1). */
+CC_INLINE void cc_jothers(const int *v, int *m, int *m2)
+{
+    int a01 = cc_max(v[0], v[1]), a23 = cc_max(v[2], v[3]);
+    m[0] = cc_max(v[1], a23);
+    m[1] = cc_max(v[0], a23);
+    m[2] = cc_max(a01, v[3]);
+    m[3] = cc_max(a01, v[2]);
+    if (m2 != NULL) {
+        m2[0] = m[0] + cc_second3(v[1], v[2], v[3]);
+        m2[1] = m[1] + cc_second3(v[0], v[2], v[3]);
+        m2[2] = m[2] + cc_second3(v[0], v[1], v[3]);
+        m2[3] = m[3] + cc_second3(v[0], v[1], v[2]);
+    }
+}
+
+/* Hint points of the 8 valid cards h with two jokers or more whose natural cards a
+ * (working space; none held twice) hold no natural meld and np <= 2 ranks held twice
+ * (three: 0.4% of uniform rows, the single-hand search), by table, on the int16 tables, where "no part" is CC_JNONE and sums need no masks;
+ * inlined once per np (0, 1, 2) and deck count, so a hand without pairs weighs no pair
+ * terms. A natural card x in some part (at place q of lane s; lx: lane s without x) is
+ * weighed by straight-line terms:
+ *   one part:  a pair left (a pair of x's rank keeps one card: gone), runn[lx], the
+ *              best run part of the other lanes;
+ *   two parts: run2n[lx] or the best two of another lane; runn[lx] and the best run of
+ *              the other lanes, or the best two other lanes' runs; the two pairs; a pair
+ *              left and the best run avoiding its rank (in lx, or in the other lanes:
+ *              computed once per pair and lane);
+ * and its hint is the points less x's and the most the jokers save (none, one part with
+ * a joker, or two with one each). A card in no part leaves every part whole: the whole
+ * hand's deadwood less its points. A joker's discard leaves nj - 1 jokers and the whole
+ * hand's parts. Places in the output as in cc_jtab_hints1. O(8) lookups a discard. */
+CC_FORCE_INLINE void cc_jtab_hints2_np(const jtab *t, const cc_rules *view,
+                                       const cc_rules *local, cc_hand h, uint64_t a,
+                                       uint64_t pairs, int nj, uint8_t *points, int two,
+                                       int np)
+{
+    const int16_t *rn = t->runn, *r2n = t->run2n;
+    const uint8_t *w = t->w;
     uint64_t jm = h.once & local->joker_mask, twice = two ? h.twice & local->joker_mask : 0;
-    uint64_t y = a | jm, pairs = cc_jpairs(a, 0), x;
-    uint64_t inpart = a & ((a << 1) | (a << 2) | (a >> 1) | (a >> 2) | (pairs * CC_LANES));
-    int jp = local->joker_points, total = cc_wpop(view, a), s, i, k, np = 0;
-    int r[4], r2[4], rest1[4], rest2[4], o1[4], o2[4], pq[4], pw[4], avo[4][4], ra[4];
-    int w1a, w2a, p1a = 0, p2a = 0, djoker, dwhole, out[8], slot[8], n = 0;
-    unsigned l[4];
+    uint64_t y = a | jm, x, inpart;
+    int jp = local->joker_points, total = cc_wpop(view, a) + nj * jp, s;
+    int r[4], r2[4], rest1[4], rest2[4], o12[4], c2[4], ra0[4], ra1[4], avo0[4], avo1[4];
+    int pw0 = CC_JNONE, pw1 = CC_JNONE, w1a, w2a, djoker, dwhole;
+    unsigned pb0 = 0, pb1 = 0;
+    if (np >= 1) { /* the ranks held twice: bits pb0, pb1 and 2 * their points */
+        pb0 = (unsigned)(pairs & (~pairs + 1));
+        pw0 = 2 * w[cc_ctz(pairs)];
+    }
+    if (np >= 2) {
+        pb1 = (unsigned)(pairs & (pairs - 1));
+        pw1 = 2 * w[cc_ctz(pb1)];
+    }
     for (s = 0; s < 4; s++) {
-        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
-        r[s] = t->run[l[s]];
-        r2[s] = t->run2[l[s]];
+        unsigned ls = (unsigned)(a >> (16 * s)) & 0xFFFu;
+        r[s] = rn[ls];
+        r2[s] = r2n[ls];
+        ra0[s] = np >= 1 ? rn[ls & ~pb0] : CC_JNONE;
+        ra1[s] = np >= 2 ? rn[ls & ~pb1] : CC_JNONE;
     }
-    for (s = 0; s < 4; s++) { /* the other three lanes: best run, best two, top two runs */
-        rest1[s] = rest2[s] = o1[s] = o2[s] = 0;
-        for (k = 0; k < 4; k++) {
-            if (k == s)
-                continue;
-            rest1[s] = cc_max(rest1[s], r[k]);
-            rest2[s] = cc_max(rest2[s], r2[k]);
-            o2[s] = cc_max(o2[s], cc_min(o1[s], r[k]));
-            o1[s] = cc_max(o1[s], r[k]);
-        }
+    cc_jothers(r, rest1, o12);
+    cc_jothers(r2, rest2, NULL);
+    for (s = 0; s < 4; s++)
+        c2[s] = cc_max(rest2[s], o12[s]);
+    /* the whole hand */
+    w1a = cc_max(r[0], rest1[0]);
+    w2a = cc_max(cc_max(r2[0], c2[0]), r[0] + rest1[0]);
+    if (np >= 1) {
+        cc_jothers(ra0, avo0, NULL);
+        w1a = cc_max(w1a, pw0);
+        w2a = cc_max(w2a, pw0 + cc_max(ra0[0], avo0[0]));
     }
-    /* the whole hand: cc_jtab_w's terms from the same lookups */
-    w1a = cc_max(cc_max(t->pair[pairs], r[0]), rest1[0]);
-    w2a = cc_max(cc_max(r2[0], rest2[0]), (cc_max(r[0], o1[0]) +
-                                           cc_max(cc_min(r[0], o1[0]), o2[0]) - 1) &
-                                              -(cc_max(cc_min(r[0], o1[0]), o2[0]) > 0));
-    for (x = pairs; x != 0 && np < 4; x &= x - 1, np++) {
-        int q = cc_ctz(x), rq[4];
-        unsigned qb = ~(1u << q);
-        pq[np] = q;
-        pw[np] = 2 * t->w[q] + 1;
-        for (k = 0; k < 4; k++)
-            rq[k] = t->run[l[k] & qb];
-        ra[np] = cc_max(cc_max(rq[0], rq[1]), cc_max(rq[2], rq[3]));
-        w2a = cc_max(w2a, (pw[np] + ra[np] - 1) & -(ra[np] > 0));
-        p2a = cc_max(p2a, cc_min(p1a, pw[np]));
-        p1a = cc_max(p1a, pw[np]);
-        for (s = 0; s < 4; s++) { /* the best run avoiding rank q outside lane s */
-            avo[np][s] = 0;
-            for (k = 0; k < 4; k++)
-                avo[np][s] = k == s ? avo[np][s] : cc_max(avo[np][s], rq[k]);
-        }
+    if (np >= 2) {
+        cc_jothers(ra1, avo1, NULL);
+        w1a = cc_max(w1a, pw1);
+        w2a = cc_max(w2a, cc_max(pw0 + pw1, pw1 + cc_max(ra1[0], avo1[0])));
     }
-    w2a = cc_max(w2a, (p1a + p2a - 1) & -(p2a > 0));
-    djoker = total + (nj - 1) * jp - cc_jtab_gain(jp, nj - 1, w1a, w2a);
-    dwhole = total + nj * jp - cc_jtab_gain(jp, nj, w1a, w2a);
-    total += nj * jp;
-    for (x = inpart; x != 0; x &= x - 1, n++) {
+    djoker = total - jp - cc_max(0, cc_max(jp + w1a, nj >= 3 ? 2 * jp + w2a : CC_JNONE));
+    dwhole = total - cc_max(0, cc_max(jp + w1a, 2 * jp + w2a));
+    /* the cards in some part: another of their rank, or one within two places */
+    inpart = a & ((a << 1) | (a << 2) | (a >> 1) | (a >> 2) | (pairs * CC_LANES));
+    for (x = inpart; x != 0; x &= x - 1) {
         uint64_t below = (x & (~x + 1)) - 1;
-        int c = cc_ctz(x), q = c & 15, ls = c >> 4, rx, w1, w2, m1, m2, p1 = 0, p2 = 0;
-        unsigned lx = l[ls] & ~(1u << q);
-        rx = t->run[lx];
-        w1 = cc_max(cc_max(t->pair[pairs & ~(UINT64_C(1) << q)], rx), rest1[ls]);
-        w2 = cc_max(t->run2[lx], rest2[ls]);
-        m1 = cc_max(rx, o1[ls]);
-        m2 = cc_max(cc_min(rx, o1[ls]), o2[ls]);
-        w2 = cc_max(w2, (m1 + m2 - 1) & -(m2 > 0));
-        for (i = 0; i < np; i++) { /* a pair (not x's rank: one copy left) and a run */
-            int v = pw[i] & -(pq[i] != q);
-            int rv = cc_max(t->run[lx & ~(1u << pq[i])], avo[i][ls]);
-            w2 = cc_max(w2, (v + rv - 1) & -((v != 0) & (rv != 0)));
-            p2 = cc_max(p2, cc_min(p1, v));
-            p1 = cc_max(p1, v);
+        int c = cc_ctz(x), q = c & 15, ls = c >> 4, rx, w1, w2;
+        unsigned qb = 1u << q, lx = (unsigned)(a >> (c & 48)) & 0xFFFu & ~qb;
+        rx = rn[lx];
+        w1 = cc_max(rx, rest1[ls]);
+        w2 = cc_max(cc_max(r2n[lx], c2[ls]), rx + rest1[ls]);
+        if (np >= 1) {
+            int v0 = pb0 == qb ? CC_JNONE : pw0;
+            w1 = cc_max(w1, v0);
+            w2 = cc_max(w2, v0 + cc_max(rn[lx & ~pb0], avo0[ls]));
+            if (np >= 2) {
+                int v1 = pb1 == qb ? CC_JNONE : pw1;
+                w1 = cc_max(w1, v1);
+                w2 = cc_max(w2, cc_max(v0 + v1, v1 + cc_max(rn[lx & ~pb1], avo1[ls])));
+            }
         }
-        w2 = cc_max(w2, (p1 + p2 - 1) & -(p2 > 0));
-        out[n] = total - t->w[q] - cc_jtab_gain(jp, 2, w1, w2);
-        slot[n] = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+        /* (the stores may alias the tables: every read here is a fresh one) */
+        points[cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0)] =
+            (uint8_t)(total - w[q] - cc_max(0, cc_max(jp + w1, 2 * jp + w2)));
     }
-    for (x = a & ~inpart; x != 0; x &= x - 1, n++) {
+    for (x = a & ~inpart; x != 0; x &= x - 1) {
         uint64_t below = (x & (~x + 1)) - 1;
-        out[n] = dwhole - t->w[cc_ctz(x) & 15];
-        slot[n] = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+        int k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+        points[k] = (uint8_t)(dwhole - w[cc_ctz(x) & 15]);
     }
-    for (i = 0; i < n; i++)
-        points[slot[i]] = (uint8_t)out[i];
     for (x = jm; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1), below = bit - 1;
-        k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+        int k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
         points[k] = (uint8_t)djoker;
         if (two && (twice & bit))
             points[k + 1] = (uint8_t)djoker;
+    }
+}
+
+/* cc_jtab_hints2_np by the count of ranks held twice (<= 2). O(1). */
+CC_FORCE_INLINE void cc_jtab_hints2(const jtab *t, const cc_rules *view,
+                                        const cc_rules *local, cc_hand h, uint64_t a, int nj,
+                                        uint8_t *points, int two)
+{
+    uint64_t pairs = cc_jpairs(a, 0);
+    switch (cc_popcount(pairs)) {
+    case 0:
+        cc_jtab_hints2_np(t, view, local, h, a, pairs, nj, points, two, 0);
+        break;
+    case 1:
+        cc_jtab_hints2_np(t, view, local, h, a, pairs, nj, points, two, 1);
+        break;
+    default:
+        cc_jtab_hints2_np(t, view, local, h, a, pairs, nj, points, two, 2);
     }
 }
 
@@ -402,9 +454,11 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
         nj = cc_popcount(h.once & jm) + (decks == 1 ? 0 : cc_popcount(h.twice & jm));
         a = cc_var_compact(dk, h.once & ~jm);
         b = decks == 1 ? 0 : cc_var_compact(dk, h.twice & ~jm);
-        if (t != NULL && (nj == 1 || b == 0) && cc_no_meld(a, b)) {
+        if (t != NULL && (nj == 1 || b == 0) && cc_no_meld(a, b) &&
+            (nj == 1 || !hints || cc_popcount(cc_jpairs(a, 0)) <= 2)) {
             /* (two jokers and a card held twice: two run parts may share its places,
-               which a lane's pattern does not show; the single-hand search does) */
+               which a lane's pattern does not show; the single-hand search does, and
+               the hints of three ranks held twice) */
             const jtab *r = cc_jtab_ready(t, view, places, nj);
             if (hints && nj == 1 && decks == 1)
                 cc_jtab_hints1(r, view, local, h, a, 0, out + 8 * i, 0);
