@@ -6,7 +6,15 @@ single and double deck, native and reference in one run.
     python benchmarks/report.py v.json
 
 Rows: uniform hands of the rules' deck with exactly that many jokers (conga single
-deck holds one wild ace at most).
+deck holds one wild ace at most). ``test_house_same_hands`` runs the joker-free rows
+again under the house rules (every such hand is a house hand too: the 40-card deck's
+cards are all house cards, and conga's joker-free rows leave out the ace of coins), so
+that the variant path's cost on hands without a joker is measured on the same hands.
+
+    python benchmarks/report.py --variants v.json
+
+prints the joker rows against the joker-free rows of the same run, and those against
+the house rules on the same hands.
 """
 
 from __future__ import annotations
@@ -51,4 +59,21 @@ def test_variant_batch(benchmark, impl_name, op, cards, name, decks, jokers):
     benchmark.extra_info.update(rows=len(masks), op=op,
                                 workload=f"{name} {decks}-deck {jokers} jokers")
     out = benchmark(getattr(IMPLS[impl_name], op), masks, threads=1, rules=rules)
+    assert len(out) == len(masks)
+
+
+SAME = [(name, decks) for name in ("fifty", "conga") for decks in (1, 2)]
+
+
+@pytest.mark.parametrize("name,decks", SAME, ids=[f"{c[0]}-d{c[1]}" for c in SAME])
+@pytest.mark.parametrize("op,cards", [("deadwood_batch", 7), ("hints_batch", 8)])
+def test_house_same_hands(benchmark, op, cards, name, decks):
+    """The joker-free rows of test_variant_batch (same seed) under the house rules."""
+    if IMPLS["native"] is None:
+        pytest.skip("native module not built")
+    masks = variant_masks(Rules.preset(name), ROWS["native"], cards, decks, 0, 7)
+    benchmark.extra_info.update(rows=len(masks), op=op, rules="house",
+                                workload=f"{name} {decks}-deck 0 jokers, house rules")
+    out = benchmark(getattr(IMPLS["native"], op), masks, threads=1,
+                    rules=Rules.preset("barajamos"))
     assert len(out) == len(masks)
