@@ -138,12 +138,20 @@ CC_INLINE uint64_t cc_jpairs(uint64_t a, uint64_t b)
 }
 
 /* The heaviest part (*w1) and, with two jokers, the heaviest two that fit together
- * (*w2) of natural cards (a, b) with no natural meld, by table, each 1 + its points (0:
- * none): a rank held twice or a lane's run part; two parts are one lane's two, the two
- * heaviest lanes' parts, a rank held twice and a run avoiding its places, or two ranks
- * held twice (b == 0 with two: a lane's pattern cannot show two run parts sharing a
- * card held twice). O(1) with one joker; with two, O(ranks held twice). Masks, not
- * branches: no pattern to predict. */
+ * (*w2) of natural cards (a, b) with no natural meld and at most one card held twice
+ * (b: none or one bit), by table, each 1 + its points (0: none): a rank held twice or a
+ * lane's run part; two parts are one lane's two, the two heaviest lanes' parts, a rank
+ * held twice and a run avoiding its places, two ranks held twice, or -- a card q held
+ * twice -- two run parts of q's lane that share q, one copy each. Two such parts are
+ * the heaviest part of the lane's places up to q and of its places from q up: a part
+ * holding q and cards on both sides of it (q - 1, q, a gap, q + 2 or the mirror) leaves
+ * the other part only q (q - 2 and q + 1 would make three in a row), and two parts
+ * holding q on one side both hold q's neighbour there (or the one beyond the gap). A
+ * lane's pattern shows neither that nor a part held twice (<= 1 card held twice: none).
+ * The lowest rank held twice is weighed by masks, not branches (none: place 15, no
+ * card, its weight masked out), and so is the term of q (none: masked out); further
+ * ranks held twice -- two in under one row in ten, three only in 8-card rows -- by a
+ * loop. O(1), about 30 lookups. */
 CC_INLINE void cc_jtab_w(const jtab *t, uint64_t a, uint64_t b, int nj, int *w1, int *w2)
 {
     uint64_t pairs = cc_jpairs(a, b), x;
@@ -158,22 +166,39 @@ CC_INLINE void cc_jtab_w(const jtab *t, uint64_t a, uint64_t b, int nj, int *w1,
     if (nj >= 2) {
         int w = cc_max(cc_max(t->run2[l[0]], t->run2[l[1]]),
                        cc_max(t->run2[l[2]], t->run2[l[3]]));
-        int m1 = 0, m2 = 0, p1 = 0, p2 = 0;
+        int m1 = 0, m2 = 0, p1, p2 = 0, q = cc_ctz(pairs | 0x8000u), pw, ra;
+        unsigned qb = ~(1u << q);
         for (s = 0; s < 4; s++) { /* the two heaviest lanes' parts */
             m2 = cc_max(m2, cc_min(m1, r[s]));
             m1 = cc_max(m1, r[s]);
         }
         w = cc_max(w, (m1 + m2 - 1) & -(m2 > 0));
-        for (x = pairs; x != 0; x &= x - 1) { /* a pair and a run avoiding its rank */
-            int q = cc_ctz(x), pw = 2 * t->w[q] + 1, ra = 0;
-            unsigned qb = ~(1u << q);
+        /* the lowest rank held twice and a run avoiding its rank */
+        pw = (2 * t->w[q] + 1) & -(pairs != 0);
+        ra = cc_max(cc_max(t->run[l[0] & qb], t->run[l[1] & qb]),
+                    cc_max(t->run[l[2] & qb], t->run[l[3] & qb]));
+        w = cc_max(w, (pw + ra - 1) & -((pw > 0) & (ra > 0)));
+        p1 = pw;
+        for (x = pairs & (pairs - 1); x != 0; x &= x - 1) { /* the others, rarely any */
+            int ra2 = 0;
+            q = cc_ctz(x);
+            pw = 2 * t->w[q] + 1;
+            qb = ~(1u << q);
             for (s = 0; s < 4; s++)
-                ra = cc_max(ra, t->run[l[s] & qb]);
-            w = cc_max(w, (pw + ra - 1) & -(ra > 0));
+                ra2 = cc_max(ra2, t->run[l[s] & qb]);
+            w = cc_max(w, (pw + ra2 - 1) & -(ra2 > 0));
             p2 = cc_max(p2, cc_min(p1, pw));
             p1 = cc_max(p1, pw);
         }
-        *w2 = cc_max(w, (p1 + p2 - 1) & -(p2 > 0)); /* two pairs */
+        w = cc_max(w, (p1 + p2 - 1) & -(p2 > 0)); /* two pairs */
+        { /* q held twice: the parts of its lane up to q and from q up (none: lane 3's
+             place 15, masked out; b == 0 folded with one deck) */
+            int c = cc_ctz(b | (UINT64_C(1) << 63));
+            unsigned lane = (unsigned)(a >> (c & 48)) & 0xFFFu, bit = 1u << (c & 15);
+            int lo = t->run[lane & (2 * bit - 1)], hi = t->run[lane & -bit];
+            w = cc_max(w, (lo + hi - 1) & -((b != 0) & (lo > 0) & (hi > 0)));
+        }
+        *w2 = w;
     }
 }
 
@@ -186,8 +211,8 @@ CC_INLINE int cc_jtab_gain(int jp, int nj, int w1, int w2)
 }
 
 /* Deadwood of natural cards (a, b) with no natural meld, points total, and nj >= 0
- * jokers, by table (a third joker has no meld of its own: <= 8 cards make <= 2 melds).
- * O(1) with one joker; with two, O(ranks held twice). */
+ * jokers (at most one card held twice when nj >= 2), by table (a third joker has no
+ * meld of its own: <= 8 cards make <= 2 melds). O(1). */
 CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int total, int nj)
 {
     int w1, w2;
@@ -402,9 +427,12 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
         nj = cc_popcount(h.once & jm) + (decks == 1 ? 0 : cc_popcount(h.twice & jm));
         a = cc_var_compact(dk, h.once & ~jm);
         b = decks == 1 ? 0 : cc_var_compact(dk, h.twice & ~jm);
-        if (t != NULL && (nj == 1 || b == 0) && cc_no_meld(a, b)) {
+        if (t != NULL && (nj == 1 || b == 0 || (!hints && (b & (b - 1)) == 0)) &&
+            cc_no_meld(a, b)) {
             /* (two jokers and a card held twice: two run parts may share its places,
-               which a lane's pattern does not show; the single-hand search does) */
+               which a lane's pattern does not show; cc_jtab_w weighs that for one such
+               card, the hints tables do not. With two, a part may be held twice: the
+               single-hand search does) */
             const jtab *r = cc_jtab_ready(t, view, places, nj);
             if (hints && nj == 1 && decks == 1)
                 cc_jtab_hints1(r, view, local, h, a, 0, out + 8 * i, 0);
