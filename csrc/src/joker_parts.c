@@ -216,26 +216,19 @@ static void cc_jcands(const cc_rules *view, int jp, uint64_t a, int cap, jparts 
 
 /* The most value of at most two candidates of p that fit together in the natural cards
  * (a, b) they were listed from (no card used more often than held; b == 0 folded in the
- * first): every ordered pair (i == j: a part held twice, in two decks), the best kept by
- * a conditional move. The list is padded to a multiple of four with empty candidates of
- * no value (they fit with any, and add nothing to a candidate already weighed), so the
- * inner loop runs whole groups of four, and the same count for each i: only the loops'
- * ends branch, and those the same way through one hand -- no order to sort nor pruning
- * to predict. O(candidates^2): a few dozen pairs in most hands (<= 40 candidates: <= 6
- * natural cards with two jokers). */
-CC_FORCE_INLINE int cc_jbest2(jparts *p, uint64_t b, int two)
+ * first): every pair j >= i (j == i: a part held twice, in two decks), the best kept by
+ * a conditional move, so only the loops' ends branch, on the count alone -- no order
+ * to sort nor pruning to predict. O(candidates^2): about 15 pairs in most hands (<= 40
+ * candidates: <= 6 natural cards with two jokers). */
+CC_FORCE_INLINE int cc_jbest2(const jparts *p, uint64_t b, int two)
 {
     int best = 0, i, j, n = p->n;
-    for (; (n & 3) != 0 && n < CC_JN_MAX; n++) {
-        p->o[n] = 0;
-        p->t[n] = 0;
-        p->w[n] = 0;
-    }
-    for (i = 0; i < p->n; i++) {
-        uint64_t oi = p->o[i], ti = two ? p->t[i] : 0, nb = ~b;
+    uint64_t nb = ~b;
+    for (i = 0; i < n; i++) {
+        uint64_t oi = p->o[i], ti = two ? p->t[i] : 0;
         int vi = p->w[i];
         best = vi > best ? vi : best;
-        for (j = 0; j < n; j++) {
+        for (j = i; j < n; j++) {
             uint64_t clash = two ? (ti & p->o[j]) | (oi & p->t[j]) | (oi & p->o[j] & nb)
                                  : oi & p->o[j];
             int v = (vi + p->w[j]) & -(int)(clash == 0); /* values are >= 0 */
