@@ -25,10 +25,12 @@
  * held card: three in a row). A part never needs the joker at a place another part's
  * card holds: that card and its neighbours would again be three in a row. 2^places
  * entries (1024 or 4096), about 20 operations each: about 10 us to build (both tables,
- * 48 cards), the two-part table only once a row holds two jokers. A row gains about
- * 2-4 ns of deadwood and 50 ns of hints from them (C driver, one deck), so a batch
- * builds them from CC_JTAB_ROWS_DEADWOOD / CC_JTAB_ROWS_HINTS rows. Single hands keep
- * cc_jbest_part and cc_jnomeld_parts.
+ * 48 cards), the two-part table only once a row holds two jokers, and then for the
+ * deadwood a table packing each pattern's points and both entries (one lookup a lane;
+ * a third of the first two's cost). A row gains about 2-4 ns of deadwood and 50 ns of
+ * hints from them (C driver, one deck), so a batch builds them from
+ * CC_JTAB_ROWS_DEADWOOD / CC_JTAB_ROWS_HINTS rows. Single hands keep cc_jbest_part and
+ * cc_jnomeld_parts.
  */
 #define CC_JTAB_ROWS_DEADWOOD 4096
 #define CC_JTAB_ROWS_HINTS 512
@@ -476,8 +478,8 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
         a = cc_var_compact(dk, h.once & ~jm);
         b = decks == 1 ? 0 : cc_var_compact(dk, h.twice & ~jm);
         if (!hints) {
-            uint64_t pairs = 0;
-            int by_table = t != NULL && cc_jtab_free(a, b, &pairs);
+            uint64_t pairs;
+            int by_table = cc_jtab_free(a, b, &pairs) && t != NULL;
             if (by_table && nj == 1)
                 out[i] = (uint8_t)cc_jtab_dead(cc_jtab_ready(t, view, places, 1), jp, a, b,
                                                cc_wpop(view, a) + cc_wpop(view, b));
