@@ -25,10 +25,12 @@
  * held card: three in a row). A part never needs the joker at a place another part's
  * card holds: that card and its neighbours would again be three in a row. 2^places
  * entries (1024 or 4096), about 20 operations each: about 10 us to build (both tables,
- * 48 cards), the two-part table only once a row holds two jokers. A row gains about
- * 2-4 ns of deadwood and 50 ns of hints from them (C driver, one deck), so a batch
- * builds them from CC_JTAB_ROWS_DEADWOOD / CC_JTAB_ROWS_HINTS rows. Single hands keep
- * cc_jbest_part and cc_jnomeld_parts.
+ * 48 cards), the two-part table only once a row holds two jokers, and then for the
+ * deadwood a table packing each pattern's points and both entries (one lookup a lane;
+ * a third of the first two's cost). A row gains about 2-4 ns of deadwood and 50 ns of
+ * hints from them (C driver, one deck), so a batch builds them from
+ * CC_JTAB_ROWS_DEADWOOD / CC_JTAB_ROWS_HINTS rows. Single hands keep cc_jbest_part and
+ * cc_jnomeld_parts.
  */
 #define CC_JTAB_ROWS_DEADWOOD 4096
 #define CC_JTAB_ROWS_HINTS 512
@@ -41,6 +43,8 @@ typedef struct jtab {
     int16_t run2n[4096]; /* two-joker hints' terms add without masks) */
     const uint8_t *w;   /* points by place (the rules' working points) */
     int size, have2;
+    uint32_t lane[4096]; /* a lane pattern's points | run2 << 16 | run << 24 (two jokers) */
+    int have_lane;
 } jtab;
 
 /* "No part" in the int16 tables: a sum of it with two parts' points and two jokers' (at
@@ -138,6 +142,20 @@ static void cc_jtab_build2(jtab *t)
     t->have2 = 1;
 }
 
+/* Fill lane (after cc_jtab_build2): a pattern's points in the low 16 bits (four lanes'
+ * sum stays below 2^16: <= 4 * 12 * 31), its run2 and run entries above, so that one
+ * lookup a lane gives all three to the two-joker rows. O(2^places). */
+static void cc_jtab_build_lane(jtab *t)
+{
+    unsigned p;
+    t->lane[0] = 0;
+    for (p = 1; p < (unsigned)t->size; p++) {
+        uint32_t pts = (t->lane[p & (p - 1)] & 0xFFFFu) + t->w[cc_ctz(p)];
+        t->lane[p] = pts | (uint32_t)t->run2[p] << 16 | (uint32_t)t->run[p] << 24;
+    }
+    t->have_lane = 1;
+}
+
 /* Ranks held twice (the working space, lane 0's places) of natural cards (a, b) that
  * hold no natural meld. O(1). */
 CC_INLINE uint64_t cc_jpairs(uint64_t a, uint64_t b)
@@ -148,44 +166,14 @@ CC_INLINE uint64_t cc_jpairs(uint64_t a, uint64_t b)
     return (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
 }
 
-/* The heaviest part (*w1) and, with two jokers, the heaviest two that fit together
- * (*w2) of natural cards (a, b) with no natural meld, by table, each 1 + its points (0:
- * none): a rank held twice or a lane's run part; two parts are one lane's two, the two
- * heaviest lanes' parts, a rank held twice and a run avoiding its places, or two ranks
- * held twice (b == 0 with two: a lane's pattern cannot show two run parts sharing a
- * card held twice). O(1) with one joker; with two, O(ranks held twice). Masks, not
- * branches: no pattern to predict. */
-CC_INLINE void cc_jtab_w(const jtab *t, uint64_t a, uint64_t b, int nj, int *w1, int *w2)
+/* The heaviest part of natural cards (a, b) with no natural meld, by table, 1 + its
+ * points (0: none): a rank held twice or a lane's run part. O(1): five lookups. */
+CC_INLINE int cc_jtab_w1(const jtab *t, uint64_t a, uint64_t b)
 {
-    uint64_t pairs = cc_jpairs(a, b), x;
-    unsigned l[4];
     int r[4], s;
-    for (s = 0; s < 4; s++) {
-        l[s] = (unsigned)(a >> (16 * s)) & 0xFFFu;
-        r[s] = t->run[l[s]];
-    }
-    *w1 = cc_max(cc_max(t->pair[pairs], r[0]), cc_max(cc_max(r[1], r[2]), r[3]));
-    *w2 = 0;
-    if (nj >= 2) {
-        int w = cc_max(cc_max(t->run2[l[0]], t->run2[l[1]]),
-                       cc_max(t->run2[l[2]], t->run2[l[3]]));
-        int m1 = 0, m2 = 0, p1 = 0, p2 = 0;
-        for (s = 0; s < 4; s++) { /* the two heaviest lanes' parts */
-            m2 = cc_max(m2, cc_min(m1, r[s]));
-            m1 = cc_max(m1, r[s]);
-        }
-        w = cc_max(w, (m1 + m2 - 1) & -(m2 > 0));
-        for (x = pairs; x != 0; x &= x - 1) { /* a pair and a run avoiding its rank */
-            int q = cc_ctz(x), pw = 2 * t->w[q] + 1, ra = 0;
-            unsigned qb = ~(1u << q);
-            for (s = 0; s < 4; s++)
-                ra = cc_max(ra, t->run[l[s] & qb]);
-            w = cc_max(w, (pw + ra - 1) & -(ra > 0));
-            p2 = cc_max(p2, cc_min(p1, pw));
-            p1 = cc_max(p1, pw);
-        }
-        *w2 = cc_max(w, (p1 + p2 - 1) & -(p2 > 0)); /* two pairs */
-    }
+    for (s = 0; s < 4; s++)
+        r[s] = t->run[(unsigned)(a >> (16 * s)) & 0xFFFu];
+    return cc_max(cc_max(t->pair[cc_jpairs(a, b)], r[0]), cc_max(cc_max(r[1], r[2]), r[3]));
 }
 
 /* The points nj jokers save (their own included) given cc_jtab_w's w1, w2: none, the
@@ -196,14 +184,90 @@ CC_INLINE int cc_jtab_gain(int jp, int nj, int w1, int w2)
                   (2 * jp + w2 - 1) & -((nj >= 2) & (w2 > 0)));
 }
 
-/* Deadwood of natural cards (a, b) with no natural meld, points total, and nj >= 0
- * jokers, by table (a third joker has no meld of its own: <= 8 cards make <= 2 melds).
- * O(1) with one joker; with two, O(ranks held twice). */
-CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int total, int nj)
+/* Deadwood of natural cards (a, b) with no natural meld, points total, and one joker,
+ * by table. O(1). */
+CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int total)
 {
-    int w1, w2;
-    cc_jtab_w(t, a, b, nj, &w1, &w2);
-    return total + nj * jp - cc_jtab_gain(jp, nj, w1, w2);
+    return total + jp - cc_jtab_gain(jp, 1, cc_jtab_w1(t, a, b), 0);
+}
+
+/* Whether natural cards (a, b) (working space) hold no natural meld -- cc_no_meld, with
+ * the lanes read once -- and *pairs: their ranks held twice (cc_jpairs). O(1). */
+CC_INLINE int cc_jtab_free(uint64_t a, uint64_t b, uint64_t *pairs)
+{
+    uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
+    uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
+    uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
+    uint64_t ge2 = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3));
+    uint64_t ge3 = (l0 & l1 & (l2 | l3)) | (l2 & l3 & (l0 | l1));
+    *pairs = ge2 | t1;
+    return ((a & (a >> 1) & (a >> 2)) | ge3 | (ge2 & t1)) == 0;
+}
+
+/* Deadwood of natural cards (a, b) with no natural meld, at most one card held twice
+ * (b: none or one bit), ranks held twice pairs, and nj >= 2 jokers (a third has no meld
+ * of its own: <= 8 cards make <= 2 melds), by table: of the heaviest part w1 and the
+ * heaviest two that fit together w2 (1 + their points, 0: none), one with a joker or
+ * both with one each. A part is a rank held twice or a lane's run part; two parts are
+ * one lane's two, the two heaviest lanes' parts, a rank held twice and a run avoiding
+ * its places, two ranks held twice, or -- a card q held twice -- two run parts of q's
+ * lane that share q, one copy each. Those two are the heaviest part of the lane's
+ * places up to q and of its places from q up: a part holding q and cards on both sides
+ * of it (q - 1, q, a gap, q + 2, or the mirror) leaves the other part only q (q - 2 and
+ * q + 1 would make three in a row), and two parts holding q on one side both hold q's
+ * neighbour there (or the card past the gap). A lane's pattern shows neither that nor
+ * a part held twice (that takes two cards held twice). One lookup a lane gives its
+ * points and both run entries; the lowest rank held twice is weighed by masks, not
+ * branches (none: its entry and weight 0), and so is q's term (none: lane 3's place
+ * 15, masked out; b == 0 folded with one deck). Further ranks held twice -- two in
+ * under one row in ten, three only in 8-card rows -- go by a loop. O(1): about 15
+ * lookups. */
+CC_INLINE int cc_jtab_dead2(const jtab *t, int jp, uint64_t a, uint64_t b, uint64_t pairs,
+                            int nj)
+{
+    unsigned l0 = (unsigned)a & 0xFFFu, l1 = (unsigned)(a >> 16) & 0xFFFu;
+    unsigned l2 = (unsigned)(a >> 32) & 0xFFFu, l3 = (unsigned)(a >> 48) & 0xFFFu;
+    uint32_t e0 = t->lane[l0], e1 = t->lane[l1], e2 = t->lane[l2], e3 = t->lane[l3];
+    /* the entries ordered as their run parts (the top byte): the heaviest two lanes */
+    uint32_t hi01 = e0 > e1 ? e0 : e1, lo01 = e0 > e1 ? e1 : e0;
+    uint32_t hi23 = e2 > e3 ? e2 : e3, lo23 = e2 > e3 ? e3 : e2;
+    uint32_t top = hi01 > hi23 ? hi01 : hi23, mid = hi01 > hi23 ? hi23 : hi01;
+    uint32_t lo = lo01 > lo23 ? lo01 : lo23, r2;
+    int total = (int)((e0 + e1 + e2 + e3) & 0xFFFFu), m1 = (int)(top >> 24);
+    int m2 = (int)((mid > lo ? mid : lo) >> 24);
+    int w1 = cc_max(t->pair[pairs], m1), w2, pw, ra, p1, p2 = 0, c, plo, phi, bp;
+    unsigned low = (unsigned)(pairs & (0 - pairs)), qb = ~low, lane, bit;
+    uint64_t x;
+    r2 = (e0 & 0xFF0000u) > (e1 & 0xFF0000u) ? e0 & 0xFF0000u : e1 & 0xFF0000u;
+    r2 = r2 > (e2 & 0xFF0000u) ? r2 : e2 & 0xFF0000u;
+    r2 = r2 > (e3 & 0xFF0000u) ? r2 : e3 & 0xFF0000u;
+    w2 = cc_max((int)(r2 >> 16), (m1 + m2 - 1) & -(m2 > 0));
+    /* the lowest rank held twice and a run avoiding its rank */
+    pw = t->pair[low];
+    ra = cc_max(cc_max(t->run[l0 & qb], t->run[l1 & qb]),
+                cc_max(t->run[l2 & qb], t->run[l3 & qb]));
+    w2 = cc_max(w2, (pw + ra - 1) & -((pw > 0) & (ra > 0)));
+    p1 = pw;
+    for (x = pairs & (pairs - 1); x != 0; x &= x - 1) { /* the others, rarely any */
+        int q = cc_ctz(x), s, ra2 = 0;
+        pw = 2 * t->w[q] + 1;
+        for (s = 0; s < 4; s++)
+            ra2 = cc_max(ra2, t->run[((unsigned)(a >> (16 * s)) & 0xFFFu) & ~(1u << q)]);
+        w2 = cc_max(w2, (pw + ra2 - 1) & -(ra2 > 0));
+        p2 = cc_max(p2, cc_min(p1, pw));
+        p1 = cc_max(p1, pw);
+    }
+    w2 = cc_max(w2, (p1 + p2 - 1) & -(p2 > 0)); /* two pairs */
+    /* q held twice: its points again, and the parts of its lane up to q and from q up */
+    c = cc_ctz(b | (UINT64_C(1) << 63));
+    bp = t->w[c & 15]; /* place 15: no card, 0 points */
+    lane = (unsigned)(a >> (c & 48)) & 0xFFFu;
+    bit = 1u << (c & 15);
+    plo = t->run[lane & (2 * bit - 1)];
+    phi = t->run[lane & (0 - bit)];
+    w2 = cc_max(w2, (plo + phi - 1) & -((b != 0) & (plo > 0) & (phi > 0)));
+    return total + bp + nj * jp -
+           cc_max((jp + w1 - 1) & -(w1 > 0), (2 * jp + w2 - 1) & -(w2 > 0));
 }
 
 /* ------------------------------------------------------------------ batch rows */
@@ -412,6 +476,17 @@ CC_INLINE const jtab *cc_jtab_ready(jtab *t, const cc_rules *view, int places, i
     return t;
 }
 
+/* The tables and lane table for a deadwood row of nj >= 2 jokers, built on first need.
+ * O(1) once built. */
+CC_INLINE const jtab *cc_jtab_ready_lane(jtab *t, const cc_rules *view, int places, int nj)
+{
+    if (!t->have_lane) { /* (the lane table comes last: the others are built) */
+        cc_jtab_ready(t, view, places, nj);
+        cc_jtab_build_lane(t);
+    }
+    return t;
+}
+
 /* The rows of cc_var_batch, inlined once per (deck count, hints) so the joker-free rows
  * run the house kernels with constants folded. t: tables for the rows with jokers and
  * no natural meld (NULL: a small batch, the single-hand search). */
@@ -454,11 +529,25 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
         nj = cc_popcount(h.once & jm) + (decks == 1 ? 0 : cc_popcount(h.twice & jm));
         a = cc_var_compact(dk, h.once & ~jm);
         b = decks == 1 ? 0 : cc_var_compact(dk, h.twice & ~jm);
+        if (!hints) {
+            uint64_t pairs;
+            int by_table = cc_jtab_free(a, b, &pairs) && t != NULL;
+            if (by_table && nj == 1)
+                out[i] = (uint8_t)cc_jtab_dead(cc_jtab_ready(t, view, places, 1), jp, a, b,
+                                               cc_wpop(view, a) + cc_wpop(view, b));
+            else if (by_table && (b & (b - 1)) == 0)
+                /* (two cards held twice: a part may be held twice; the single-hand
+                   search) */
+                out[i] = (uint8_t)cc_jtab_dead2(cc_jtab_ready_lane(t, view, places, nj), jp, a,
+                                                b, pairs, nj);
+            else
+                out[i] = (uint8_t)cc_joker_deadwood(view, local, a, b, nj, 4 * decks);
+            continue;
+        }
         if (t != NULL && (nj == 1 || b == 0) && cc_no_meld(a, b) &&
-            (nj == 1 || !hints || cc_popcount(cc_jpairs(a, 0)) <= 2)) {
-            /* (two jokers and a card held twice: two run parts may share its places,
-               which a lane's pattern does not show; the single-hand search does, and
-               the hints of three ranks held twice) */
+            (nj == 1 || cc_popcount(cc_jpairs(a, 0)) <= 2)) {
+            /* (the hints of two jokers and a card held twice, or three ranks held
+               twice: the single-hand search) */
             const jtab *r = cc_jtab_ready(t, view, places, nj);
             if (hints && nj == 1 && decks == 1)
                 cc_jtab_hints1(r, view, local, h, a, 0, out + 8 * i, 0);
@@ -468,16 +557,11 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
                 cc_jtab_hints2(r, view, local, h, a, nj, out + 8 * i, 0); /* b == 0 */
             else if (hints)
                 cc_jtab_hints2(r, view, local, h, a, nj, out + 8 * i, 1);
-            else
-                out[i] = (uint8_t)cc_jtab_dead(r, jp, a, b,
-                                               cc_wpop(view, a) + cc_wpop(view, b), nj);
         } else if (hints) {
             if (decks == 1)
                 cc_joker_hints_one(view, local, h, 4, out + 8 * i);
             else
                 cc_joker_hints_two(view, local, h, 8, out + 8 * i);
-        } else {
-            out[i] = (uint8_t)cc_joker_deadwood(view, local, a, b, nj, 4 * decks);
         }
     }
     return CC_OK;
@@ -492,6 +576,7 @@ cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, 
     const cc_rules view = cc_view(rules);
     jtab tab, *t = n >= (hints ? CC_JTAB_ROWS_HINTS : CC_JTAB_ROWS_DEADWOOD) ? &tab : NULL;
     tab.size = 0;
+    tab.have_lane = 0;
     if (hints)
         return decks == 1 ? cc_var_rows(&local, &view, 1, masks, n, 1, out, bad_row, t)
                           : cc_var_rows(&local, &view, 1, masks, n, 2, out, bad_row, t);

@@ -214,57 +214,40 @@ static void cc_jcands(const cc_rules *view, int jp, uint64_t a, int cap, jparts 
     }
 }
 
-/* idx: the candidates' order, most value first (insertion: a few dozen). */
-static void cc_jsort(const jparts *p, int *idx)
+/* The most value of at most two candidates of p that fit together in the natural cards
+ * (a, b) they were listed from (no card used more often than held; b == 0 folded in the
+ * first): every pair j >= i (j == i: a part held twice, in two decks), the best kept by
+ * a conditional move, so only the loops' ends branch, on the count alone -- no order
+ * to sort nor pruning to predict. O(candidates^2): about 15 pairs in most hands (<= 40
+ * candidates: <= 6 natural cards with two jokers). */
+CC_FORCE_INLINE int cc_jbest2(const jparts *p, uint64_t b, int two)
 {
-    int i, k;
-    for (i = 0; i < p->n; i++) {
-        int v = p->w[i];
-        for (k = i; k > 0 && p->w[idx[k - 1]] < v; k--)
-            idx[k] = idx[k - 1];
-        idx[k] = i;
-    }
-}
-
-/* The most value of at most two candidates of p (order idx) that fit together in the
- * natural cards (a, b): each within them, and no card used more often than held. The
- * order lets both loops stop at the first value that cannot beat the best. O(pairs) at
- * worst, a few in most hands. */
-CC_INLINE int cc_jbest2(const jparts *p, const int *idx, uint64_t a, uint64_t b)
-{
-    int best = 0, ii, jj;
-    for (ii = 0; ii < p->n; ii++) {
-        int i = idx[ii], vi = p->w[i];
-        if (2 * vi <= best)
-            break;
-        if (((p->o[i] & ~a) | (p->t[i] & ~b)) != 0)
-            continue; /* a card the hand lacks */
+    int best = 0, i, j, n = p->n;
+    uint64_t nb = ~b;
+    for (i = 0; i < n; i++) {
+        uint64_t oi = p->o[i], ti = two ? p->t[i] : 0;
+        int vi = p->w[i];
         best = vi > best ? vi : best;
-        for (jj = ii; jj < p->n; jj++) { /* jj == ii: a part held twice, in two decks */
-            int j = idx[jj];
-            if (vi + p->w[j] <= best)
-                break;
-            if (((p->o[j] & ~a) | (p->t[j] & ~b)) == 0 && cc_jfit(p, b, i, j)) {
-                best = vi + p->w[j];
-                break;
-            }
+        for (j = i; j < n; j++) {
+            uint64_t clash = two ? (ti & p->o[j]) | (oi & p->t[j]) | (oi & p->o[j] & nb)
+                                 : oi & p->o[j];
+            int v = (vi + p->w[j]) & -(int)(clash == 0); /* values are >= 0 */
+            best = v > best ? v : best;
         }
     }
     return best;
 }
 
 /* Deadwood of natural cards (a, b) (working space; b == 0 in the first) with nj >= 2
- * jokers, set capacity cap. O(candidates^2) at worst. */
+ * jokers, set capacity cap. O(candidates^2). */
 CC_FORCE_INLINE int cc_jcands_dead(const cc_rules *view, int jp, uint64_t a, uint64_t b,
                                    int nj, int cap, int places, int two)
 {
     jparts p;
-    int idx[CC_JN_MAX];
     int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
     cc_jparts_of(view, a, two ? b : 0, cap, places, &p);
     cc_jcands(view, jp, a, cap, &p);
-    cc_jsort(&p, idx);
-    return total + nj * jp - cc_jbest2(&p, idx, a, two ? b : 0);
+    return total + nj * jp - cc_jbest2(&p, two ? b : 0, two);
 }
 
 int cc_jcands_one(const cc_rules *view, int jp, uint64_t a, int nj, int cap, int places)
