@@ -39,12 +39,18 @@ typedef struct jtab {
     uint8_t run[4096];  /* 1 + the heaviest run part of a lane pattern; 0: none */
     uint8_t run2[4096]; /* 1 + the heaviest two disjoint run parts; 0: none */
     uint8_t pair[4096]; /* 1 + the heaviest rank held twice (2 * its points), by rank mask */
-    int16_t runn[4096];  /* run and run2 as points, CC_JNONE for none (with run2: the */
-    int16_t run2n[4096]; /* two-joker hints' terms add without masks) */
     const uint8_t *w;   /* points by place (the rules' working points) */
-    int size, have2;
-    uint32_t lane[4096]; /* a lane pattern's points | run2 << 16 | run << 24 (two jokers) */
-    int have_lane;
+    int size, have2, have_n, have_lane;
+    /* the two-joker rows' own tables: a batch of hints needs the first, one of deadwood
+       the second, never both (so they share their place: the whole stays ~28 KiB of
+       stack, small beside a 128 KiB musl thread's) */
+    union {
+        struct {
+            int16_t runn[4096];  /* run and run2 as points, CC_JNONE for none: the */
+            int16_t run2n[4096]; /* two-joker hints' terms add without masks */
+        } n;
+        uint32_t lane[4096]; /* a lane pattern's points | run2 << 16 | run << 24 */
+    } u;
 } jtab;
 
 /* "No part" in the int16 tables: a sum of it with two parts' points and two jokers' (at
@@ -135,23 +141,31 @@ static void cc_jtab_build2(jtab *t)
         }
         t->run2[p] = (uint8_t)best;
     }
-    for (p = 0; p < (unsigned)t->size; p++) {
-        t->runn[p] = (int16_t)(t->run[p] > 0 ? t->run[p] - 1 : CC_JNONE);
-        t->run2n[p] = (int16_t)(t->run2[p] > 0 ? t->run2[p] - 1 : CC_JNONE);
-    }
     t->have2 = 1;
 }
 
-/* Fill lane (after cc_jtab_build2): a pattern's points in the low 16 bits (four lanes'
+/* Fill u.n (after cc_jtab_build2, for a batch of hints): run and run2 as points or
+ * CC_JNONE. O(2^places). */
+static void cc_jtab_build_n(jtab *t)
+{
+    unsigned p;
+    for (p = 0; p < (unsigned)t->size; p++) {
+        t->u.n.runn[p] = (int16_t)(t->run[p] > 0 ? t->run[p] - 1 : CC_JNONE);
+        t->u.n.run2n[p] = (int16_t)(t->run2[p] > 0 ? t->run2[p] - 1 : CC_JNONE);
+    }
+    t->have_n = 1;
+}
+
+/* Fill u.lane (after cc_jtab_build2, for a batch of deadwood): a pattern's points in the low 16 bits (four lanes'
  * sum stays below 2^16: <= 4 * 12 * 31), its run2 and run entries above, so that one
  * lookup a lane gives all three to the two-joker rows. O(2^places). */
 static void cc_jtab_build_lane(jtab *t)
 {
     unsigned p;
-    t->lane[0] = 0;
+    t->u.lane[0] = 0;
     for (p = 1; p < (unsigned)t->size; p++) {
-        uint32_t pts = (t->lane[p & (p - 1)] & 0xFFFFu) + t->w[cc_ctz(p)];
-        t->lane[p] = pts | (uint32_t)t->run2[p] << 16 | (uint32_t)t->run[p] << 24;
+        uint32_t pts = (t->u.lane[p & (p - 1)] & 0xFFFFu) + t->w[cc_ctz(p)];
+        t->u.lane[p] = pts | (uint32_t)t->run2[p] << 16 | (uint32_t)t->run[p] << 24;
     }
     t->have_lane = 1;
 }
@@ -227,7 +241,7 @@ CC_INLINE int cc_jtab_dead2(const jtab *t, int jp, uint64_t a, uint64_t b, uint6
 {
     unsigned l0 = (unsigned)a & 0xFFFu, l1 = (unsigned)(a >> 16) & 0xFFFu;
     unsigned l2 = (unsigned)(a >> 32) & 0xFFFu, l3 = (unsigned)(a >> 48) & 0xFFFu;
-    uint32_t e0 = t->lane[l0], e1 = t->lane[l1], e2 = t->lane[l2], e3 = t->lane[l3];
+    uint32_t e0 = t->u.lane[l0], e1 = t->u.lane[l1], e2 = t->u.lane[l2], e3 = t->u.lane[l3];
     /* the entries ordered as their run parts (the top byte): the heaviest two lanes */
     uint32_t hi01 = e0 > e1 ? e0 : e1, lo01 = e0 > e1 ? e1 : e0;
     uint32_t hi23 = e2 > e3 ? e2 : e3, lo23 = e2 > e3 ? e3 : e2;
@@ -363,7 +377,7 @@ CC_FORCE_INLINE void cc_jtab_hints2_np(const jtab *t, const cc_rules *view,
                                        uint64_t pairs, int nj, uint8_t *points, int two,
                                        int np)
 {
-    const int16_t *rn = t->runn, *r2n = t->run2n;
+    const int16_t *rn = t->u.n.runn, *r2n = t->u.n.run2n;
     const uint8_t *w = t->w;
     uint64_t jm = h.once & local->joker_mask, twice = two ? h.twice & local->joker_mask : 0;
     uint64_t y = a | jm, x, inpart;
@@ -478,6 +492,16 @@ CC_INLINE const jtab *cc_jtab_ready(jtab *t, const cc_rules *view, int places, i
 
 /* The tables and lane table for a deadwood row of nj >= 2 jokers, built on first need.
  * O(1) once built. */
+/* The tables of the two-joker hints rows, built on first need. O(1) once built. */
+CC_INLINE const jtab *cc_jtab_ready_n(jtab *t, const cc_rules *view, int places, int nj)
+{
+    if (!t->have_n) {
+        cc_jtab_ready(t, view, places, nj);
+        cc_jtab_build_n(t);
+    }
+    return t;
+}
+
 CC_INLINE const jtab *cc_jtab_ready_lane(jtab *t, const cc_rules *view, int places, int nj)
 {
     if (!t->have_lane) { /* (the lane table comes last: the others are built) */
@@ -548,7 +572,8 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
             (nj == 1 || cc_popcount(cc_jpairs(a, 0)) <= 2)) {
             /* (the hints of two jokers and a card held twice, or three ranks held
                twice: the single-hand search) */
-            const jtab *r = cc_jtab_ready(t, view, places, nj);
+            const jtab *r = nj >= 2 ? cc_jtab_ready_n(t, view, places, nj)
+                                    : cc_jtab_ready(t, view, places, 1);
             if (hints && nj == 1 && decks == 1)
                 cc_jtab_hints1(r, view, local, h, a, 0, out + 8 * i, 0);
             else if (hints && nj == 1)
@@ -576,7 +601,7 @@ cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, 
     const cc_rules view = cc_view(rules);
     jtab tab, *t = n >= (hints ? CC_JTAB_ROWS_HINTS : CC_JTAB_ROWS_DEADWOOD) ? &tab : NULL;
     tab.size = 0;
-    tab.have_lane = 0;
+    tab.have_n = tab.have_lane = 0;
     if (hints)
         return decks == 1 ? cc_var_rows(&local, &view, 1, masks, n, 1, out, bad_row, t)
                           : cc_var_rows(&local, &view, 1, masks, n, 2, out, bad_row, t);
