@@ -360,11 +360,11 @@ void cc_jhints_cands_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
 /* For each natural card x of (a, b) (working space): dj[x] = min(dj[x], D(a, b less one
  * copy of x) + add), D the house deadwood; returns D(a, b). A card that some best
  * collection leaves unmatched (or that is in no candidate meld) loses its points from
- * D; only the others get a deadwood of their own (as cc_hints_core). Inlined per deck
- * count. meld: cards outside it are in no natural meld (~0: unknown). O(1) plus <= 8
- * deadwoods. */
+ * D; only the others get a deadwood of their own (as cc_hints_core), but for those in
+ * skip (the caller weighs them). Inlined per deck count. meld: cards outside it are in
+ * no natural meld (~0: unknown). O(1) plus <= 8 deadwoods. */
 CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, int add,
-                                 uint64_t meld, uint8_t *dj, int two)
+                                 uint64_t meld, uint64_t skip, uint8_t *dj, int two)
 {
     uint64_t runs = 0, sets = 0, avoid = 0, hard = 0, x;
     int d;
@@ -392,7 +392,7 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
         int i = cc_ctz(x), v = d - view->points[i & 15] + add;
         dj[i] = (uint8_t)cc_jmin(dj[i], v);
     }
-    for (x = hard; x != 0; x &= x - 1) {
+    for (x = hard & ~skip; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1);
         int i = cc_ctz(x), v;
         uint64_t col = (UINT64_C(1) << (i & 15)) * CC_LANES;
@@ -406,40 +406,232 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
     return d;
 }
 
+/* The natural melds of natural cards (a, b) (working space), every one: each run of
+ * >= 3 consecutive places (the sub-runs of a longer one too; one copy of each card) and
+ * each sub-multiset of >= 3 cards of a rank (o: one copy of each card, t: second
+ * copies), at most cap. Of 7 cards at most 54 (7 copies of a rank) or 15 (a run of 7).
+ * Listed by cc_jparts_w. */
+#define CC_JM_MAX 64
+
+typedef struct jmelds {
+    uint64_t o[CC_JM_MAX], t[CC_JM_MAX];
+    int w[CC_JM_MAX];
+    int n;
+} jmelds;
+
+/* Append a part (or a natural meld: the same arrays) of points w. O(1). */
+CC_INLINE void cc_jpushw(uint64_t *po, uint64_t *pt, int *pw, int *n, int max, uint64_t o,
+                         uint64_t t, int w)
+{
+    if (*n >= max)
+        return; /* unreachable (see CC_JN_MAX, CC_JM_MAX); keeps the bound explicit */
+    po[*n] = o;
+    pt[*n] = t;
+    pw[*n] = w;
+    (*n)++;
+}
+
+/* cc_jparts_of, the same parts, with their points from the points by place (a set part
+ * is its size times its rank's, a run part sums its places' on the way) instead of a
+ * weighted popcount each, and, when m is not NULL, the natural melds (jmelds) met on
+ * the way: the run parts held whole of >= 3 cards, the set parts of >= 3, and a
+ * set of cap cards (one deck's four, not a part). O(parts). */
+CC_FORCE_INLINE void cc_jparts_w(const cc_rules *view, uint64_t a, uint64_t b, int cap,
+                                 int places, jparts *p, jmelds *m)
+{
+    const uint8_t *pt = view->points;
+    uint64_t cols, x;
+    int s;
+    p->n = 0;
+    if (m != NULL)
+        m->n = 0;
+    {
+        uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
+        uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
+        uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
+        cols = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
+    }
+    for (x = cols; x != 0; x &= x - 1) {
+        uint64_t col = (x & (~x + 1)) * CC_LANES, in = a & col, tw = b & col, o, t;
+        int pr = pt[cc_ctz(x)];
+        if (tw == 0 && cc_popcount(in) == 2) {
+            cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX, in, 0, 2 * pr); /* a pair */
+            continue;
+        }
+        for (o = in; o != 0; o = (o - 1) & in)
+            for (t = o & tw;; t = (t - 1) & o & tw) {
+                int size = cc_popcount(o) + cc_popcount(t);
+                if (size >= 2 && size < cap)
+                    cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX, o, t, size * pr);
+                if (m != NULL && size >= 3 && size <= cap)
+                    cc_jpushw(m->o, m->t, m->w, &m->n, CC_JM_MAX, o, t, size * pr);
+                if (t == 0)
+                    break;
+            }
+    }
+    for (s = 0; s < CC_NSUITS; s++) {
+        unsigned lane = (unsigned)(a >> (16 * s)) & 0xFFFu, lows;
+        for (lows = lane & ((lane >> 1) | (lane >> 2)); lows != 0; lows &= lows - 1) {
+            int lo = cc_ctz(lows), hi, missing = 0, w = pt[lo];
+            for (hi = lo + 1; hi < places; hi++) {
+                unsigned span, in;
+                if (!((lane >> hi) & 1u)) {
+                    if (++missing > 1)
+                        break;
+                    continue;
+                }
+                span = lane & ((2u << hi) - (1u << lo));
+                w += pt[hi];
+                cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX, (uint64_t)span << (16 * s), 0, w);
+                if (missing != 0)
+                    continue;
+                if (m != NULL && hi - lo >= 2)
+                    cc_jpushw(m->o, m->t, m->w, &m->n, CC_JM_MAX, (uint64_t)span << (16 * s), 0,
+                              w);
+                for (in = span & ~(1u << lo) & ~(1u << hi); in != 0; in &= in - 1)
+                    cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX,
+                              (uint64_t)(span & ~(in & (~in + 1))) << (16 * s), 0,
+                              w - pt[cc_ctz(in)]);
+            }
+        }
+    }
+}
+
 /* The parts route of cc_jhints (jokers.c) for the one-joker hands its fast path leaves:
- * a natural meld among the natural cards (a, b) (working space). The parts of the
- * natural cards are listed once: discarding a natural card x leaves the parts without
- * x, so each term of cc_jdeadwood becomes a removal pass over nat - N (one house hints
- * pass each); discarding the joker leaves the natural cards whole. meld: the natural
- * cards in a natural meld. Inlined per deck count. O(parts) house hints passes. */
+ * a natural meld among the 7 natural cards (a, b) (working space). The parts and the
+ * natural melds are listed once (cc_jparts_w). Discarding the joker leaves the natural
+ * cards whole, and discarding a natural card x with the joker left unmatched is a house
+ * deadwood of nat - x: with one natural meld (most hands) both are the points less the
+ * meld's when x leaves it whole, else one house hints pass (cc_jremovals). With the
+ * joker completing a part N, the rest nat - N - x holds <= 4 cards, so at most one
+ * natural meld, and its deadwood is its points less the heaviest natural meld of the
+ * hand it holds. Most parts break every natural meld ("open": nat - N holds none);
+ * each weighs every discard x it leaves whole the same way, the points of nat - x less
+ * N's, so only the heaviest open part matters, and for the discards breaking it, the
+ * heaviest open part left (a scan by masks). The other parts walk the natural melds,
+ * heaviest first: the first within nat - N is the best of every discard that leaves it
+ * whole, the discards that break it walk on, and those left when none remains keep
+ * their points. meld: unused (the natural cards in a natural meld). Inlined per deck
+ * count. O(parts + melds log melds) plus O(parts) a discard breaking the heaviest open
+ * part and O(melds + cards) a part that is not open. */
 CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules, cc_hand h,
                                      uint64_t a, uint64_t b, int cap, uint64_t meld,
                                      uint8_t *points, int two)
 {
     uint64_t jm = rules->joker_mask, x;
     int jp = rules->joker_points, places = rules->deck == 40 ? 10 : CC_NRANKS;
-    int i, k = 0, djoker;
+    uint64_t oo[CC_JN_MAX], ot[CC_JN_MAX];
+    int i, j, k, djoker, total, tw = -1, ti = -1, no = 0, nw = 0, idx[CC_JN_MAX];
+    int ow[CC_JN_MAX];
     uint8_t dj[64];
     jparts p;
-    for (x = a; x != 0; x &= x - 1)
-        dj[cc_ctz(x)] = 0xFF;
-    /* discarding the joker: the natural cards alone */
-    djoker = cc_jremovals(view, a, b, jp, ~UINT64_C(0), dj, two);
-    cc_jparts_of(view, a, b, cap, places, &p);
-    for (i = 0; i < p.n; i++) {
-        uint64_t ra = a, rb = b;
-        cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
-        cc_jremovals(view, ra, rb, 0, meld, dj, two);
-    }
-    for (x = h.once; x != 0; x &= x - 1) {
-        int c = cc_ctz(x), d, copies = 1 + (int)((h.twice >> c) & 1u);
-        if ((jm >> c) & 1u) {
-            d = djoker;
-        } else {
-            d = dj[cc_var_wbit(rules->deck, c)];
+    jmelds m;
+    (void)meld;
+    if (!two)
+        b = 0;
+    cc_jparts_w(view, a, b, cap, places, &p, &m);
+    /* discarding the joker, and the joker left unmatched: the natural cards alone */
+    total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
+    if (m.n == 1) {
+        /* one natural meld (most hands): it is the natural cards' only meld, and a
+           discard keeps it unless it uses the card's every copy */
+        uint64_t kill = two ? m.t[0] | (m.o[0] & ~b) : m.o[0];
+        djoker = total - m.w[0];
+        for (x = a; x != 0; x &= x - 1) {
+            int c = cc_ctz(x);
+            int v = total + jp - view->points[c & 15] - ((kill >> c) & 1u ? 0 : m.w[0]);
+            dj[c] = (uint8_t)cc_jmin(0xFF, v);
         }
+    } else {
+        for (x = a; x != 0; x &= x - 1)
+            dj[cc_ctz(x)] = 0xFF;
+        djoker = cc_jremovals(view, a, b, jp, ~UINT64_C(0), 0, dj, two);
+    }
+    for (i = 1; i < m.n; i++) { /* heaviest first (insertion: a few) */
+        uint64_t o = m.o[i], t = m.t[i];
+        int w = m.w[i];
+        for (j = i; j > 0 && m.w[j - 1] < w; j--) {
+            m.o[j] = m.o[j - 1];
+            m.t[j] = m.t[j - 1];
+            m.w[j] = m.w[j - 1];
+        }
+        m.o[j] = o;
+        m.t[j] = t;
+        m.w[j] = w;
+    }
+    /* Parts whose rest nat - N holds no natural meld ("open": most of them, the parts
+       that break the hand's melds) weigh each discard x the same way, the points of
+       nat - x less N's: only the heaviest open part matters, and for a discard that
+       breaks it, the heaviest open part left. The others walk the natural melds. */
+    for (i = 0; i < p.n; i++) {
+        int open = 1, better;
+        if (!two && m.n == 1) {
+            open = (p.o[i] & m.o[0]) != 0; /* the common case: one natural meld */
+        } else {
+            uint64_t ra = a, rb = b;
+            cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
+            for (j = 0; j < m.n; j++)
+                open &= ((m.o[j] & ~ra) | (two ? m.t[j] & ~rb : 0)) != 0;
+        }
+        better = open & (p.w[i] > tw);
+        tw = better ? p.w[i] : tw;
+        ti = better ? i : ti;
+        oo[no] = p.o[i];
+        ot[no] = p.t[i];
+        ow[no] = p.w[i];
+        no += open;
+        idx[nw] = i;
+        nw += !open;
+    }
+    if (ti >= 0) {
+        /* the discards that break it (a card it uses every copy of) and the others */
+        uint64_t tk = (two ? p.t[ti] | (p.o[ti] & ~b) : p.o[ti]) & a;
+        for (x = a & ~tk; x != 0; x &= x - 1) {
+            int c = cc_ctz(x);
+            dj[c] = (uint8_t)cc_jmin(dj[c], total - view->points[c & 15] - tw);
+        }
+        for (x = tk; x != 0; x &= x - 1) {
+            uint64_t bit = x & (~x + 1);
+            const uint64_t *use = two && (b & bit) ? ot : oo; /* held twice: its second copy */
+            int c = cc_ctz(x), w = -1;
+            for (k = 0; k < no; k++) { /* masks, not branches: no pattern to predict */
+                int wq = ow[k] | -(int)((use[k] & bit) != 0); /* -1: uses the card */
+                w = wq > w ? wq : w;
+            }
+            dj[c] = (uint8_t)cc_jmin(dj[c], w < 0 ? 0xFF : total - view->points[c & 15] - w);
+        }
+    }
+    for (k = 0; k < nw; k++) {
+        uint64_t ra = a, rb = b, u;
+        int base; /* the points of nat - N */
+        i = idx[k];
+        base = total - p.w[i];
+        cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
+        u = ra; /* the discards whose best meld is not found yet */
+        for (j = 0; j < m.n && u != 0; j++) {
+            uint64_t kill;
+            int v;
+            if (((m.o[j] & ~ra) | (two ? m.t[j] & ~rb : 0)) != 0)
+                continue; /* not within nat - N */
+            /* the discards that break it: a card it uses every copy of */
+            kill = two ? m.t[j] | (m.o[j] & ~rb) : m.o[j];
+            v = base - m.w[j];
+            for (x = u & ~kill; x != 0; x &= x - 1) {
+                int c = cc_ctz(x);
+                dj[c] = (uint8_t)cc_jmin(dj[c], v - view->points[c & 15]);
+            }
+            u &= kill;
+        }
+        for (x = u; x != 0; x &= x - 1) {
+            int c = cc_ctz(x);
+            dj[c] = (uint8_t)cc_jmin(dj[c], base - view->points[c & 15]);
+        }
+    }
+    k = 0;
+    for (x = h.once; x != 0; x &= x - 1) {
+        int c = cc_ctz(x), d = (jm >> c) & 1u ? djoker : dj[cc_var_wbit(rules->deck, c)];
         points[k++] = (uint8_t)d;
-        if (copies == 2)
+        if (two && ((h.twice >> c) & 1u)) /* one deck: no card held twice */
             points[k++] = (uint8_t)d;
     }
 }
