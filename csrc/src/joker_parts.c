@@ -111,6 +111,94 @@ CC_FORCE_INLINE void cc_jparts_of(const cc_rules *view, uint64_t a, uint64_t b, 
     }
 }
 
+/* The natural melds of natural cards (a, b) (working space), every one: each run of
+ * >= 3 consecutive places (the sub-runs of a longer one too; one copy of each card) and
+ * each sub-multiset of >= 3 cards of a rank (o: one copy of each card, t: second
+ * copies), at most cap. Of 7 cards at most 54 (7 copies of a rank) or 15 (a run of 7).
+ * Listed by cc_jparts_w. */
+#define CC_JM_MAX 64
+
+typedef struct jmelds {
+    uint64_t o[CC_JM_MAX], t[CC_JM_MAX];
+    int w[CC_JM_MAX];
+    int n;
+} jmelds;
+
+/* Append a part (or a natural meld: the same arrays) of points w. O(1). */
+CC_INLINE void cc_jpushw(uint64_t *po, uint64_t *pt, int *pw, int *n, int max, uint64_t o,
+                         uint64_t t, int w)
+{
+    if (*n >= max)
+        return; /* unreachable (see CC_JN_MAX, CC_JM_MAX); keeps the bound explicit */
+    po[*n] = o;
+    pt[*n] = t;
+    pw[*n] = w;
+    (*n)++;
+}
+
+/* cc_jparts_of, the same parts, with their points from the points by place (a set part
+ * is its size times its rank's, a run part sums its places' on the way) instead of a
+ * weighted popcount each, and, when m is not NULL, the natural melds (jmelds) met on
+ * the way: the run parts held whole of >= 3 cards, the set parts of >= 3, and a
+ * set of cap cards (one deck's four, not a part). O(parts). */
+CC_FORCE_INLINE void cc_jparts_w(const cc_rules *view, uint64_t a, uint64_t b, int cap,
+                                 int places, jparts *p, jmelds *m)
+{
+    const uint8_t *pt = view->points;
+    uint64_t cols, x;
+    p->n = 0;
+    if (m != NULL)
+        m->n = 0;
+    {
+        uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
+        uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
+        uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
+        cols = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
+    }
+    for (x = cols; x != 0; x &= x - 1) {
+        uint64_t col = (x & (~x + 1)) * CC_LANES, in = a & col, tw = b & col, o, t;
+        int pr = pt[cc_ctz(x)];
+        if (tw == 0 && cc_popcount(in) == 2) {
+            cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX, in, 0, 2 * pr); /* a pair */
+            continue;
+        }
+        for (o = in; o != 0; o = (o - 1) & in)
+            for (t = o & tw;; t = (t - 1) & o & tw) {
+                int size = cc_popcount(o) + cc_popcount(t);
+                if (size >= 2 && size < cap)
+                    cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX, o, t, size * pr);
+                if (m != NULL && size >= 3 && size <= cap)
+                    cc_jpushw(m->o, m->t, m->w, &m->n, CC_JM_MAX, o, t, size * pr);
+                if (t == 0)
+                    break;
+            }
+    }
+    /* runs: a span's lowest card needs a second within two places above (one loop for
+       the four lanes: bits 12-15 of a lane are never cards, so no shift crosses one) */
+    for (x = a & ((a >> 1) | (a >> 2)); x != 0; x &= x - 1) {
+        int g = cc_ctz(x), s = g >> 4, lo = g & 15, w = pt[lo];
+        unsigned lane = (unsigned)(a >> (16 * s)) & 0xFFFu, his;
+        /* the empty places above lo, two past the last as ends: a span ends before the
+           second, and is held whole before the first */
+        unsigned above = ((~lane & ((1u << places) - 1u)) | (3u << places)) & ~((2u << lo) - 1u);
+        int h1 = cc_ctz(above), h2 = cc_ctz(above & (above - 1u));
+        for (his = lane & ((1u << h2) - (2u << lo)); his != 0; his &= his - 1u) {
+            int hi = cc_ctz(his);
+            unsigned span = lane & ((2u << hi) - (1u << lo)), in;
+            w += pt[hi];
+            cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX, (uint64_t)span << (16 * s), 0, w);
+            if (hi > h1)
+                continue; /* a place missing: the joker's */
+            if (m != NULL && hi - lo >= 2)
+                cc_jpushw(m->o, m->t, m->w, &m->n, CC_JM_MAX, (uint64_t)span << (16 * s), 0, w);
+            for (in = span & ~(1u << lo) & ~(1u << hi); in != 0; in &= in - 1)
+                cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX,
+                          (uint64_t)(span & ~(in & (~in + 1))) << (16 * s), 0,
+                          w - pt[cc_ctz(in)]);
+        }
+    }
+}
+
 /* The largest of three. O(1). */
 CC_INLINE int cc_max3(int x, int y, int z)
 {
@@ -140,37 +228,43 @@ CC_INLINE int cc_jfit(const jparts *p, uint64_t b, int i, int j)
 
 /* The parts route of cc_jdeadwood (jokers.c) for the one-joker hands its fast paths
  * leave: a natural meld in the hand. best: the deadwood with no joker melded; runs,
- * sets: the natural cards' masks. Inlined per deck count into the two out-of-line
- * copies below. O(parts) house deadwoods. */
+ * sets: the natural cards' masks (unused). With the joker completing a part N, the rest
+ * nat - N holds <= 5 cards, so at most one natural meld: its deadwood is its points
+ * less the heaviest natural meld of the hand it holds, found among the natural melds
+ * listed with the parts (cc_jparts_w); with one natural meld (most hands) by one mask
+ * test. Inlined per deck count into the two out-of-line copies below. O(parts *
+ * melds), by masks. */
 CC_FORCE_INLINE int cc_jparts_search(const cc_rules *view, int jp, uint64_t a, uint64_t b,
                                      int nj, int cap, int places, int two, int best,
                                      uint64_t runs, uint64_t sets)
 {
     jparts p;
-    /* natural cards in some natural meld: a rest of the hand without one holds no meld,
-       and its deadwood is its points */
-    uint64_t meld = a & (runs | sets);
-    int i, floor = (nj - 1) * jp, total; /* no deadwood below the jokers left over */
+    jmelds m;
+    int i, j, total, gain = -1; /* the most points a part and a meld beside it hold */
     (void)runs;
+    (void)sets;
+    if (!two)
+        b = 0;
     total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
-    cc_jparts_of(view, a, b, cap, places, &p);
-    for (i = 0; i < p.n && best > floor; i++) {
-        uint64_t ra = a, rb = b;
-        int d;
-        cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
-        if ((ra & meld) == 0) {
-            d = total - p.w[i];
-        } else if (!two && sets == 0) {
-            /* runs only, one deck: nothing competes, the rest's run cards meld */
-            uint64_t rr = cc_run_cards(ra);
-            d = total - p.w[i] - (rr != 0 ? cc_wpop(view, rr) : 0);
+    cc_jparts_w(view, a, b, cap, places, &p, &m);
+    for (i = 0; i < p.n; i++) {
+        int w = 0, g;
+        if (!two && m.n == 1) {
+            w = (m.o[0] & p.o[i]) == 0 ? m.w[0] : 0; /* the common case: one natural meld */
         } else {
-            d = cc_deadwood_core(view, ra, two ? rb : 0);
+            uint64_t ra = a, rb = b;
+            cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
+            for (j = 0; j < m.n; j++) {
+                int in = ((m.o[j] & ~ra) | (two ? m.t[j] & ~rb : 0)) == 0;
+                int wj = in ? m.w[j] : 0;
+                w = wj > w ? wj : w;
+            }
         }
-        d += (nj - 1) * jp;
-        if (d < best)
-            best = d;
+        g = p.w[i] + w;
+        gain = g > gain ? g : gain;
     }
+    if (gain >= 0 && total - gain + (nj - 1) * jp < best)
+        best = total - gain + (nj - 1) * jp;
     return best;
 }
 
@@ -404,97 +498,6 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
         dj[i] = (uint8_t)cc_jmin(dj[i], v + add);
     }
     return d;
-}
-
-/* The natural melds of natural cards (a, b) (working space), every one: each run of
- * >= 3 consecutive places (the sub-runs of a longer one too; one copy of each card) and
- * each sub-multiset of >= 3 cards of a rank (o: one copy of each card, t: second
- * copies), at most cap. Of 7 cards at most 54 (7 copies of a rank) or 15 (a run of 7).
- * Listed by cc_jparts_w. */
-#define CC_JM_MAX 64
-
-typedef struct jmelds {
-    uint64_t o[CC_JM_MAX], t[CC_JM_MAX];
-    int w[CC_JM_MAX];
-    int n;
-} jmelds;
-
-/* Append a part (or a natural meld: the same arrays) of points w. O(1). */
-CC_INLINE void cc_jpushw(uint64_t *po, uint64_t *pt, int *pw, int *n, int max, uint64_t o,
-                         uint64_t t, int w)
-{
-    if (*n >= max)
-        return; /* unreachable (see CC_JN_MAX, CC_JM_MAX); keeps the bound explicit */
-    po[*n] = o;
-    pt[*n] = t;
-    pw[*n] = w;
-    (*n)++;
-}
-
-/* cc_jparts_of, the same parts, with their points from the points by place (a set part
- * is its size times its rank's, a run part sums its places' on the way) instead of a
- * weighted popcount each, and, when m is not NULL, the natural melds (jmelds) met on
- * the way: the run parts held whole of >= 3 cards, the set parts of >= 3, and a
- * set of cap cards (one deck's four, not a part). O(parts). */
-CC_FORCE_INLINE void cc_jparts_w(const cc_rules *view, uint64_t a, uint64_t b, int cap,
-                                 int places, jparts *p, jmelds *m)
-{
-    const uint8_t *pt = view->points;
-    uint64_t cols, x;
-    int s;
-    p->n = 0;
-    if (m != NULL)
-        m->n = 0;
-    {
-        uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
-        uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
-        uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
-        cols = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
-    }
-    for (x = cols; x != 0; x &= x - 1) {
-        uint64_t col = (x & (~x + 1)) * CC_LANES, in = a & col, tw = b & col, o, t;
-        int pr = pt[cc_ctz(x)];
-        if (tw == 0 && cc_popcount(in) == 2) {
-            cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX, in, 0, 2 * pr); /* a pair */
-            continue;
-        }
-        for (o = in; o != 0; o = (o - 1) & in)
-            for (t = o & tw;; t = (t - 1) & o & tw) {
-                int size = cc_popcount(o) + cc_popcount(t);
-                if (size >= 2 && size < cap)
-                    cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX, o, t, size * pr);
-                if (m != NULL && size >= 3 && size <= cap)
-                    cc_jpushw(m->o, m->t, m->w, &m->n, CC_JM_MAX, o, t, size * pr);
-                if (t == 0)
-                    break;
-            }
-    }
-    for (s = 0; s < CC_NSUITS; s++) {
-        unsigned lane = (unsigned)(a >> (16 * s)) & 0xFFFu, lows;
-        for (lows = lane & ((lane >> 1) | (lane >> 2)); lows != 0; lows &= lows - 1) {
-            int lo = cc_ctz(lows), hi, missing = 0, w = pt[lo];
-            for (hi = lo + 1; hi < places; hi++) {
-                unsigned span, in;
-                if (!((lane >> hi) & 1u)) {
-                    if (++missing > 1)
-                        break;
-                    continue;
-                }
-                span = lane & ((2u << hi) - (1u << lo));
-                w += pt[hi];
-                cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX, (uint64_t)span << (16 * s), 0, w);
-                if (missing != 0)
-                    continue;
-                if (m != NULL && hi - lo >= 2)
-                    cc_jpushw(m->o, m->t, m->w, &m->n, CC_JM_MAX, (uint64_t)span << (16 * s), 0,
-                              w);
-                for (in = span & ~(1u << lo) & ~(1u << hi); in != 0; in &= in - 1)
-                    cc_jpushw(p->o, p->t, p->w, &p->n, CC_JN_MAX,
-                              (uint64_t)(span & ~(in & (~in + 1))) << (16 * s), 0,
-                              w - pt[cc_ctz(in)]);
-            }
-        }
-    }
 }
 
 /* The parts route of cc_jhints (jokers.c) for the one-joker hands its fast path leaves:
