@@ -180,8 +180,11 @@ CC_FORCE_INLINE void cc_jparts_w(const cc_rules *view, uint64_t a, uint64_t b, i
         unsigned lane = (unsigned)(a >> (16 * s)) & 0xFFFu, his;
         /* the empty places above lo, two past the last as ends: a span ends before the
            second, and is held whole before the first */
-        unsigned above = ((~lane & ((1u << places) - 1u)) | (3u << places)) & ~((2u << lo) - 1u);
-        int h1 = cc_ctz(above), h2 = cc_ctz(above & (above - 1u));
+        unsigned above = (~lane & ((1u << places) - 1u)) | (3u << places);
+        int h1, h2;
+        above &= ~((2u << lo) - 1u);
+        h1 = cc_ctz(above);
+        h2 = cc_ctz(above & (above - 1u));
         for (his = lane & ((1u << h2) - (2u << lo)); his != 0; his &= his - 1u) {
             int hi = cc_ctz(his);
             unsigned span = lane & ((2u << hi) - (1u << lo)), in;
@@ -525,6 +528,8 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
     int jp = rules->joker_points, places = rules->deck == 40 ? 10 : CC_NRANKS;
     uint64_t oo[CC_JN_MAX], ot[CC_JN_MAX];
     int i, j, k, djoker, total, tw = -1, ti = -1, no = 0, nw = 0, idx[CC_JN_MAX];
+    int v1[CC_JN_MAX], fw[CC_JN_MAX];
+    uint64_t kl[CC_JN_MAX];
     int ow[CC_JN_MAX];
     uint8_t dj[64];
     jparts p;
@@ -562,72 +567,126 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
         m.t[j] = t;
         m.w[j] = w;
     }
-    /* Parts whose rest nat - N holds no natural meld ("open": most of them, the parts
-       that break the hand's melds) weigh each discard x the same way, the points of
-       nat - x less N's: only the heaviest open part matters, and for a discard that
-       breaks it, the heaviest open part left. The others walk the natural melds. */
-    for (i = 0; i < p.n; i++) {
-        int open = 1, better;
-        if (!two && m.n == 1) {
-            open = (p.o[i] & m.o[0]) != 0; /* the common case: one natural meld */
-        } else {
+    if (m.n == 1 && p.n > 0) {
+        /* one natural meld M (most hands): a part N is worth its points, and M's
+           beside it when nat - N - x holds M, then the only meld. A discard x outside
+           M does not change that (fw: M's points or 0), so those discards take the
+           most worth of the parts they leave whole: the most worth's unless they break
+           it, else a scan by masks. A discard in M leaves M when N and x leave a copy
+           of each of M's cards (kl: the cards breaking it beside N); with one deck
+           never, so those take the heaviest part they leave whole the same way. */
+        uint64_t m0 = m.o[0] & a, t0, t1;
+        int w0 = -1, i0 = 0, w1 = -1, i1 = 0;
+        for (i = 0; i < p.n; i++) {
+            int in, v, b0, b1;
+            if (two) {
+                uint64_t ra = a, rb = b;
+                cc_jminus(&ra, &rb, p.o[i], p.t[i]);
+                in = ((m.o[0] & ~ra) | (m.t[0] & ~rb)) == 0;
+                kl[i] = m.t[0] | (m.o[0] & ~rb);
+                fw[i] = in ? m.w[0] : 0;
+            } else {
+                in = (p.o[i] & m0) == 0;
+            }
+            v = p.w[i] + (in ? m.w[0] : 0);
+            v1[i] = v;
+            b0 = p.w[i] > w0;
+            b1 = v > w1;
+            w0 = b0 ? p.w[i] : w0;
+            i0 = b0 ? i : i0;
+            w1 = b1 ? v : w1;
+            i1 = b1 ? i : i1;
+        }
+        /* the discards of M breaking the heaviest part (two decks: all of M's), and
+           the others breaking the most worth (a card it uses every copy of) */
+        t0 = two ? m0 : m0 & p.o[i0];
+        t1 = (two ? p.t[i1] | (p.o[i1] & ~b) : p.o[i1]) & a & ~m0;
+        for (x = m0 & ~t0; x != 0; x &= x - 1) {
+            int c = cc_ctz(x);
+            dj[c] = (uint8_t)cc_jmin(dj[c], total - view->points[c & 15] - w0);
+        }
+        for (x = a & ~m0 & ~t1; x != 0; x &= x - 1) {
+            int c = cc_ctz(x);
+            dj[c] = (uint8_t)cc_jmin(dj[c], total - view->points[c & 15] - w1);
+        }
+        for (x = t0 | t1; x != 0; x &= x - 1) {
+            uint64_t bit = x & (~x + 1);
+            const uint64_t *use = two && (b & bit) ? p.t : p.o; /* held twice: 2nd copy */
+            int c = cc_ctz(x), w = -1;
+            const int *wt = (m0 & bit) ? p.w : v1; /* one deck: the weight it takes */
+            for (k = 0; k < p.n; k++) { /* masks, not branches: no pattern to predict */
+                int wq = two ? p.w[k] + ((kl[k] & bit) != 0 ? 0 : fw[k]) : wt[k];
+                wq |= -(int)((use[k] & bit) != 0); /* -1: it breaks the part */
+                w = wq > w ? wq : w;
+            }
+            w = w < 0 ? 0xFF : total - view->points[c & 15] - w;
+            dj[c] = (uint8_t)cc_jmin(dj[c], w);
+        }
+    } else {
+        /* Parts whose rest nat - N holds no natural meld ("open": most of them, the parts
+           that break the hand's melds) weigh each discard x the same way, the points of
+           nat - x less N's: only the heaviest open part matters, and for a discard that
+           breaks it, the heaviest open part left. The others walk the natural melds. */
+        for (i = 0; i < p.n; i++) {
             uint64_t ra = a, rb = b;
+            int open = 1, better;
             cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
             for (j = 0; j < m.n; j++)
                 open &= ((m.o[j] & ~ra) | (two ? m.t[j] & ~rb : 0)) != 0;
+            better = open & (p.w[i] > tw);
+            tw = better ? p.w[i] : tw;
+            ti = better ? i : ti;
+            oo[no] = p.o[i];
+            ot[no] = p.t[i];
+            ow[no] = p.w[i];
+            no += open;
+            idx[nw] = i;
+            nw += !open;
         }
-        better = open & (p.w[i] > tw);
-        tw = better ? p.w[i] : tw;
-        ti = better ? i : ti;
-        oo[no] = p.o[i];
-        ot[no] = p.t[i];
-        ow[no] = p.w[i];
-        no += open;
-        idx[nw] = i;
-        nw += !open;
-    }
-    if (ti >= 0) {
-        /* the discards that break it (a card it uses every copy of) and the others */
-        uint64_t tk = (two ? p.t[ti] | (p.o[ti] & ~b) : p.o[ti]) & a;
-        for (x = a & ~tk; x != 0; x &= x - 1) {
-            int c = cc_ctz(x);
-            dj[c] = (uint8_t)cc_jmin(dj[c], total - view->points[c & 15] - tw);
-        }
-        for (x = tk; x != 0; x &= x - 1) {
-            uint64_t bit = x & (~x + 1);
-            const uint64_t *use = two && (b & bit) ? ot : oo; /* held twice: its second copy */
-            int c = cc_ctz(x), w = -1;
-            for (k = 0; k < no; k++) { /* masks, not branches: no pattern to predict */
-                int wq = ow[k] | -(int)((use[k] & bit) != 0); /* -1: uses the card */
-                w = wq > w ? wq : w;
-            }
-            dj[c] = (uint8_t)cc_jmin(dj[c], w < 0 ? 0xFF : total - view->points[c & 15] - w);
-        }
-    }
-    for (k = 0; k < nw; k++) {
-        uint64_t ra = a, rb = b, u;
-        int base; /* the points of nat - N */
-        i = idx[k];
-        base = total - p.w[i];
-        cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
-        u = ra; /* the discards whose best meld is not found yet */
-        for (j = 0; j < m.n && u != 0; j++) {
-            uint64_t kill;
-            int v;
-            if (((m.o[j] & ~ra) | (two ? m.t[j] & ~rb : 0)) != 0)
-                continue; /* not within nat - N */
-            /* the discards that break it: a card it uses every copy of */
-            kill = two ? m.t[j] | (m.o[j] & ~rb) : m.o[j];
-            v = base - m.w[j];
-            for (x = u & ~kill; x != 0; x &= x - 1) {
+        if (ti >= 0) {
+            /* the discards that break it (a card it uses every copy of) and the others */
+            uint64_t tk = (two ? p.t[ti] | (p.o[ti] & ~b) : p.o[ti]) & a;
+            for (x = a & ~tk; x != 0; x &= x - 1) {
                 int c = cc_ctz(x);
-                dj[c] = (uint8_t)cc_jmin(dj[c], v - view->points[c & 15]);
+                dj[c] = (uint8_t)cc_jmin(dj[c], total - view->points[c & 15] - tw);
             }
-            u &= kill;
+            for (x = tk; x != 0; x &= x - 1) {
+                uint64_t bit = x & (~x + 1);
+                const uint64_t *use = two && (b & bit) ? ot : oo; /* held twice: 2nd copy */
+                int c = cc_ctz(x), w = -1;
+                for (k = 0; k < no; k++) { /* masks, not branches: no pattern to predict */
+                    int wq = ow[k] | -(int)((use[k] & bit) != 0); /* -1: uses the card */
+                    w = wq > w ? wq : w;
+                }
+                w = w < 0 ? 0xFF : total - view->points[c & 15] - w;
+                dj[c] = (uint8_t)cc_jmin(dj[c], w);
+            }
         }
-        for (x = u; x != 0; x &= x - 1) {
-            int c = cc_ctz(x);
-            dj[c] = (uint8_t)cc_jmin(dj[c], base - view->points[c & 15]);
+        for (k = 0; k < nw; k++) {
+            uint64_t ra = a, rb = b, u;
+            int base; /* the points of nat - N */
+            i = idx[k];
+            base = total - p.w[i];
+            cc_jminus(&ra, &rb, p.o[i], two ? p.t[i] : 0);
+            u = ra; /* the discards whose best meld is not found yet */
+            for (j = 0; j < m.n && u != 0; j++) {
+                uint64_t kill;
+                int v;
+                if (((m.o[j] & ~ra) | (two ? m.t[j] & ~rb : 0)) != 0)
+                    continue; /* not within nat - N */
+                /* the discards that break it: a card it uses every copy of */
+                kill = two ? m.t[j] | (m.o[j] & ~rb) : m.o[j];
+                v = base - m.w[j];
+                for (x = u & ~kill; x != 0; x &= x - 1) {
+                    int c = cc_ctz(x);
+                    dj[c] = (uint8_t)cc_jmin(dj[c], v - view->points[c & 15]);
+                }
+                u &= kill;
+            }
+            for (x = u; x != 0; x &= x - 1) {
+                int c = cc_ctz(x);
+                dj[c] = (uint8_t)cc_jmin(dj[c], base - view->points[c & 15]);
+            }
         }
     }
     k = 0;
