@@ -505,21 +505,19 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
 
 /* The parts route of cc_jhints (jokers.c) for the one-joker hands its fast path leaves:
  * a natural meld among the 7 natural cards (a, b) (working space). The parts and the
- * natural melds are listed once (cc_jparts_w). Discarding the joker leaves the natural
- * cards whole, and discarding a natural card x with the joker left unmatched is a house
- * deadwood of nat - x: with one natural meld (most hands) both are the points less the
- * meld's when x leaves it whole, else one house hints pass (cc_jremovals). With the
- * joker completing a part N, the rest nat - N - x holds <= 4 cards, so at most one
- * natural meld, and its deadwood is its points less the heaviest natural meld of the
- * hand it holds. Most parts break every natural meld ("open": nat - N holds none);
- * each weighs every discard x it leaves whole the same way, the points of nat - x less
- * N's, so only the heaviest open part matters, and for the discards breaking it, the
- * heaviest open part left (a scan by masks). The other parts walk the natural melds,
- * heaviest first: the first within nat - N is the best of every discard that leaves it
- * whole, the discards that break it walk on, and those left when none remains keep
- * their points. meld: unused (the natural cards in a natural meld). Inlined per deck
- * count. O(parts + melds log melds) plus O(parts) a discard breaking the heaviest open
- * part and O(melds + cards) a part that is not open. */
+ * natural melds are listed once (cc_jparts_w). With the joker completing a part N, the
+ * rest nat - N - x of a discard x holds <= 4 cards, so at most one natural meld, and
+ * its deadwood is its points less the heaviest natural meld of the hand it holds.
+ * With one natural meld M (most hands) each part has two worths, and each discard
+ * takes the most worth of the parts it leaves whole: the top part's, or a scan by masks
+ * for the few discards breaking it (see below); the joker left unmatched keeps M or
+ * not, and discarding the joker leaves M. Otherwise one house hints pass gives the
+ * joker discard and the joker left unmatched (cc_jremovals); the parts that break
+ * every natural meld ("open") weigh each discard the same way, so only the heaviest
+ * open part matters, and a scan for the discards breaking it; the other parts walk the
+ * natural melds, heaviest first. meld: unused (the natural cards in a natural meld).
+ * Inlined per deck count. O(parts) plus O(parts) a discard breaking a top part, and
+ * with more melds O(melds + cards) a part that is not open. */
 CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules, cc_hand h,
                                      uint64_t a, uint64_t b, int cap, uint64_t meld,
                                      uint8_t *points, int two)
@@ -538,23 +536,7 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
     if (!two)
         b = 0;
     cc_jparts_w(view, a, b, cap, places, &p, &m);
-    /* discarding the joker, and the joker left unmatched: the natural cards alone */
     total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
-    if (m.n == 1) {
-        /* one natural meld (most hands): it is the natural cards' only meld, and a
-           discard keeps it unless it uses the card's every copy */
-        uint64_t kill = two ? m.t[0] | (m.o[0] & ~b) : m.o[0];
-        djoker = total - m.w[0];
-        for (x = a; x != 0; x &= x - 1) {
-            int c = cc_ctz(x);
-            int v = total + jp - view->points[c & 15] - ((kill >> c) & 1u ? 0 : m.w[0]);
-            dj[c] = (uint8_t)cc_jmin(0xFF, v);
-        }
-    } else {
-        for (x = a; x != 0; x &= x - 1)
-            dj[cc_ctz(x)] = 0xFF;
-        djoker = cc_jremovals(view, a, b, jp, ~UINT64_C(0), 0, dj, two);
-    }
     for (i = 1; i < m.n; i++) { /* heaviest first (insertion: a few) */
         uint64_t o = m.o[i], t = m.t[i];
         int w = m.w[i];
@@ -575,7 +557,7 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
            it, else a scan by masks. A discard in M leaves M when N and x leave a copy
            of each of M's cards (kl: the cards breaking it beside N); with one deck
            never, so those take the heaviest part they leave whole the same way. */
-        uint64_t m0 = m.o[0] & a, t0, t1;
+        uint64_t m0 = m.o[0] & a, t0, t1, mk;
         int w0 = -1, i0 = 0, w1 = -1, i1 = 0;
         for (i = 0; i < p.n; i++) {
             int in, v, b0, b1;
@@ -601,28 +583,36 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
            the others breaking the most worth (a card it uses every copy of) */
         t0 = two ? m0 : m0 & p.o[i0];
         t1 = (two ? p.t[i1] | (p.o[i1] & ~b) : p.o[i1]) & a & ~m0;
+        /* the joker left unmatched: M, the natural cards' only meld, unless the discard
+           uses its every copy; discarding the joker leaves it */
+        mk = two ? m.t[0] | (m.o[0] & ~b) : m.o[0];
+        djoker = total - m.w[0];
         for (x = m0 & ~t0; x != 0; x &= x - 1) {
-            int c = cc_ctz(x);
-            dj[c] = (uint8_t)cc_jmin(dj[c], total - view->points[c & 15] - w0);
+            int c = cc_ctz(x), g = ((mk >> c) & 1u ? 0 : m.w[0]) - jp, w = w0 > g ? w0 : g;
+            dj[c] = (uint8_t)cc_jmin(0xFF, total - view->points[c & 15] - w);
         }
         for (x = a & ~m0 & ~t1; x != 0; x &= x - 1) {
-            int c = cc_ctz(x);
-            dj[c] = (uint8_t)cc_jmin(dj[c], total - view->points[c & 15] - w1);
+            int c = cc_ctz(x), w = w1 > m.w[0] - jp ? w1 : m.w[0] - jp;
+            dj[c] = (uint8_t)cc_jmin(0xFF, total - view->points[c & 15] - w);
         }
         for (x = t0 | t1; x != 0; x &= x - 1) {
             uint64_t bit = x & (~x + 1);
             const uint64_t *use = two && (b & bit) ? p.t : p.o; /* held twice: 2nd copy */
-            int c = cc_ctz(x), w = -1;
             const int *wt = (m0 & bit) ? p.w : v1; /* one deck: the weight it takes */
+            int c = cc_ctz(x), w = ((mk & bit) != 0 ? 0 : m.w[0]) - jp;
             for (k = 0; k < p.n; k++) { /* masks, not branches: no pattern to predict */
                 int wq = two ? p.w[k] + ((kl[k] & bit) != 0 ? 0 : fw[k]) : wt[k];
                 wq |= -(int)((use[k] & bit) != 0); /* -1: it breaks the part */
                 w = wq > w ? wq : w;
             }
-            w = w < 0 ? 0xFF : total - view->points[c & 15] - w;
-            dj[c] = (uint8_t)cc_jmin(dj[c], w);
+            dj[c] = (uint8_t)cc_jmin(0xFF, total - view->points[c & 15] - w);
         }
     } else {
+        /* discarding the joker, and the joker left unmatched: the natural cards alone,
+           one house hints pass */
+        for (x = a; x != 0; x &= x - 1)
+            dj[cc_ctz(x)] = 0xFF;
+        djoker = cc_jremovals(view, a, b, jp, ~UINT64_C(0), 0, dj, two);
         /* Parts whose rest nat - N holds no natural meld ("open": most of them, the parts
            that break the hand's melds) weigh each discard x the same way, the points of
            nat - x less N's: only the heaviest open part matters, and for a discard that
@@ -689,11 +679,21 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
             }
         }
     }
+    if (!two) {
+        /* one deck: the joker's place is the count of cards below it, and the natural
+           cards keep their order in the working space, one place each */
+        uint64_t jb = h.once & jm;
+        int js = cc_popcount(h.once & ((jb & (~jb + 1)) - 1));
+        points[js] = (uint8_t)djoker;
+        for (x = a, k = 0; x != 0; x &= x - 1, k++)
+            points[k + (k >= js)] = dj[cc_ctz(x)];
+        return;
+    }
     k = 0;
     for (x = h.once; x != 0; x &= x - 1) {
         int c = cc_ctz(x), d = (jm >> c) & 1u ? djoker : dj[cc_var_wbit(rules->deck, c)];
         points[k++] = (uint8_t)d;
-        if (two && ((h.twice >> c) & 1u)) /* one deck: no card held twice */
+        if ((h.twice >> c) & 1u)
             points[k++] = (uint8_t)d;
     }
 }
