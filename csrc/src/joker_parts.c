@@ -457,11 +457,11 @@ void cc_jhints_cands_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
 /* For each natural card x of (a, b) (working space): dj[x] = min(dj[x], D(a, b less one
  * copy of x) + add), D the house deadwood; returns D(a, b). A card that some best
  * collection leaves unmatched (or that is in no candidate meld) loses its points from
- * D; only the others get a deadwood of their own (as cc_hints_core), but for those in
- * skip (the caller weighs them). Inlined per deck count. meld: cards outside it are in
- * no natural meld (~0: unknown). O(1) plus <= 8 deadwoods. */
+ * D; only the others get a deadwood of their own (as cc_hints_core). Inlined per deck
+ * count. meld: cards outside it are in no natural meld (~0: unknown). O(1) plus <= 8
+ * deadwoods. */
 CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, int add,
-                                 uint64_t meld, uint64_t skip, uint8_t *dj, int two)
+                                 uint64_t meld, uint8_t *dj, int two)
 {
     uint64_t runs = 0, sets = 0, avoid = 0, hard = 0, x;
     int d;
@@ -489,7 +489,7 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
         int i = cc_ctz(x), v = d - view->points[i & 15] + add;
         dj[i] = (uint8_t)cc_jmin(dj[i], v);
     }
-    for (x = hard & ~skip; x != 0; x &= x - 1) {
+    for (x = hard; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1);
         int i = cc_ctz(x), v;
         uint64_t col = (UINT64_C(1) << (i & 15)) * CC_LANES;
@@ -612,7 +612,7 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
            one house hints pass */
         for (x = a; x != 0; x &= x - 1)
             dj[cc_ctz(x)] = 0xFF;
-        djoker = cc_jremovals(view, a, b, jp, ~UINT64_C(0), 0, dj, two);
+        djoker = cc_jremovals(view, a, b, jp, ~UINT64_C(0), dj, two);
         /* Parts whose rest nat - N holds no natural meld ("open": most of them, the parts
            that break the hand's melds) weigh each discard x the same way, the points of
            nat - x less N's: only the heaviest open part matters, and for a discard that
