@@ -172,13 +172,7 @@ static void cc_jtab_build_lane(jtab *t)
 
 /* Ranks held twice (the working space, lane 0's places) of natural cards (a, b) that
  * hold no natural meld. O(1). */
-CC_INLINE uint64_t cc_jpairs(uint64_t a, uint64_t b)
-{
-    uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
-    uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
-    uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
-    return (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
-}
+CC_INLINE uint64_t cc_jpairs(uint64_t a, uint64_t b) { return cc_ranks_twice(a, b); }
 
 /* The heaviest part of natural cards (a, b) with no natural meld, by table, 1 + its
  * points (0: none): a rank held twice or a lane's run part. O(1): five lookups. */

@@ -51,66 +51,6 @@ CC_INLINE void cc_jpush(const cc_rules *view, jparts *p, uint64_t o, uint64_t t)
     p->n++;
 }
 
-/* Every part one joker completes in the natural cards (a, b) (working space), set
- * capacity cap, `places` places per suit. O(parts). */
-CC_FORCE_INLINE void cc_jparts_of(const cc_rules *view, uint64_t a, uint64_t b, int cap,
-                                  int places, jparts *p)
-{
-    uint64_t cols = 0, x;
-    int s;
-    p->n = 0;
-    /* sets: ranks held >= 2 times (copies counted) */
-    {
-        uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
-        uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
-        uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
-        cols = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
-    }
-    for (x = cols; x != 0; x &= x - 1) {
-        uint64_t col = (x & (~x + 1)) * CC_LANES, in = a & col;
-        if ((b & col) == 0 && cc_popcount(in) == 2) {
-            cc_jpush(view, p, in, 0); /* the common case: a pair */
-        } else {
-            /* every sub-multiset of 2..cap-1 cards: one copy of each card of o, a
-               second of each of t (<= 16 * 16 masks) */
-            uint64_t o, t, tw = b & col;
-            for (o = in; o != 0; o = (o - 1) & in)
-                for (t = o & tw;; t = (t - 1) & o & tw) {
-                    int size = cc_popcount(o) + cc_popcount(t);
-                    if (size >= 2 && size < cap)
-                        cc_jpush(view, p, o, t);
-                    if (t == 0)
-                        break;
-                }
-        }
-    }
-    /* runs: per suit, spans lo..hi of held cards with at most one place missing */
-    for (s = 0; s < CC_NSUITS; s++) {
-        unsigned lane = (unsigned)(a >> (16 * s)) & 0xFFFu, lows;
-        /* a part needs a second card within two places above its lowest */
-        for (lows = lane & ((lane >> 1) | (lane >> 2)); lows != 0; lows &= lows - 1) {
-            int lo = cc_ctz(lows), hi, missing = 0;
-            for (hi = lo + 1; hi < places; hi++) {
-                unsigned span;
-                if (!((lane >> hi) & 1u)) {
-                    if (++missing > 1)
-                        break;
-                    continue;
-                }
-                span = lane & ((2u << hi) - (1u << lo));
-                cc_jpush(view, p, (uint64_t)span << (16 * s), 0);
-                if (missing == 0) {
-                    /* whole span held: the joker may stand inside for a card held,
-                       which then melds elsewhere */
-                    unsigned in;
-                    for (in = span & ~(1u << lo) & ~(1u << hi); in != 0; in &= in - 1)
-                        cc_jpush(view, p, (uint64_t)(span & ~(in & (~in + 1))) << (16 * s), 0);
-                }
-            }
-        }
-    }
-}
-
 /* The natural melds of natural cards (a, b) (working space), every one: each run of
  * >= 3 consecutive places (the sub-runs of a longer one too; one copy of each card) and
  * each sub-multiset of >= 3 cards of a rank (o: one copy of each card, t: second
@@ -136,11 +76,12 @@ CC_INLINE void cc_jpushw(uint64_t *po, uint64_t *pt, int *pw, int *n, int max, u
     (*n)++;
 }
 
-/* cc_jparts_of, the same parts, with their points from the points by place (a set part
- * is its size times its rank's, a run part sums its places' on the way) instead of a
- * weighted popcount each, and, when m is not NULL, the natural melds (jmelds) met on
- * the way: the run parts held whole of >= 3 cards, the set parts of >= 3, and a
- * set of cap cards (one deck's four, not a part). O(parts). */
+/* Every part one joker completes in the natural cards (a, b) (working space), set
+ * capacity cap, `places` places per suit, with its points from the points by place (a
+ * set part is its size times its rank's, a run part sums its places' on the way), and,
+ * when m is not NULL, the natural melds (jmelds) met on the way: the run parts held
+ * whole of >= 3 cards, the set parts of >= 3, and a set of cap cards (one deck's four,
+ * not a part). O(parts). */
 CC_FORCE_INLINE void cc_jparts_w(const cc_rules *view, uint64_t a, uint64_t b, int cap,
                                  int places, jparts *p, jmelds *m)
 {
@@ -149,12 +90,7 @@ CC_FORCE_INLINE void cc_jparts_w(const cc_rules *view, uint64_t a, uint64_t b, i
     p->n = 0;
     if (m != NULL)
         m->n = 0;
-    {
-        uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
-        uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
-        uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
-        cols = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
-    }
+    cols = cc_ranks_twice(a, b);
     for (x = cols; x != 0; x &= x - 1) {
         uint64_t col = (x & (~x + 1)) * CC_LANES, in = a & col, tw = b & col, o, t;
         int pr = pt[cc_ctz(x)];
@@ -342,7 +278,7 @@ CC_FORCE_INLINE int cc_jcands_dead(const cc_rules *view, int jp, uint64_t a, uin
 {
     jparts p;
     int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
-    cc_jparts_of(view, a, two ? b : 0, cap, places, &p);
+    cc_jparts_w(view, a, two ? b : 0, cap, places, &p, NULL);
     cc_jcands(view, jp, a, cap, &p);
     return total + nj * jp - cc_jbest2(&p, two ? b : 0, two);
 }
@@ -387,7 +323,7 @@ CC_FORCE_INLINE void cc_jhints_cands(const cc_rules *view, const cc_rules *rules
     if (!two)
         b = 0;
     once = a & ~b;
-    cc_jparts_of(view, a, b, cap, places, &p);
+    cc_jparts_w(view, a, b, cap, places, &p, NULL);
     cc_jcands(view, jp, a, cap, &p);
     for (x = a; x != 0; x &= x - 1)
         gain[cc_ctz(x)] = 0;

@@ -38,13 +38,10 @@
 CC_FORCE_INLINE int cc_jnomeld_parts(const cc_rules *view, uint64_t a, uint64_t b,
                                      uint64_t pm, uint64_t *po, uint64_t *pt, int *pw)
 {
-    uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
-    uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
-    uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
     uint64_t x, left1 = a << 1, left2 = a << 2, right1 = a >> 1, right2 = a >> 2;
     const uint8_t *w = view->wpoints;
     int n = 0;
-    for (x = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1; x != 0; x &= x - 1) {
+    for (x = cc_ranks_twice(a, b); x != 0; x &= x - 1) {
         uint64_t col = (x & (~x + 1)) * CC_LANES;
         po[n] = a & col;
         pt[n] = b & col;

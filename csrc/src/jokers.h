@@ -29,10 +29,7 @@ CC_INLINE uint64_t places_mask(int places)
 CC_INLINE int cc_jbest_part(const cc_rules *view, uint64_t a, uint64_t b, uint64_t places,
                             uint64_t *part)
 {
-    uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
-    uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
-    uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
-    uint64_t pairs = (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
+    uint64_t pairs = cc_ranks_twice(a, b);
     uint64_t left1 = a << 1, left2 = a << 2, right1 = a >> 1, right2 = a >> 2, g;
     const uint8_t *pw = view->wpoints;
     int best = -1;

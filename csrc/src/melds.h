@@ -24,6 +24,16 @@ CC_INLINE uint64_t cc_run_cards(uint64_t a)
     return s | (s << 1) | (s << 2);
 }
 
+/* Ranks (lane 0's places) held >= 2 times, copies counted (a rank held twice in one
+ * lane is a card held twice: in b). About 15 operations. */
+CC_INLINE uint64_t cc_ranks_twice(uint64_t a, uint64_t b)
+{
+    uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
+    uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
+    uint64_t t1 = (b | (b >> 16) | (b >> 32) | (b >> 48)) & CC_RANK_MASK;
+    return (l0 & l1) | (l2 & l3) | ((l0 | l1) & (l2 | l3)) | t1;
+}
+
 /* Columns (ranks, broadcast to all four lanes) of ranks held >= 3 times, copies counted.
  * About 20 operations; a must be a valid hand (bits 60-63 clear). */
 CC_INLINE uint64_t cc_set_columns(uint64_t a, uint64_t b)
