@@ -2,9 +2,9 @@
 and the native/reference ratio measured in the same run.
 
 Usage: python benchmarks/report.py bench.json
-       python benchmarks/report.py --variants v.json   (bench_variants.py's rows: the
-       joker rows against the joker-free rows of the same run, and those against the
-       house rules on the same hands)
+       python benchmarks/report.py --variants v1.json [v2.json ...]   (bench_variants.py's
+       rows: the joker rows against the joker-free rows of the same run, and those
+       against the house rules on the same hands; several runs: the median ratio)
 """
 
 from __future__ import annotations
@@ -37,36 +37,58 @@ def main(path: str) -> None:
         print(f"| {op} | {workload} | {fmt(nat)} | {fmt(ref)} | {ratio} |")
 
 
-def variants(path: str) -> None:
-    """The rule variants' table: native medians per row of bench_variants.py."""
-    data = json.load(open(path))
+def variant_rows(path: str) -> dict[tuple[str, str, int], dict[str, float]]:
+    """bench_variants.py's native rows of one run: (op, rules, decks) -> {j0, j1, j2,
+    house: seconds per row (median)}."""
     rows: dict[tuple[str, str, int], dict[str, float]] = defaultdict(dict)
-    for b in data["benchmarks"]:
+    for b in json.load(open(path))["benchmarks"]:
         info, params = b["extra_info"], b["params"] or {}
         if (params.get("impl_name") or "native") != "native" or "name" not in params:
             continue
-        jokers = params.get("jokers", 0)
-        key = "house" if info.get("rules") == "house" else f"j{jokers}"
+        key = "house" if info.get("rules") == "house" else f"j{params.get('jokers', 0)}"
         rows[(info["op"], params["name"], params["decks"])][key] = (
             b["stats"]["median"] / info["rows"])
-    print("| workload | no joker | 1 joker | 2 jokers | no joker: house rules on the same "
-          "hands |")
+    return rows
+
+
+def variants(paths: list[str]) -> None:
+    """The rule variants' table from one or more runs of bench_variants.py: each ratio
+    is taken within a run (this shared machine's speed drifts between runs), then its
+    median over the runs, with the range where there are several; times are medians of
+    the runs' medians."""
+    runs = [variant_rows(p) for p in paths]
+
+    def mid(values: list[float]) -> float:
+        v = sorted(values)
+        return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+
+    def ratio(key: str, over: str, row: tuple[str, str, int]) -> str:
+        rs = [r[row][key] / r[row][over] for r in runs
+              if key in r.get(row, {}) and over in r.get(row, {})]
+        if not rs:
+            return ""
+        span = f", {min(rs):.2f}–{max(rs):.2f}" if len(rs) > 1 else ""
+        return f"{mid(rs):.2f}×{span}"
+
+    print(f"{len(runs)} run(s); ratios within each run, their median (and range)\n")
+    print("| workload | no joker | 1 joker | 2 jokers | no joker, against the house rules "
+          "on the same hands |")
     print("|---|---|---|---|---|")
-    for (op, name, decks), r in sorted(rows.items()):
-        free = r.get("j0")
+    for row in sorted(set().union(*runs)):
+        def cell(key: str, over: str = "j0") -> str:
+            ts = [r[row][key] for r in runs if key in r.get(row, {})]
+            if not ts:
+                return "-"
+            q = ratio(key, over, row)
+            return f"{fmt(mid(ts))} ({q})" if q and key != over else fmt(mid(ts))
 
-        def cell(key: str) -> str:
-            t = r.get(key)
-            return "-" if t is None else f"{fmt(t)} ({t / free:.1f}×)" if free else fmt(t)
-
-        house = r.get("house")
-        same = f"{fmt(house)} (variant {free / house:.2f}×)" if house and free else "-"
-        print(f"| `{op}`, {name}, {decks} deck{'s' if decks == 2 else ''} | {fmt(free)} | "
-              f"{cell('j1')} | {cell('j2')} | {same} |")
+        op, name, decks = row
+        print(f"| `{op}`, {name}, {decks} deck{'s' if decks == 2 else ''} | {cell('j0')} | "
+              f"{cell('j1')} | {cell('j2')} | {ratio('j0', 'house', row) or '-'} |")
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--variants":
-        variants(sys.argv[2])
+        variants(sys.argv[2:])
     else:
         main(sys.argv[1])
