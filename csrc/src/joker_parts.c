@@ -505,7 +505,9 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
         /* the joker left unmatched: M, the natural cards' only meld, unless the discard
            uses its every copy; discarding the joker leaves it */
         mk = two ? m.t[0] | (m.o[0] & ~b) : m.o[0];
-        djoker = total - m.w[0];
+        /* (two decks: a run M with every card held twice is two melds, the 7 natural
+           cards' only ones: discarding the joker melds both) */
+        djoker = total - m.w[0] - (two && m.t[0] == 0 && (m.o[0] & ~b) == 0 ? m.w[0] : 0);
         for (x = m0 & ~t0; x != 0; x &= x - 1) {
             int c = cc_ctz(x), g = ((mk >> c) & 1u ? 0 : m.w[0]) - jp, w = w0 > g ? w0 : g;
             dj[c] = (uint8_t)cc_jmin(0xFF, total - view->points[c & 15] - w);

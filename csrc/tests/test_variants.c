@@ -500,6 +500,20 @@ static cc_hand gen_hand(const trules *r, int decks, int n, int jokers_wanted)
             got++;
         }
     }
+    if (decks == 2 && rnd(5) == 0) { /* a run held twice: two melds of the same cards */
+        int s = rnd(4), p = rnd(12), k = 0, c;
+        for (; p < 12 && k < 3 && got + 2 <= n; p++) {
+            int idx = 16 * s + p;
+            if (pool[idx] < 2 || t_joker(r, idx))
+                continue;
+            for (c = 0; c < 2; c++) {
+                pool[idx]--;
+                h = th_add(h, idx);
+                got++;
+            }
+            k++;
+        }
+    }
     if (rnd(6) == 0) { /* a rank's every copy first: sets at the capacity */
         int rank = rnd(12), s;
         for (s = 0; s < 4 && got < n; s++) {
