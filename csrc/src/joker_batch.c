@@ -1,6 +1,7 @@
 /*
  * joker_batch.c -- the batch rows under rules that are not plain (deadwood_batch and
- * hints_batch), and the per-lane tables that weigh the joker rows of a large batch.
+ * hints_batch), and the kernels that weigh the joker rows of a large batch by the
+ * per-lane tables of joker_tables.h.
  * Rows without a joker run the house kernels on the run-order space; rows with jokers
  * and a natural meld, or in a small batch, the single-hand search of jokers.c.
  */
@@ -10,165 +11,10 @@
 
 #include "bits.h"
 #include "hand.h"
+#include "joker_tables.h"
 #include "jokers.h"
 #include "melds.h"
 #include "variants.h"
-
-/*
- * A large batch weighs the parts of hands without a natural meld by table. In such a
- * hand no lane holds three places in a row, and the heaviest run part of a lane -- with
- * two jokers, the heaviest two disjoint ones -- depends on the lane's pattern alone (the
- * points by place are the rules'). Each table entry is 1 + a weight (0: no part), filled
- * in increasing pattern order from the pattern without its highest card h: the parts
- * with h are h's block B (<= 2 cards) with the joker below it and the top 0-2 cards of
- * the block below that (a joker above B melds only B, and inside B it would stand for a
- * held card: three in a row). A part never needs the joker at a place another part's
- * card holds: that card and its neighbours would again be three in a row. 2^places
- * entries (1024 or 4096), about 20 operations each: about 10 us to build (both tables,
- * 48 cards), the two-part table only once a row holds two jokers, and then for the
- * deadwood a table packing each pattern's points and both entries (one lookup a lane;
- * a third of the first two's cost). A row gains about 2-4 ns of deadwood and 50 ns of
- * hints from them (C driver, one deck), so a batch builds them from
- * CC_JTAB_ROWS_DEADWOOD / CC_JTAB_ROWS_HINTS rows. Single hands keep cc_jbest_part and
- * cc_jnomeld_parts.
- */
-#define CC_JTAB_ROWS_DEADWOOD 4096
-#define CC_JTAB_ROWS_HINTS 512
-
-typedef struct jtab {
-    uint8_t run[4096];  /* 1 + the heaviest run part of a lane pattern; 0: none */
-    uint8_t run2[4096]; /* 1 + the heaviest two disjoint run parts; 0: none */
-    uint8_t pair[4096]; /* 1 + the heaviest rank held twice (2 * its points), by rank mask */
-    const uint8_t *w;   /* points by place (the rules' working points) */
-    int size, have2, have_n, have_lane;
-    /* the two-joker rows' own tables: a batch of hints needs the first, one of deadwood
-       the second, never both (so they share their place: the whole stays ~28 KiB of
-       stack, small beside a 128 KiB musl thread's) */
-    union {
-        struct {
-            int16_t runn[4096];  /* run and run2 as points, CC_JNONE for none: the */
-            int16_t run2n[4096]; /* two-joker hints' terms add without masks */
-        } n;
-        uint32_t lane[4096]; /* a lane pattern's points | run2 << 16 | run << 24 */
-    } u;
-} jtab;
-
-/* "No part" in the int16 tables: a sum of it with two parts' points and two jokers' (at
- * most 8 cards of 31 points in all) stays negative, so the terms of cc_jtab_hints2_np
- * add without masks and the most the jokers save (>= 0) never takes one. */
-#define CC_JNONE (-1024)
-
-CC_INLINE int cc_max(int x, int y) { return x > y ? x : y; }
-
-CC_INLINE int cc_min(int x, int y) { return x < y ? x : y; }
-
-/* The lane pattern p (no three places in a row) without its highest card: the block B
- * of its highest card h, *bm its mask, *bw its points, *lo its lowest place. O(1). */
-CC_INLINE int cc_jtop_block(const uint8_t *w, unsigned p, unsigned *bm, int *bw, int *lo)
-{
-    int h = cc_highest_bit(p), n = 1;
-    *bm = 1u << h;
-    *bw = w[h];
-    *lo = h;
-    if (h >= 1 && ((p >> (h - 1)) & 1u)) {
-        *bm |= 1u << (h - 1);
-        *bw += w[h - 1];
-        *lo = h - 1;
-        n = 2;
-    }
-    return n;
-}
-
-/* Fill run and pair (w: the view's wpoints, `places` places a lane). O(2^places). */
-static void cc_jtab_build(jtab *t, const uint8_t *w, int places)
-{
-    unsigned p;
-    t->w = w;
-    t->size = 1 << places;
-    t->have2 = 0;
-    t->run[0] = 0;
-    t->pair[0] = 0;
-    for (p = 1; p < (unsigned)t->size; p++) {
-        unsigned bm;
-        int bw, lo, n = cc_jtop_block(w, p, &bm, &bw, &lo), e;
-        t->pair[p] = (uint8_t)cc_max(2 * w[cc_ctz(p)] + 1, t->pair[p & (p - 1)]);
-        if ((p & (p >> 1) & (p >> 2)) != 0) {
-            t->run[p] = 0; /* three in a row: never read */
-            continue;
-        }
-        if (lo >= 2 && ((p >> (lo - 2)) & 1u)) {
-            n++;
-            bw += w[lo - 2];
-            if (lo >= 3 && ((p >> (lo - 3)) & 1u)) {
-                n++;
-                bw += w[lo - 3];
-            }
-        }
-        e = n >= 2 ? bw + 1 : 0;
-        t->run[p] = (uint8_t)cc_max(e, t->run[p & ~(1u << cc_highest_bit(p))]);
-    }
-}
-
-/* Fill run2 (after cc_jtab_build): the pairs without h, or h's part (B with the top 0-2
- * cards of the block below, >= 2 cards) and the heaviest part of the rest. O(2^places). */
-static void cc_jtab_build2(jtab *t)
-{
-    unsigned p;
-    t->run2[0] = 0;
-    for (p = 1; p < (unsigned)t->size; p++) {
-        unsigned bm, part;
-        int bw, lo, n, best, k;
-        if ((p & (p >> 1) & (p >> 2)) != 0) {
-            t->run2[p] = 0;
-            continue;
-        }
-        n = cc_jtop_block(t->w, p, &bm, &bw, &lo);
-        best = t->run2[p ^ (1u << cc_highest_bit(p))];
-        part = bm;
-        for (k = 0; k <= 2; k++) {
-            int r;
-            if (k > 0) {
-                int c = lo - 1 - k; /* the card below the joker's place lo - 1, then the next */
-                if (c < 0 || !((p >> c) & 1u))
-                    break;
-                part |= 1u << c;
-                bw += t->w[c];
-                n++;
-            }
-            r = t->run[p & ~part];
-            if (n >= 2 && r > 0 && bw + r > best)
-                best = bw + r;
-        }
-        t->run2[p] = (uint8_t)best;
-    }
-    t->have2 = 1;
-}
-
-/* Fill u.n (after cc_jtab_build2, for a batch of hints): run and run2 as points or
- * CC_JNONE. O(2^places). */
-static void cc_jtab_build_n(jtab *t)
-{
-    unsigned p;
-    for (p = 0; p < (unsigned)t->size; p++) {
-        t->u.n.runn[p] = (int16_t)(t->run[p] > 0 ? t->run[p] - 1 : CC_JNONE);
-        t->u.n.run2n[p] = (int16_t)(t->run2[p] > 0 ? t->run2[p] - 1 : CC_JNONE);
-    }
-    t->have_n = 1;
-}
-
-/* Fill u.lane (after cc_jtab_build2, for a batch of deadwood): a pattern's points in the low 16 bits (four lanes'
- * sum stays below 2^16: <= 4 * 12 * 31), its run2 and run entries above, so that one
- * lookup a lane gives all three to the two-joker rows. O(2^places). */
-static void cc_jtab_build_lane(jtab *t)
-{
-    unsigned p;
-    t->u.lane[0] = 0;
-    for (p = 1; p < (unsigned)t->size; p++) {
-        uint32_t pts = (t->u.lane[p & (p - 1)] & 0xFFFFu) + t->w[cc_ctz(p)];
-        t->u.lane[p] = pts | (uint32_t)t->run2[p] << 16 | (uint32_t)t->run[p] << 24;
-    }
-    t->have_lane = 1;
-}
 
 /* Ranks held twice (the working space, lane 0's places) of natural cards (a, b) that
  * hold no natural meld. O(1). */
@@ -472,37 +318,6 @@ CC_FORCE_INLINE void cc_jtab_hints2(const jtab *t, const cc_rules *view,
 CC_INLINE int cc_no_meld(uint64_t a, uint64_t b)
 {
     return (a & (cc_run_cards(a) | cc_set_columns(a, b))) == 0;
-}
-
-/* The tables for a row of nj jokers, built on first need. O(1) once built. */
-CC_INLINE const jtab *cc_jtab_ready(jtab *t, const cc_rules *view, int places, int nj)
-{
-    if (t->size == 0)
-        cc_jtab_build(t, view->wpoints, places);
-    if (nj >= 2 && !t->have2)
-        cc_jtab_build2(t);
-    return t;
-}
-
-/* The tables and lane table for a deadwood row of nj >= 2 jokers, built on first need.
- * O(1) once built. */
-/* The tables of the two-joker hints rows, built on first need. O(1) once built. */
-CC_INLINE const jtab *cc_jtab_ready_n(jtab *t, const cc_rules *view, int places, int nj)
-{
-    if (!t->have_n) {
-        cc_jtab_ready(t, view, places, nj);
-        cc_jtab_build_n(t);
-    }
-    return t;
-}
-
-CC_INLINE const jtab *cc_jtab_ready_lane(jtab *t, const cc_rules *view, int places, int nj)
-{
-    if (!t->have_lane) { /* (the lane table comes last: the others are built) */
-        cc_jtab_ready(t, view, places, nj);
-        cc_jtab_build_lane(t);
-    }
-    return t;
 }
 
 /* The rows of cc_var_batch, inlined once per (deck count, hints) so the joker-free rows
