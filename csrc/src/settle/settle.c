@@ -15,11 +15,11 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "melds.h"
-#include "settle.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "melds/melds.h"
+#include "settle/settle.h"
+#include "jokers/variants.h"
 
 #define LANE_BITS 16
 #define RANK_MASK 0x0FFFu

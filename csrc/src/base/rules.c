@@ -5,8 +5,8 @@
  */
 #include "chinchon.h"
 
-#include "bits.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "jokers/variants.h"
 
 /* Planes of a card-indexed table: plane[k] holds every bit i with (pts[i] >> k) & 1.
  * O(64 * 5). */

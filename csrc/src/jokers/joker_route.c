@@ -7,12 +7,12 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "joker_parts.h"
-#include "jokers.h"
-#include "melds.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "jokers/joker_parts.h"
+#include "jokers/jokers.h"
+#include "melds/melds.h"
+#include "jokers/variants.h"
 
 /* For each natural card x of (a, b) (working space): dj[x] = min(dj[x], D(a, b less one
  * copy of x) + add), D the house deadwood; returns D(a, b). A card that some best

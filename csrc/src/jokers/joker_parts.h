@@ -11,8 +11,8 @@
 
 #include "chinchon.h"
 
-#include "bits.h"
-#include "melds.h"
+#include "base/bits.h"
+#include "melds/melds.h"
 
 #define CC_JN_MAX 256 /* > the most parts of 8 cards (81 set parts of 7 copies of a rank) */
 

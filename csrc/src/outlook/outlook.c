@@ -16,10 +16,10 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "melds.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "melds/melds.h"
+#include "jokers/variants.h"
 
 /* How good a close is, by cc_outcome code: chinchon, joker chinchon, minus ten, normal,
  * none (docs/design.md). */

@@ -7,8 +7,8 @@
 #include <limits.h>
 #include <string.h>
 
-#include "engine.h"
-#include "melds.h"
+#include "engine/engine.h"
+#include "melds/melds.h"
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF

@@ -22,10 +22,10 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "melds.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "melds/melds.h"
+#include "jokers/variants.h"
 
 /* ------------------------------------------------------------------------------ */
 /* Candidate enumeration (ascending key order)                                    */

@@ -8,12 +8,12 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "joker_parts.h"
-#include "jokers.h"
-#include "melds.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "jokers/joker_parts.h"
+#include "jokers/jokers.h"
+#include "melds/melds.h"
+#include "jokers/variants.h"
 
 /* ------------------------------------------------------------------ joker deadwood */
 

@@ -6,10 +6,10 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "melds.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "melds/melds.h"
+#include "jokers/variants.h"
 
 /* Hints of a valid 8-card hand: the deadwood after each discard, ascending card order,
  * a copy held twice listed twice. A card that some best 8-card collection leaves

@@ -10,7 +10,7 @@
 
 #include "chinchon.h"
 
-#include "bits.h"
+#include "base/bits.h"
 
 /*
  * A large batch weighs the parts of hands without a natural meld by table. In such a

@@ -10,8 +10,8 @@
 
 #include "chinchon.h"
 
-#include "bits.h"
-#include "melds.h"
+#include "base/bits.h"
+#include "melds/melds.h"
 
 /* The places of every lane (a mask of the working space). O(1). */
 CC_INLINE uint64_t places_mask(int places)

@@ -22,10 +22,10 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "melds.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "melds/melds.h"
+#include "jokers/variants.h"
 
 #define CC_VAR_MAX_CAND 384 /* > the most candidates of 8 cards with jokers (~150) */
 #define CC_KEY_MAX 20 /* 16 natural cards (never more than 8), a joker, its place */

@@ -11,7 +11,7 @@
 
 #include "chinchon.h"
 
-#include "bits.h"
+#include "base/bits.h"
 
 /* More cards than any hand holds (every card of two decks): a count limit that never
  * applies. */

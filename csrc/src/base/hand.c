@@ -5,8 +5,8 @@
  */
 #include "chinchon.h"
 
-#include "bits.h"
-#include "hand.h"
+#include "base/bits.h"
+#include "base/hand.h"
 
 /* Validate a hand (lane bits, twice within once, at most max_cards cards) and count it.
  * O(1): two popcounts. n_cards may be NULL. */

@@ -9,11 +9,11 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "jokers.h"
-#include "melds.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "jokers/jokers.h"
+#include "melds/melds.h"
+#include "jokers/variants.h"
 
 /* ------------------------------------------------------------------ fast paths */
 

@@ -16,7 +16,7 @@
 
 #include "chinchon.h"
 
-#include "bits.h"
+#include "base/bits.h"
 
 #define CC_LOW7 UINT64_C(0x007F007F007F007F)  /* ranks 1-7 of each lane */
 #define CC_HIGH3 UINT64_C(0x0E000E000E000E00) /* ranks 10-12 (bits 9-11) of each lane */

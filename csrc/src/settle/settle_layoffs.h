@@ -10,7 +10,7 @@
 
 #include "chinchon.h"
 
-#include "bits.h"
+#include "base/bits.h"
 
 #define SV_MAX_OPTS 128 /* > the places a joker may take on 10 table melds (<= 9 each) */
 

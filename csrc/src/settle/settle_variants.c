@@ -37,11 +37,11 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "settle.h"
-#include "settle_layoffs.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "settle/settle.h"
+#include "settle/settle_layoffs.h"
+#include "jokers/variants.h"
 
 #define SV_MAX_CAND 320 /* > the candidate melds of any 7 cards with jokers */
 #define SV_KEY 12       /* a meld key: <= 9 cards of 7 + 2 joker elements */

@@ -4,9 +4,9 @@
 #ifndef CC_SRC_ENGINE_H
 #define CC_SRC_ENGINE_H
 
-#include "bits.h"
+#include "base/bits.h"
 #include "chinchon.h"
-#include "hand.h"
+#include "base/hand.h"
 
 #define NO_SEAT 0xff
 

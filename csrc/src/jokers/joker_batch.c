@@ -9,12 +9,12 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "joker_tables.h"
-#include "jokers.h"
-#include "melds.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "jokers/joker_tables.h"
+#include "jokers/jokers.h"
+#include "melds/melds.h"
+#include "jokers/variants.h"
 
 /* Ranks held twice (the working space, lane 0's places) of natural cards (a, b) that
  * hold no natural meld. O(1). */

@@ -9,10 +9,10 @@
 
 #include <string.h>
 
-#include "bits.h"
-#include "hand.h"
-#include "settle_layoffs.h"
-#include "variants.h"
+#include "base/bits.h"
+#include "base/hand.h"
+#include "settle/settle_layoffs.h"
+#include "jokers/variants.h"
 
 /* Whether no extension of the partial plan can have a smaller key than the best: it
  * differs from it first by a greater code, or it already holds the whole best key.

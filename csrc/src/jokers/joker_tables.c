@@ -4,8 +4,8 @@
  */
 #include "chinchon.h"
 
-#include "bits.h"
-#include "joker_tables.h"
+#include "base/bits.h"
+#include "jokers/joker_tables.h"
 
 /* The lane pattern p (no three places in a row) without its highest card: the block B
  * of its highest card h, *bm its mask, *bw its points, *lo its lowest place. O(1). */

@@ -11,8 +11,8 @@
 
 #include "chinchon.h"
 
-#include "bits.h"
-#include "hand.h"
+#include "base/bits.h"
+#include "base/hand.h"
 
 #define CC_RANK_MASK UINT64_C(0xFFF)
 

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF

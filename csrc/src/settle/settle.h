@@ -7,7 +7,7 @@
 
 #include "chinchon.h"
 
-#include "bits.h"
+#include "base/bits.h"
 
 /* The closer, then each opponent in play order, under rules with jokers, the 40-card
  * deck or seven_run_wins off (settle_variants.c). out->decks (1 or 2: the set capacity)
