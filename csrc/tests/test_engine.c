@@ -1,4 +1,4 @@
-/* The game engine (csrc/src/engine.c): games of the built-in bots under every preset.
+/* The game engine (csrc/src/engine/engine.c): games of the built-in bots under every preset.
  *   - the digests of tests/data/engine_games.txt, written by the Python loop
  *     (tests/oracles/engine_diff.py --write-golden): the same games, event for event;
  *   - CC_ENGINE_GAMES games (default 300) per preset and table: each record agrees with

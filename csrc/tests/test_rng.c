@@ -1,4 +1,4 @@
-/* The game's random generator (csrc/src/rng.c) against tests/data/rng_vectors.txt: the
+/* The game's random generator (csrc/src/base/rng.c) against tests/data/rng_vectors.txt: the
  * published xoshiro256** and splitmix64 vectors, and the seed derivation, bounded draw, float and
  * shuffle vectors that the Python implementation (tests/game/test_rng.py) checks too.
  * Also: the bounded draw stays in range and is unbiased enough on a small bound, the

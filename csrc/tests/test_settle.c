@@ -1,5 +1,5 @@
 /*
- * test_settle.c -- tests of cc_settle (csrc/src/settle.c): hand-built cases for each rule,
+ * test_settle.c -- tests of cc_settle (csrc/src/settle/settle.c): hand-built cases for each rule,
  * bad deals, and invariants on random deals (every card accounted for, lay-offs legal
  * when applied, the table consistent). Run by ctest (csrc/tests/run.sh: plain and under
  * -fsanitize=address,undefined). Random deals: argv[1], else SETTLE_TEST_DEALS, else 20000;

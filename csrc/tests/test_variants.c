@@ -677,9 +677,9 @@ static void exhaustive(void)
     }
 }
 
-/* Batches large enough for the per-batch tables of the joker search (jokers.c builds
- * them from 512 rows of hints, 4096 of deadwood): every row of a 4096-row batch, deadwood and hints, equals the
- * single-hand call (checked against the brute force above), and one row in 64 is
+/* Batches large enough for the per-batch tables of the joker search (joker_batch.c
+ * builds them from 512 rows of hints, 4096 of deadwood): every row of a 4096-row batch,
+ * deadwood and hints, equals the single-hand call (checked against the brute force above), and one row in 64 is
  * checked against the brute force itself. Rules random or presets, one or two decks,
  * 0-3 jokers wanted a row (the hints' 8 cards, the deadwood's 0-8). */
 static void big_batches(long rounds)

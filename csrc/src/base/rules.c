@@ -6,7 +6,7 @@
 #include "chinchon.h"
 
 #include "base/bits.h"
-#include "jokers/variants.h"
+#include "base/space.h"
 
 /* Planes of a card-indexed table: plane[k] holds every bit i with (pts[i] >> k) & 1.
  * O(64 * 5). */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/engine_bots.h"
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
@@ -20,14 +21,8 @@
 
 /* ------------------------------------------------------------------ small helpers */
 
-/* Subtract one copy of each card of mask m from the 2-bit counts (c1, c0). O(1). */
-CC_INLINE void count_sub(uint64_t *c1, uint64_t *c0, uint64_t m)
-{
-    const uint64_t borrow = m & ~*c0;
-    *c0 ^= m;
-    *c1 ^= borrow;
-}
-
+/* Record one event (kept while the record has room; counted always).
+ * O(1). */
 static void emit(game *g, int kind, int seat, int a, int64_t b)
 {
     cc_game_record *rec = g->rec;
@@ -83,39 +78,6 @@ static void deal(game *g)
     g->turn = g->lead;
     g->summary = 0;
     emit(g, CC_EV_DEAL, g->lead, 0, g->hand_number);
-}
-
-/* Python: GameState.unseen (the cards `seat` cannot know the place of). */
-cc_hand cc_engine_unseen(const game *g, int seat)
-{
-    const uint64_t cm = g->r.card_mask;
-    uint64_t c1, c0;
-    int s;
-    cc_hand u;
-    if (g->decks == 1) {
-        c1 = 0;
-        c0 = cm;
-    } else {
-        c1 = cm;
-        c0 = 0;
-    }
-    count_sub(&c1, &c0, g->hands[seat].once);
-    count_sub(&c1, &c0, g->hands[seat].twice);
-    count_sub(&c1, &c0, g->pile_set.once);
-    count_sub(&c1, &c0, g->pile_set.twice);
-    for (s = 0; s < g->n; s++) {
-        if (s == seat)
-            continue;
-        count_sub(&c1, &c0, g->taken[s].once);
-        count_sub(&c1, &c0, g->taken[s].twice);
-    }
-    u.once = c1 | c0;
-    u.twice = c1;
-    if (g->has_restocked) {
-        u.once &= g->restocked.once;
-        u.twice &= g->restocked.twice;
-    }
-    return u;
 }
 
 /* Python: GameState.draw. */
@@ -300,30 +262,17 @@ static uint64_t stream_seed(const cc_game_config *cfg, uint64_t index, uint64_t 
     return cc_rng_derive(0, mag, NULL, 0);
 }
 
-static cc_status check_config(const cc_game_config *cfg)
-{
-    int s;
-    if (cfg->players < 2 || cfg->players > CC_MAX_PLAYERS || cfg->max_turns < 1
-        || cfg->void_at_stock < -1 || cfg->void_at_stock > 255 || cfg->stale_turns < 1
-        || cfg->rejoin_chips < 0)
-        return CC_ERR_BAD_ARGUMENT;
-    for (s = 0; s < cfg->players; s++)
-        if (cfg->bots[s] >= CC_BOT_END)
-            return CC_ERR_BAD_ARGUMENT;
-    return CC_OK;
-}
-
 /* One turn of the seat to act: its bot's draw, then its discard. */
 static cc_status play_turn(game *g)
 {
     const int seat = g->turn;
     int from_pile = 0, card = 0, close = 0;
-    cc_status st = cc_bot_draw(g, seat, &from_pile);
+    cc_status st = bot_draw(g, seat, &from_pile);
     if (st != CC_OK)
         return st;
     if (draw(g, from_pile) != 0)
         return CC_ERR_BAD_ARGUMENT;
-    st = cc_bot_discard(g, seat, &card, &close);
+    st = bot_discard(g, seat, &card, &close);
     if (st != CC_OK)
         return st;
     return discard(g, card, close);
@@ -357,13 +306,13 @@ static void between_hands(game *g)
     deal(g);
 }
 
-cc_status cc_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record *rec)
+/* Python: simulate.play.play_game, for a checked configuration (cc_play_game checks it:
+ * api.c). O(turns) bot decisions; the game lives on the stack. */
+cc_status eng_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record *rec)
 {
     game g;
     int s, c, k;
-    cc_status st = check_config(cfg);
-    if (st != CC_OK || rec == NULL)
-        return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
+    cc_status st;
     memset(&g, 0, sizeof g);
     g.cfg = cfg;
     g.rec = rec;

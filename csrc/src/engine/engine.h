@@ -1,12 +1,16 @@
-/* engine.h -- what the game engine's two files share (internal): the state of a game
- * in play, the hints list, the small questions both ask of it, and the calls between
- * the table (engine.c) and the bots (engine_bots.c). */
+/* engine.h -- internal: the game engine's table (engine.c), and what its bots
+ * (engine_bots.c, engine_bots.h) share with it: the state of a game in play, the hints
+ * list, and the small questions both ask of them. */
 #ifndef CC_SRC_ENGINE_H
 #define CC_SRC_ENGINE_H
 
-#include "base/bits.h"
 #include "chinchon.h"
+
+#include "base/bits.h"
 #include "base/hand.h"
+#include "jokers/variants.h"
+#include "melds/hints.h"
+#include "melds/melds.h"
 
 #define NO_SEAT 0xff
 
@@ -80,29 +84,43 @@ CC_INLINE int bit_points(const cc_rules *r, int i)
     return r->points[i % 16];
 }
 
-/* The table (engine.c), for the bots: the cards `seat` cannot place (Python:
- * GameState.unseen). */
-cc_hand cc_engine_unseen(const game *g, int seat);
+/* Deadwood of the valid hand h under the game's rules, plain or not.
+ * A few ns on the house fast path; the variants' search otherwise. */
+CC_INLINE int eng_deadwood(const cc_rules *r, cc_hand h)
+{
+    if (!r->plain)
+        return cc_var_deadwood(r, h);
+    /* two inlined copies: the single-deck one drops every twice term */
+    return h.twice == 0 ? cc_deadwood_core(r, h.once, 0)
+                        : cc_deadwood_core(r, h.once, h.twice);
+}
+
+/* The discard hints (points and outcomes) of the valid 8 cards h under the game's
+ * rules, plain or not. <= 9 deadwoods on the house kernels; the variants' otherwise. */
+CC_INLINE void eng_hints(const cc_rules *r, cc_hand h, uint8_t *points, uint8_t *outcomes)
+{
+    if (r->plain)
+        cc_hints_of(r, h, points, outcomes);
+    else
+        cc_var_hints(r, h, points, outcomes);
+}
 
 /* Python: the game's hints of the player to act (GameState.hints), masked while the
- * rules refuse a close this turn. */
-CC_INLINE cc_status cc_engine_hints(const game *g, hints *h)
+ * rules refuse a close this turn. The hints plus O(8). */
+CC_INLINE void eng_turn_hints(const game *g, hints *h)
 {
     const cc_hand held = g->hands[g->turn];
-    cc_status st = cc_discard_hints(&g->r, held, h->points, h->outcome);
     int k;
-    if (st != CC_OK)
-        return st;
+    eng_hints(&g->r, held, h->points, h->outcome);
     cc_hand_indices(held, h->card);
     if (!g->cfg->first_round_close && !may_close(g))
         for (k = 0; k < 8; k++)
             h->outcome[k] = CC_CANNOT_CLOSE;
-    return CC_OK;
 }
 
-/* The bots (engine_bots.c), for the table: the draw (1: the pile's top) and the discard
- * (card, and 1 to close with it) of the bot at `seat`, the player to act. */
-cc_status cc_bot_draw(game *g, int seat, int *from_pile);
-cc_status cc_bot_discard(game *g, int seat, int *card, int *close);
+/* The game `index` of the checked configuration cfg into *rec (cc_play_game past its
+ * checks): the deal, the bots' turns, the hands' ends. O(turns) bot decisions. */
+CC_INTERNAL cc_status eng_play_game(const cc_game_config *cfg, uint64_t index,
+                                    cc_game_record *rec);
 
 #endif /* CC_SRC_ENGINE_H */

@@ -8,11 +8,57 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/engine_bots.h"
 #include "melds/melds.h"
+#include "outlook/outlook.h"
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
 #endif
+
+/* ------------------------------------------------------------------ the table seen */
+
+/* Subtract one copy of each card of mask m from the 2-bit counts (c1, c0). O(1). */
+CC_INLINE void count_sub(uint64_t *c1, uint64_t *c0, uint64_t m)
+{
+    const uint64_t borrow = m & ~*c0;
+    *c0 ^= m;
+    *c1 ^= borrow;
+}
+
+/* Python: GameState.unseen (the cards `seat` cannot know the place of).
+ * O(players). */
+static cc_hand unseen_of(const game *g, int seat)
+{
+    const uint64_t cm = g->r.card_mask;
+    uint64_t c1, c0;
+    int s;
+    cc_hand u;
+    if (g->decks == 1) {
+        c1 = 0;
+        c0 = cm;
+    } else {
+        c1 = cm;
+        c0 = 0;
+    }
+    count_sub(&c1, &c0, g->hands[seat].once);
+    count_sub(&c1, &c0, g->hands[seat].twice);
+    count_sub(&c1, &c0, g->pile_set.once);
+    count_sub(&c1, &c0, g->pile_set.twice);
+    for (s = 0; s < g->n; s++) {
+        if (s == seat)
+            continue;
+        count_sub(&c1, &c0, g->taken[s].once);
+        count_sub(&c1, &c0, g->taken[s].twice);
+    }
+    u.once = c1 | c0;
+    u.twice = c1;
+    if (g->has_restocked) {
+        u.once &= g->restocked.once;
+        u.twice &= g->restocked.twice;
+    }
+    return u;
+}
 
 /* ------------------------------------------------------------------ the bots */
 
@@ -67,7 +113,7 @@ CC_FORCE_INLINE int greedy_scan(const cc_rules *r, const uint64_t *at_least, uin
     uint64_t x, avoid = 0;
     int dw8, best = bound, need;
     if (cc_sets_runs_compete(a, b, runs, sets)) {
-        dw8 = cc_conflict_unmatched(r, a, b, runs, sets, &avoid);
+        dw8 = cc_melds_unmatched(r, a, b, runs, sets, &avoid);
     } else {
         const uint64_t keep = ~(runs | sets);
         dw8 = cc_wpop(r, a & keep) + cc_wpop(r, b & keep);
@@ -137,7 +183,7 @@ static int greedy_current(game *g, int seat, int cached)
     int d = 0;
     if (cached && g->dw_hand[seat] == g->hand_number)
         return g->dw[seat];
-    cc_deadwood(&g->r, g->hands[seat], &d);
+    d = eng_deadwood(&g->r, g->hands[seat]);
     if (cached) {
         g->dw_hand[seat] = g->hand_number;
         g->dw[seat] = d;
@@ -151,9 +197,7 @@ static cc_status greedy_draw_hints(game *g, int seat, int own, cc_hand h8, int *
 {
     hints h;
     int best;
-    cc_status st = cc_discard_hints(&g->r, h8, h.points, h.outcome);
-    if (st != CC_OK)
-        return st;
+    eng_hints(&g->r, h8, h.points, h.outcome);
     cc_hand_indices(h8, h.card);
     best = best_hint(g, &h);
     if (h.points[best] < greedy_current(g, seat, own)
@@ -200,18 +244,14 @@ static cc_status greedy_discard_hints(game *g, int seat, int own, int *card, int
     hints h;
     int best;
     if (own && g->took && g->r.plain) { /* unmasked, as the discard-pile draw saw them */
-        cc_status st = cc_discard_hints(&g->r, g->hands[seat], h.points, h.outcome);
-        if (st != CC_OK)
-            return st;
+        cc_hints_of(&g->r, g->hands[seat], h.points, h.outcome);
         cc_hand_indices(g->hands[seat], h.card);
     } else if (own && g->took) {
         cc_hand_indices(g->hands[seat], h.card);
         memcpy(h.points, g->took_points, 8);
         memcpy(h.outcome, g->took_outcomes, 8);
     } else {
-        cc_status st = cc_engine_hints(g, &h);
-        if (st != CC_OK)
-            return st;
+        eng_turn_hints(g, &h);
     }
     if (own)
         g->took = 0;
@@ -283,9 +323,7 @@ static cc_status random_discard(game *g, int seat, int *card, int *close)
 {
     hints h;
     int k;
-    cc_status st = cc_engine_hints(g, &h);
-    if (st != CC_OK)
-        return st;
+    eng_turn_hints(g, &h);
     k = (int)cc_rng_below(&g->bot_rng[seat], 8);
     *card = h.card[k];
     *close = h.outcome[k] != CC_CANNOT_CLOSE;
@@ -318,14 +356,14 @@ static cc_status expert_draw(game *g, int seat, int *from_pile)
     *from_pile = 0;
     if (g->pile_n == 0)
         return CC_OK;
-    u = cc_engine_unseen(g, seat);
+    u = unseen_of(g, seat);
     if (u.once == 0) /* nothing unseen: the greedy choice */
         return greedy_draw(g, seat, 0, from_pile);
     top.once = UINT64_C(1) << g->pile[g->pile_n - 1];
     top.twice = 0;
-    st = cc_prospect_of(&g->r, g->hands[seat], top, &take);
+    st = cc_ahead_prospect(&g->r, g->hands[seat], top, &take);
     if (st == CC_OK)
-        st = cc_prospect_of(&g->r, g->hands[seat], u, &stock);
+        st = cc_ahead_prospect(&g->r, g->hands[seat], u, &stock);
     if (st != CC_OK)
         return st;
     *from_pile = value_of(&take) < value_of(&stock);
@@ -338,13 +376,13 @@ static cc_status expert_discard(game *g, int seat, int *card, int *close)
     static const uint8_t best_closes[3] = {CC_CHINCHON, CC_JOKER_CHINCHON, CC_MINUS_TEN};
     hints h;
     cc_prospect p[8];
-    cc_hand u = cc_engine_unseen(g, seat);
+    cc_hand u = unseen_of(g, seat);
     cc_status st;
     int k, o, any_closing = 0, best, mayc;
     double bvalue;
     if (u.once == 0)
         return greedy_discard(g, seat, 0, card, close);
-    st = cc_outlook(&g->r, g->hands[seat], u, h.points, h.outcome, p);
+    st = cc_ahead_hand(&g->r, g->hands[seat], u, h.points, h.outcome, p);
     if (st != CC_OK)
         return st;
     cc_hand_indices(g->hands[seat], h.card);
@@ -418,7 +456,7 @@ static cc_status expert_discard(game *g, int seat, int *card, int *close)
 
 /* The draw of the bot at `seat` (the player to act): 1 in *from_pile to take the
  * pile's top. */
-cc_status cc_bot_draw(game *g, int seat, int *from_pile)
+cc_status bot_draw(game *g, int seat, int *from_pile)
 {
     switch (g->cfg->bots[seat]) {
     case CC_BOT_RANDOM:
@@ -433,7 +471,7 @@ cc_status cc_bot_draw(game *g, int seat, int *from_pile)
 
 /* The discard of the bot at `seat` (the player to act): the card, and 1 in *close to
  * close with it. */
-cc_status cc_bot_discard(game *g, int seat, int *card, int *close)
+cc_status bot_discard(game *g, int seat, int *card, int *close)
 {
     switch (g->cfg->bots[seat]) {
     case CC_BOT_RANDOM:

@@ -11,14 +11,12 @@
 
 #include "base/bits.h"
 #include "base/hand.h"
+#include "jokers/joker_batch.h"
 #include "jokers/joker_tables.h"
 #include "jokers/jokers.h"
-#include "melds/melds.h"
 #include "jokers/variants.h"
-
-/* Ranks held twice (the working space, lane 0's places) of natural cards (a, b) that
- * hold no natural meld. O(1). */
-CC_INLINE uint64_t cc_jpairs(uint64_t a, uint64_t b) { return cc_ranks_twice(a, b); }
+#include "melds/hints.h"
+#include "melds/melds.h"
 
 /* The heaviest part of natural cards (a, b) with no natural meld, by table, 1 + its
  * points (0: none): a rank held twice or a lane's run part. O(1): five lookups. */
@@ -27,7 +25,7 @@ CC_INLINE int cc_jtab_w1(const jtab *t, uint64_t a, uint64_t b)
     int r[4], s;
     for (s = 0; s < 4; s++)
         r[s] = t->run[(unsigned)(a >> (16 * s)) & 0xFFFu];
-    return cc_max(cc_max(t->pair[cc_jpairs(a, b)], r[0]), cc_max(cc_max(r[1], r[2]), r[3]));
+    return cc_max(cc_max(t->pair[cc_ranks_twice(a, b)], r[0]), cc_max(cc_max(r[1], r[2]), r[3]));
 }
 
 /* The points nj jokers save (their own included) given cc_jtab_w's w1, w2: none, the
@@ -46,7 +44,7 @@ CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int to
 }
 
 /* Whether natural cards (a, b) (working space) hold no natural meld -- cc_no_meld, with
- * the lanes read once -- and *pairs: their ranks held twice (cc_jpairs). O(1). */
+ * the lanes read once -- and *pairs: their ranks held twice (cc_ranks_twice). O(1). */
 CC_INLINE int cc_jtab_free(uint64_t a, uint64_t b, uint64_t *pairs)
 {
     uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
@@ -139,7 +137,7 @@ CC_FORCE_INLINE void cc_jtab_hints1(const jtab *t, const cc_rules *view, const c
                                     cc_hand h, uint64_t a, uint64_t b, uint8_t *points,
                                     int two)
 {
-    uint64_t jm = h.once & local->joker_mask, y = a | jm, pairs = cc_jpairs(a, b), x;
+    uint64_t jm = h.once & local->joker_mask, y = a | jm, pairs = cc_ranks_twice(a, b), x;
     uint64_t twice = two ? b | (h.twice & local->joker_mask) : 0;
     int jp = local->joker_points, s, r[4], rest[4];
     int total = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
@@ -179,7 +177,7 @@ CC_INLINE int cc_second3(int x, int y, int z)
 }
 
 /* For each lane s of v[4]: m[s], the largest of the other three; m2[s], the sum of the
- * two largest of the other three (CC_JNONE-safe: a sum holding none stays negative), or
+ * two largest of the other three (CC_JNO_PART-safe: a sum holding none stays negative), or
  * nothing when m2 == NULL. O(1). */
 CC_INLINE void cc_jothers(const int *v, int *m, int *m2)
 {
@@ -198,7 +196,7 @@ CC_INLINE void cc_jothers(const int *v, int *m, int *m2)
 
 /* Hint points of the 8 valid cards h with two jokers or more whose natural cards a
  * (working space; none held twice) hold no natural meld and np <= 2 ranks held twice
- * (three: 0.4% of uniform rows, the single-hand search), by table, on the int16 tables, where "no part" is CC_JNONE and sums need no masks;
+ * (three: 0.4% of uniform rows, the single-hand search), by table, on the int16 tables, where "no part" is CC_JNO_PART and sums need no masks;
  * inlined once per np (0, 1, 2) and deck count, so a hand without pairs weighs no pair
  * terms. A natural card x in some part (at place q of lane s; lx: lane s without x) is
  * weighed by straight-line terms:
@@ -223,7 +221,7 @@ CC_FORCE_INLINE void cc_jtab_hints2_np(const jtab *t, const cc_rules *view,
     uint64_t y = a | jm, x, inpart;
     int jp = local->joker_points, total = cc_wpop(view, a) + nj * jp, s;
     int r[4], r2[4], rest1[4], rest2[4], o12[4], c2[4], ra0[4], ra1[4], avo0[4], avo1[4];
-    int pw0 = CC_JNONE, pw1 = CC_JNONE, w1a, w2a, djoker, dwhole;
+    int pw0 = CC_JNO_PART, pw1 = CC_JNO_PART, w1a, w2a, djoker, dwhole;
     unsigned pb0 = 0, pb1 = 0;
     if (np >= 1) { /* the ranks held twice: bits pb0, pb1 and 2 * their points */
         pb0 = (unsigned)(pairs & (~pairs + 1));
@@ -237,8 +235,8 @@ CC_FORCE_INLINE void cc_jtab_hints2_np(const jtab *t, const cc_rules *view,
         unsigned ls = (unsigned)(a >> (16 * s)) & 0xFFFu;
         r[s] = rn[ls];
         r2[s] = r2n[ls];
-        ra0[s] = np >= 1 ? rn[ls & ~pb0] : CC_JNONE;
-        ra1[s] = np >= 2 ? rn[ls & ~pb1] : CC_JNONE;
+        ra0[s] = np >= 1 ? rn[ls & ~pb0] : CC_JNO_PART;
+        ra1[s] = np >= 2 ? rn[ls & ~pb1] : CC_JNO_PART;
     }
     cc_jothers(r, rest1, o12);
     cc_jothers(r2, rest2, NULL);
@@ -257,7 +255,7 @@ CC_FORCE_INLINE void cc_jtab_hints2_np(const jtab *t, const cc_rules *view,
         w1a = cc_max(w1a, pw1);
         w2a = cc_max(w2a, cc_max(pw0 + pw1, pw1 + cc_max(ra1[0], avo1[0])));
     }
-    djoker = total - jp - cc_max(0, cc_max(jp + w1a, nj >= 3 ? 2 * jp + w2a : CC_JNONE));
+    djoker = total - jp - cc_max(0, cc_max(jp + w1a, nj >= 3 ? 2 * jp + w2a : CC_JNO_PART));
     dwhole = total - cc_max(0, cc_max(jp + w1a, 2 * jp + w2a));
     /* the cards in some part: another of their rank, or one within two places */
     inpart = a & ((a << 1) | (a << 2) | (a >> 1) | (a >> 2) | (pairs * CC_LANES));
@@ -269,11 +267,11 @@ CC_FORCE_INLINE void cc_jtab_hints2_np(const jtab *t, const cc_rules *view,
         w1 = cc_max(rx, rest1[ls]);
         w2 = cc_max(cc_max(r2n[lx], c2[ls]), rx + rest1[ls]);
         if (np >= 1) {
-            int v0 = pb0 == qb ? CC_JNONE : pw0;
+            int v0 = pb0 == qb ? CC_JNO_PART : pw0;
             w1 = cc_max(w1, v0);
             w2 = cc_max(w2, v0 + cc_max(rn[lx & ~pb0], avo0[ls]));
             if (np >= 2) {
-                int v1 = pb1 == qb ? CC_JNONE : pw1;
+                int v1 = pb1 == qb ? CC_JNO_PART : pw1;
                 w1 = cc_max(w1, v1);
                 w2 = cc_max(w2, cc_max(v0 + v1, v1 + cc_max(rn[lx & ~pb1], avo1[ls])));
             }
@@ -301,7 +299,7 @@ CC_FORCE_INLINE void cc_jtab_hints2(const jtab *t, const cc_rules *view,
                                         const cc_rules *local, cc_hand h, uint64_t a, int nj,
                                         uint8_t *points, int two)
 {
-    uint64_t pairs = cc_jpairs(a, 0);
+    uint64_t pairs = cc_ranks_twice(a, 0);
     switch (cc_popcount(pairs)) {
     case 0:
         cc_jtab_hints2_np(t, view, local, h, a, pairs, nj, points, two, 0);
@@ -320,10 +318,10 @@ CC_INLINE int cc_no_meld(uint64_t a, uint64_t b)
     return (a & (cc_run_cards(a) | cc_set_columns(a, b))) == 0;
 }
 
-/* The rows of cc_var_batch, inlined once per (deck count, hints) so the joker-free rows
+/* The rows of cc_jbatch, inlined once per (deck count, hints) so the joker-free rows
  * run the house kernels with constants folded. t: tables for the rows with jokers and
  * no natural meld (NULL: a small batch, the single-hand search). */
-CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *view, int hints,
+CC_FORCE_INLINE cc_status cc_jbatch_rows(const cc_rules *local, const cc_rules *view, int hints,
                                       const uint64_t *masks, size_t n, int decks,
                                       uint8_t *out, size_t *bad_row, jtab *t)
 {
@@ -378,7 +376,7 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
             continue;
         }
         if (t != NULL && (nj == 1 || b == 0) && cc_no_meld(a, b) &&
-            (nj == 1 || cc_popcount(cc_jpairs(a, 0)) <= 2)) {
+            (nj == 1 || cc_popcount(cc_ranks_twice(a, 0)) <= 2)) {
             /* (the hints of two jokers and a card held twice, or three ranks held
                twice: the single-hand search) */
             const jtab *r = nj >= 2 ? cc_jtab_ready_n(t, view, places, nj)
@@ -403,7 +401,7 @@ CC_FORCE_INLINE cc_status cc_var_rows(const cc_rules *local, const cc_rules *vie
 
 /* Deadwood (hints == 0) or hints (hints == 1: rows of exactly 8 cards) of n batch rows
  * under rules that are not plain; stops at the first bad row. */
-cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
+cc_status cc_jbatch(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
                        int decks, uint8_t *out, size_t *bad_row)
 {
     const cc_rules local = *rules;
@@ -412,8 +410,8 @@ cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks, 
     tab.size = 0;
     tab.have_n = tab.have_lane = 0;
     if (hints)
-        return decks == 1 ? cc_var_rows(&local, &view, 1, masks, n, 1, out, bad_row, t)
-                          : cc_var_rows(&local, &view, 1, masks, n, 2, out, bad_row, t);
-    return decks == 1 ? cc_var_rows(&local, &view, 0, masks, n, 1, out, bad_row, t)
-                      : cc_var_rows(&local, &view, 0, masks, n, 2, out, bad_row, t);
+        return decks == 1 ? cc_jbatch_rows(&local, &view, 1, masks, n, 1, out, bad_row, t)
+                          : cc_jbatch_rows(&local, &view, 1, masks, n, 2, out, bad_row, t);
+    return decks == 1 ? cc_jbatch_rows(&local, &view, 0, masks, n, 1, out, bad_row, t)
+                      : cc_jbatch_rows(&local, &view, 0, masks, n, 2, out, bad_row, t);
 }

@@ -10,10 +10,9 @@
 
 #include "base/bits.h"
 #include "base/hand.h"
+#include "base/space.h"
 #include "jokers/joker_parts.h"
-#include "jokers/jokers.h"
 #include "melds/melds.h"
-#include "jokers/variants.h"
 
 /* ------------------------------------------------------------------ joker deadwood */
 
@@ -181,7 +180,7 @@ CC_INLINE int cc_jnatural(uint64_t o, uint64_t t)
  * leave it whole (a card held once and unused, or held twice and used once at most).
  * Discarding a joker leaves nj - 1: with one, the best of a candidate with the joker
  * and a natural meld beside it. O(candidates^2). */
-CC_FORCE_INLINE void cc_jhints_cands(const cc_rules *view, const cc_rules *rules, cc_hand h,
+CC_FORCE_INLINE void cc_jcands_hints(const cc_rules *view, const cc_rules *rules, cc_hand h,
                                      uint64_t a, uint64_t b, int nj, int cap, uint8_t *points,
                                      int two)
 {
@@ -231,14 +230,14 @@ CC_FORCE_INLINE void cc_jhints_cands(const cc_rules *view, const cc_rules *rules
     }
 }
 
-void cc_jhints_cands_one(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
+void cc_jcands_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
                          int nj, int cap, uint8_t *points)
 {
-    cc_jhints_cands(view, rules, h, a, 0, nj, cap, points, 0);
+    cc_jcands_hints(view, rules, h, a, 0, nj, cap, points, 0);
 }
 
-void cc_jhints_cands_two(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
+void cc_jcands_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
                          uint64_t b, int nj, int cap, uint8_t *points)
 {
-    cc_jhints_cands(view, rules, h, a, b, nj, cap, points, 1);
+    cc_jcands_hints(view, rules, h, a, b, nj, cap, points, 1);
 }

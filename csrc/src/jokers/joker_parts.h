@@ -147,4 +147,28 @@ CC_INLINE int cc_jfit(const jparts *p, uint64_t b, int i, int j)
     return ((p->t[i] & p->o[j]) | (p->o[i] & p->t[j]) | (p->o[i] & p->o[j] & ~b)) == 0;
 }
 
+/* The parts route of the deadwood with one joker: natural cards (a, b) (working space;
+ * b == 0 in the first), set capacity cap, `places` places a lane; best: the deadwood
+ * with no joker melded; runs, sets: the natural cards' masks. joker_parts.c. */
+CC_INTERNAL int cc_jparts_one(const cc_rules *view, int jp, uint64_t a, int nj, int cap,
+                              int places, int best, uint64_t runs, uint64_t sets);
+CC_INTERNAL int cc_jparts_two(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj,
+                              int cap, int places, int best, uint64_t runs, uint64_t sets);
+
+/* The deadwood with nj >= 2 jokers: the candidates' search (joker_parts.c, "two jokers
+ * or more"). */
+CC_INTERNAL int cc_jcands_one(const cc_rules *view, int jp, uint64_t a, int nj, int cap,
+                              int places);
+CC_INTERNAL int cc_jcands_two(const cc_rules *view, int jp, uint64_t a, uint64_t b, int nj,
+                              int cap, int places);
+
+/* The hints of the 8 valid cards h with nj >= 2 jokers (the candidates' search);
+ * natural cards (a, b) (working space; b == 0 in the first), set capacity cap; points in
+ * h's raw card order. O(parts^2) per discard. */
+CC_INTERNAL void cc_jcands_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h,
+                                     uint64_t a, int nj, int cap, uint8_t *points);
+CC_INTERNAL void cc_jcands_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
+                                     uint64_t a, uint64_t b, int nj, int cap,
+                                     uint8_t *points);
+
 #endif /* CC_SRC_JOKER_PARTS_H */

@@ -9,10 +9,10 @@
 
 #include "base/bits.h"
 #include "base/hand.h"
+#include "base/space.h"
 #include "jokers/joker_parts.h"
-#include "jokers/jokers.h"
+#include "jokers/joker_route.h"
 #include "melds/melds.h"
-#include "jokers/variants.h"
 
 /* For each natural card x of (a, b) (working space): dj[x] = min(dj[x], D(a, b less one
  * copy of x) + add), D the house deadwood; returns D(a, b). A card that some best
@@ -39,7 +39,7 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
     runs = cc_run_cards(a);
     sets = cc_set_columns(a, b);
     if (cc_sets_runs_compete(a, b, runs, sets)) {
-        d = cc_conflict_unmatched(view, a, b, runs, sets, &avoid);
+        d = cc_melds_unmatched(view, a, b, runs, sets, &avoid);
     } else {
         uint64_t keep = ~(runs | sets);
         d = cc_wpop(view, a & keep) + (two ? cc_wpop(view, b & keep) : 0);
@@ -78,7 +78,7 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
  * natural melds, heaviest first. meld: unused (the natural cards in a natural meld).
  * Inlined per deck count. O(parts) plus O(parts) a discard breaking a top part, and
  * with more melds O(melds + cards) a part that is not open. */
-CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules, cc_hand h,
+CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules, cc_hand h,
                                      uint64_t a, uint64_t b, int cap, uint64_t meld,
                                      uint8_t *points, int two)
 {
@@ -260,14 +260,14 @@ CC_FORCE_INLINE void cc_jhints_route(const cc_rules *view, const cc_rules *rules
     }
 }
 
-void cc_jhints_route_one(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
+void cc_jroute_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
                          int cap, uint64_t meld, uint8_t *points)
 {
-    cc_jhints_route(view, rules, h, a, 0, cap, meld, points, 0);
+    cc_jroute_hints(view, rules, h, a, 0, cap, meld, points, 0);
 }
 
-void cc_jhints_route_two(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
+void cc_jroute_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
                          uint64_t b, int cap, uint64_t meld, uint8_t *points)
 {
-    cc_jhints_route(view, rules, h, a, b, cap, meld, points, 1);
+    cc_jroute_hints(view, rules, h, a, b, cap, meld, points, 1);
 }

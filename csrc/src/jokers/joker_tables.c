@@ -90,13 +90,13 @@ void cc_jtab_build2(jtab *t)
 }
 
 /* Fill u.n (after cc_jtab_build2, for a batch of hints): run and run2 as points or
- * CC_JNONE. O(2^places). */
+ * CC_JNO_PART. O(2^places). */
 void cc_jtab_build_n(jtab *t)
 {
     unsigned p;
     for (p = 0; p < (unsigned)t->size; p++) {
-        t->u.n.runn[p] = (int16_t)(t->run[p] > 0 ? t->run[p] - 1 : CC_JNONE);
-        t->u.n.run2n[p] = (int16_t)(t->run2[p] > 0 ? t->run2[p] - 1 : CC_JNONE);
+        t->u.n.runn[p] = (int16_t)(t->run[p] > 0 ? t->run[p] - 1 : CC_JNO_PART);
+        t->u.n.run2n[p] = (int16_t)(t->run2[p] > 0 ? t->run2[p] - 1 : CC_JNO_PART);
     }
     t->have_n = 1;
 }

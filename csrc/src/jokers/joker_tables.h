@@ -44,7 +44,7 @@ typedef struct jtab {
        stack, small beside a 128 KiB musl thread's) */
     union {
         struct {
-            int16_t runn[4096];  /* run and run2 as points, CC_JNONE for none: the */
+            int16_t runn[4096];  /* run and run2 as points, CC_JNO_PART for none: the */
             int16_t run2n[4096]; /* two-joker hints' terms add without masks */
         } n;
         uint32_t lane[4096]; /* a lane pattern's points | run2 << 16 | run << 24 */
@@ -54,7 +54,7 @@ typedef struct jtab {
 /* "No part" in the int16 tables: a sum of it with two parts' points and two jokers' (at
  * most 8 cards of 31 points in all) stays negative, so the terms of cc_jtab_hints2_np
  * add without masks and the most the jokers save (>= 0) never takes one. */
-#define CC_JNONE (-1024)
+#define CC_JNO_PART (-1024)
 
 CC_INLINE int cc_max(int x, int y) { return x > y ? x : y; }
 

@@ -1,9 +1,10 @@
 /*
- * jokers.c -- deadwood and discard hints of one hand with jokers (SPEC section 9): the
- * fast paths, and the entry point of the hints under rules that are not plain. Exact,
- * without listing whole melds (joker_parts.c, "joker deadwood", has the theory). The
- * arrangement with jokers (which melds, what each joker stands for) is variants.c's
- * candidate search; the batch rows are joker_batch.c's.
+ * jokers.c -- deadwood and discard hints of one hand with jokers
+ * (docs/rules.md#jokers-in-melds): the fast paths, falling back on the parts route
+ * (joker_parts.c, joker_route.c). Exact, without listing whole melds (joker_parts.c,
+ * "joker deadwood", has the theory). The arrangement with jokers (which melds, what
+ * each joker stands for) is variants.c's candidate search; the batch rows are
+ * joker_batch.c's; the hints under rules that are not plain, variants.c's.
  */
 #include "chinchon.h"
 
@@ -11,11 +12,63 @@
 
 #include "base/bits.h"
 #include "base/hand.h"
+#include "base/space.h"
+#include "jokers/joker_parts.h"
+#include "jokers/joker_route.h"
 #include "jokers/jokers.h"
+#include "melds/hints.h"
 #include "melds/melds.h"
-#include "jokers/variants.h"
 
 /* ------------------------------------------------------------------ fast paths */
+
+/* The places of every lane (a mask of the working space). O(1). */
+CC_INLINE uint64_t places_mask(int places)
+{
+    return places == 10 ? UINT64_C(0x03FF03FF03FF03FF) : CC_LANE_MASK;
+}
+
+/* The heaviest part (its points; *part: its cards, one copy each) of natural cards
+ * (a, b) that hold no natural meld; -1 when there is none. Without a natural meld a
+ * rank is held at most twice and a suit's blocks of consecutive places are at most two
+ * long, so the heaviest parts are: a rank held twice, or the blocks on both sides of
+ * one empty place g (the joker's), >= 2 cards in all. Points are >= 0, so a part's
+ * subsets weigh no more and only these need weighing. places: the lanes' places.
+ * O(ranks held twice + such places), a few each. */
+CC_INLINE int cc_jbest_part(const cc_rules *view, uint64_t a, uint64_t b, uint64_t places,
+                            uint64_t *part)
+{
+    uint64_t pairs = cc_ranks_twice(a, b);
+    uint64_t left1 = a << 1, left2 = a << 2, right1 = a >> 1, right2 = a >> 2, g;
+    const uint8_t *pw = view->wpoints;
+    int best = -1;
+    for (; pairs != 0; pairs &= pairs - 1) {
+        int r = cc_ctz(pairs), w = 2 * view->points[r]; /* a rank held exactly twice */
+        if (w > best) {
+            best = w;
+            *part = a & ((UINT64_C(1) << r) * CC_LANES);
+        }
+    }
+    /* empty places with >= 2 cards in the blocks beside them (a block is <= 2 long);
+       lane edges need no care: bits 12-15 of a lane are never cards */
+    for (g = ~a & places & ((left1 & left2) | (right1 & right2) | (left1 & right1)); g != 0;
+         g &= g - 1) {
+        /* branch-free: bit i +- 1, 2 held (i <= 59, so i + 2 < 64; below bit 0 the shift
+           wraps to bits 62-63, never cards), and the points of their places (wpoints
+           has a lane's 16 places, the ones past 11 zero: in bounds either way) */
+        int i = cc_ctz(g);
+        unsigned l1 = (unsigned)(a >> ((i - 1) & 63)) & 1u, r1 = (unsigned)(a >> (i + 1)) & 1u;
+        unsigned l2 = l1 & (unsigned)(a >> ((i - 2) & 63)), r2 = r1 & (unsigned)(a >> (i + 2));
+        int w = (int)(l1 * pw[(i - 1) & 15] + (l2 & 1u) * pw[(i - 2) & 15] +
+                      r1 * pw[(i + 1) & 15] + (r2 & 1u) * pw[(i + 2) & 15]);
+        uint64_t bit = UINT64_C(1) << i;
+        uint64_t m = ((uint64_t)l1 * (bit >> 1)) | ((uint64_t)(l2 & 1u) * (bit >> 2)) |
+                     ((uint64_t)r1 * (bit << 1)) | ((uint64_t)(r2 & 1u) * (bit << 2));
+        *part = w > best ? m : *part;
+        best = w > best ? w : best;
+    }
+    return best;
+}
+
 
 /* How the deadwood with jokers is found (the parts route: joker_parts.c). Most hands
  * hold no natural meld, and then a part is small and found without listing parts: a
@@ -120,9 +173,9 @@ CC_FORCE_INLINE int cc_jnomeld_two(const cc_rules *view, int jp, uint64_t a, uin
 }
 
 /* The least points the natural melds leave out to take exactly k = 0, 1, 2 jokers
- * (cost[k]; CC_JNO: cannot), with one more meld whose own costs are m0, m1, m2.
+ * (cost[k]; CC_JNO_COST: cannot), with one more meld whose own costs are m0, m1, m2.
  * Min-plus, O(1). */
-#define CC_JNO (1 << 20)
+#define CC_JNO_COST (1 << 20)
 CC_INLINE void cc_jtake(int *cost, int m0, int m1, int m2)
 {
     int m[3], out[3], i, k;
@@ -130,7 +183,7 @@ CC_INLINE void cc_jtake(int *cost, int m0, int m1, int m2)
     m[1] = m1;
     m[2] = m2;
     for (k = 0; k <= 2; k++) {
-        out[k] = CC_JNO;
+        out[k] = CC_JNO_COST;
         for (i = 0; i <= k; i++)
             if (cost[i] + m[k - i] < out[k])
                 out[k] = cost[i] + m[k - i];
@@ -154,7 +207,7 @@ CC_FORCE_INLINE int cc_jtwo_beside(const cc_rules *view, int jp, uint64_t a, uin
     uint64_t near = (meld << 1) | (meld << 2) | (meld << 3) | (meld << 4) | (meld >> 1) |
                     (meld >> 2) | (meld >> 3) | (meld >> 4) | (cols * CC_LANES);
     uint64_t rc = a & runs;
-    int cost[3] = {0, CC_JNO, CC_JNO}, pu, w1, w2, best, k;
+    int cost[3] = {0, CC_JNO_COST, CC_JNO_COST}, pu, w1, w2, best, k;
     if ((u & near) != 0)
         return -1;
     /* the points the natural melds leave out to take k jokers: a run takes one (an
@@ -163,7 +216,7 @@ CC_FORCE_INLINE int cc_jtwo_beside(const cc_rules *view, int jp, uint64_t a, uin
        pairs), or one by leaving a card out */
     for (x = rc & ~(rc << 1); x != 0; x &= x - 1) { /* each run's lowest card */
         uint64_t lo = x & (~x + 1);
-        cc_jtake(cost, 0, 0, (lo & (rc >> 1) & (rc >> 2) & (rc >> 3)) != 0 ? 0 : CC_JNO);
+        cc_jtake(cost, 0, 0, (lo & (rc >> 1) & (rc >> 2) & (rc >> 3)) != 0 ? 0 : CC_JNO_COST);
     }
     for (x = sets & CC_RANK_MASK; x != 0; x &= x - 1) {
         uint64_t col = (x & (~x + 1)) * CC_LANES;
@@ -171,7 +224,7 @@ CC_FORCE_INLINE int cc_jtwo_beside(const cc_rules *view, int jp, uint64_t a, uin
         if (size >= cap) /* one deck's four suits */
             cc_jtake(cost, 0, view->points[cc_ctz(x)], 0);
         else
-            cc_jtake(cost, 0, 0, size >= 4 ? 0 : CC_JNO);
+            cc_jtake(cost, 0, 0, size >= 4 ? 0 : CC_JNO_COST);
     }
     pu = cc_wpop(view, u) + (two ? cc_wpop(view, ub) : 0);
     cc_jnomeld_w(view, u, ub, pm, &w1, &w2);
@@ -342,13 +395,13 @@ CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_h
         return;
     }
     if (nj >= 2 && two)
-        cc_jhints_cands_two(view, rules, h, a, b, nj, cap, points);
+        cc_jcands_hints_two(view, rules, h, a, b, nj, cap, points);
     else if (nj >= 2)
-        cc_jhints_cands_one(view, rules, h, a, nj, cap, points);
+        cc_jcands_hints_one(view, rules, h, a, nj, cap, points);
     else if (two)
-        cc_jhints_route_two(view, rules, h, a, b, cap, meld, points);
+        cc_jroute_hints_two(view, rules, h, a, b, cap, meld, points);
     else
-        cc_jhints_route_one(view, rules, h, a, cap, meld, points);
+        cc_jroute_hints_one(view, rules, h, a, cap, meld, points);
 }
 
 /* cc_jhints out of line, one copy per deck count. */
@@ -362,51 +415,4 @@ void cc_joker_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h, 
                           uint8_t *points)
 {
     cc_jhints(view, rules, h, cap, points, 1);
-}
-
-/* Hint points (and outcomes, when not NULL) of a valid 8-card hand, decks 0/1/2.
- * Without a joker: the house hints kernel on the working space; with one, cc_jhints. */
-static void cc_vhints(const cc_rules *view, const cc_rules *rules, cc_hand h, int decks,
-                      uint8_t *points, uint8_t *outcomes)
-{
-    uint64_t x;
-    int k = 0;
-    if (decks == 0)
-        decks = h.twice != 0 ? 2 : 1;
-    if ((h.once & rules->joker_mask) == 0) {
-        cc_hand w;
-        w.once = cc_var_compact(rules->deck, h.once);
-        w.twice = cc_var_compact(rules->deck, h.twice);
-        cc_hints_plain(view, w, points);
-    } else if (h.twice == 0) {
-        cc_joker_hints_one(view, rules, h, 4 * decks, points);
-    } else {
-        cc_joker_hints_two(view, rules, h, 4 * decks, points);
-    }
-    if (outcomes == NULL)
-        return;
-    if (!cc_hints_may_close(rules, points)) {
-        memset(outcomes, CC_CANNOT_CLOSE, 8); /* most turns: no discard closes */
-        return;
-    }
-    for (x = h.once; x != 0; x &= x - 1) {
-        int i = cc_ctz(x), copies = 1 + (int)((h.twice >> i) & 1u), c;
-        cc_hand h7 = cc_hand_remove_once(h, UINT64_C(1) << i);
-        for (c = 0; c < copies; c++, k++)
-            outcomes[k] = (uint8_t)cc_var_outcome(rules, h7, points[k]);
-    }
-}
-
-/* Discard hints of exactly 8 cards under rules that are not plain. */
-cc_status cc_var_discard_hints(const cc_rules *rules, cc_hand h, uint8_t *points,
-                               uint8_t *outcomes)
-{
-    int n;
-    cc_rules view;
-    cc_status st = cc_var_status(rules, h, CC_MAX_HAND, CC_MAX_HAND, &n);
-    if (st != CC_OK)
-        return st;
-    view = cc_view(rules);
-    cc_vhints(&view, rules, h, rules->decks, points, outcomes);
-    return CC_OK;
 }

@@ -24,8 +24,10 @@
 
 #include "base/bits.h"
 #include "base/hand.h"
-#include "melds/melds.h"
+#include "jokers/jokers.h"
 #include "jokers/variants.h"
+#include "melds/hints.h"
+#include "melds/melds.h"
 
 #define CC_VAR_MAX_CAND 384 /* > the most candidates of 8 cards with jokers (~150) */
 #define CC_KEY_MAX 20 /* 16 natural cards (never more than 8), a joker, its place */
@@ -327,7 +329,7 @@ void cc_var_arrange(const cc_rules *rules, cc_hand h, int decks, cc_arrangement 
         cc_hand w;
         w.once = v.a;
         w.twice = v.b;
-        cc_best_plain(&view, w, out);
+        cc_melds_best(&view, w, out);
         for (i = 0; i < out->n_melds; i++) {
             out->melds[i].cards.once = cc_var_expand(rules->deck, out->melds[i].cards.once);
             out->melds[i].cards.twice = cc_var_expand(rules->deck, out->melds[i].cards.twice);
@@ -370,44 +372,56 @@ cc_outcome cc_var_outcome(const cc_rules *rules, cc_hand h, int d)
     return d == 0 ? CC_MINUS_TEN : CC_NORMAL;
 }
 
-/* ------------------------------------------------------------------ entry points */
+/* ------------------------------------------------------------------ kernels */
 
-/* Deadwood of a hand of 0..8 cards under rules that are not plain. */
-cc_status cc_var_deadwood(const cc_rules *rules, cc_hand h, int *points)
+/* Deadwood of a valid hand of 0..8 cards under rules that are not plain.
+ * O(1) without jokers, else the joker search. */
+int cc_var_deadwood(const cc_rules *rules, cc_hand h)
 {
-    int n;
-    cc_rules view;
+    cc_rules view = cc_view(rules);
     vhand v;
-    cc_status st = cc_var_status(rules, h, CC_MAX_HAND, -1, &n);
-    if (st != CC_OK)
-        return st;
-    view = cc_view(rules);
     cc_split(rules, h, rules->decks, &v);
-    *points = cc_vdeadwood(&view, rules, &v);
-    return CC_OK;
+    return cc_vdeadwood(&view, rules, &v);
 }
 
-/* Best arrangement of a hand of 0..8 cards under rules that are not plain. */
-cc_status cc_var_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+/* Outcome of closing with the 7 valid cards h under rules that are not plain.
+ * One deadwood. */
+cc_outcome cc_var_close_outcome(const cc_rules *rules, cc_hand h)
 {
-    int n;
-    cc_status st = cc_var_status(rules, h, CC_MAX_HAND, -1, &n);
-    if (st == CC_OK)
-        cc_var_arrange(rules, h, rules->decks, out);
-    return st;
+    return cc_var_outcome(rules, h, cc_var_deadwood(rules, h));
 }
 
-/* Outcome of closing with exactly 7 cards under rules that are not plain. */
-cc_status cc_var_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
+/* Hint points (and outcomes, when not NULL) of a valid 8-card hand under rules that are
+ * not plain, the rules' decks (0: 2 when a card is held twice). Without a joker: the
+ * house hints kernel on the working space; with one, the joker hints (jokers.c).
+ * <= 9 deadwoods without a joker; the joker search otherwise. */
+void cc_var_hints(const cc_rules *rules, cc_hand h, uint8_t *points, uint8_t *outcomes)
 {
-    int n;
-    cc_rules view;
-    vhand v;
-    cc_status st = cc_var_status(rules, h, CC_MAX_HAND, CC_HAND_CARDS, &n);
-    if (st != CC_OK)
-        return st;
-    view = cc_view(rules);
-    cc_split(rules, h, rules->decks, &v);
-    *outcome = cc_var_outcome(rules, h, cc_vdeadwood(&view, rules, &v));
-    return CC_OK;
+    const cc_rules view = cc_view(rules);
+    uint64_t x;
+    int k = 0, decks = rules->decks;
+    if (decks == 0)
+        decks = h.twice != 0 ? 2 : 1;
+    if ((h.once & rules->joker_mask) == 0) {
+        cc_hand w;
+        w.once = cc_var_compact(rules->deck, h.once);
+        w.twice = cc_var_compact(rules->deck, h.twice);
+        cc_hints_plain(&view, w, points);
+    } else if (h.twice == 0) {
+        cc_joker_hints_one(&view, rules, h, 4 * decks, points);
+    } else {
+        cc_joker_hints_two(&view, rules, h, 4 * decks, points);
+    }
+    if (outcomes == NULL)
+        return;
+    if (!cc_hints_may_close(rules, points)) {
+        memset(outcomes, CC_CANNOT_CLOSE, 8); /* most turns: no discard closes */
+        return;
+    }
+    for (x = h.once; x != 0; x &= x - 1) {
+        int i = cc_ctz(x), copies = 1 + (int)((h.twice >> i) & 1u), c;
+        cc_hand h7 = cc_hand_remove_once(h, UINT64_C(1) << i);
+        for (c = 0; c < copies; c++, k++)
+            outcomes[k] = (uint8_t)cc_var_outcome(rules, h7, points[k]);
+    }
 }

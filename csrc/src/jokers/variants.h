@@ -1,11 +1,8 @@
 /*
- * variants.h -- internal: the rule variants of SPEC section 9 (the 40-card deck, jokers,
- * which closes win) for the files of the core. How the variant search works: variants.c.
- *
- * The working space: with 40 cards a lane's ranks 10-12 (bits 9-11) move down to bits
- * 7-9, so that the run order 1-7, 10, 11, 12 is consecutive bits and every mask trick of
- * the house solver finds runs unchanged. The move keeps the order of the bits, so meld
- * keys compare the same way in both spaces. With 48 cards it is the identity.
+ * variants.h -- internal: the meld search under the rule variants (variants.c;
+ * docs/rules.md#rule-variants): the 40-card deck, jokers, which closes win. The checks
+ * of a hand under such rules, the rules seen in the working space (base/space.h), and
+ * the kernels of variants.c, for hands already checked.
  */
 #ifndef CC_SRC_VARIANTS_H
 #define CC_SRC_VARIANTS_H
@@ -17,45 +14,7 @@
 #include "chinchon.h"
 
 #include "base/bits.h"
-
-#define CC_LOW7 UINT64_C(0x007F007F007F007F)  /* ranks 1-7 of each lane */
-#define CC_HIGH3 UINT64_C(0x0E000E000E000E00) /* ranks 10-12 (bits 9-11) of each lane */
-#define CC_WHIGH3 UINT64_C(0x0380038003800380) /* their bits in the working space */
-
-/* A mask of natural cards in the working space of a deck (40: ranks 10-12 two bits
- * down; 48: unchanged). O(1). */
-CC_INLINE uint64_t cc_var_compact(int deck, uint64_t x)
-{
-    return deck == 40 ? (x & CC_LOW7) | ((x & CC_HIGH3) >> 2) : x;
-}
-
-/* The inverse of cc_var_compact. O(1). */
-CC_INLINE uint64_t cc_var_expand(int deck, uint64_t x)
-{
-    return deck == 40 ? (x & CC_LOW7) | ((x & CC_WHIGH3) << 2) : x;
-}
-
-/* The working-space bit of natural card bit c (40 cards: ranks 10-12 two bits down).
- * O(1). */
-CC_INLINE int cc_var_wbit(int deck, int c)
-{
-    return deck == 40 && (c & 15) >= 9 ? c - 2 : c;
-}
-
-/* Place (0-based position in the run order) of rank 1..12, -1 for a rank the deck
- * lacks. O(1). */
-CC_INLINE int cc_var_place(int deck, int rank)
-{
-    if (deck != 40)
-        return rank - 1;
-    return rank <= 7 ? rank - 1 : rank >= 10 ? rank - 3 : -1;
-}
-
-/* Rank (1..12) at a place of the run order. O(1). */
-CC_INLINE int cc_var_rank(int deck, int place)
-{
-    return (deck == 40 && place >= 7) ? place + 3 : place + 1;
-}
+#include "base/space.h"
 
 /* Status of a hand under rules that are not plain, in the batch rows' order: a bit that
  * is no card of the rules (the jokers in play are cards): CC_ERR_LANE_BITS; twice not in
@@ -95,31 +54,29 @@ CC_INLINE cc_rules cc_view(const cc_rules *rules)
     return v;
 }
 
-/* The entry points under rules that are not plain (rules->plain == 0), called by the
- * public functions of melds.c and hints.c after their rules/out pointer checks. */
-CC_INTERNAL cc_status cc_var_deadwood(const cc_rules *rules, cc_hand h, int *points);
-CC_INTERNAL cc_status cc_var_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out);
-CC_INTERNAL cc_status cc_var_close_outcome(const cc_rules *rules, cc_hand h,
-                                           cc_outcome *outcome);
-CC_INTERNAL cc_status cc_var_discard_hints(const cc_rules *rules, cc_hand h, uint8_t *points,
-                                           uint8_t *outcomes);
-CC_INTERNAL cc_status cc_var_batch(const cc_rules *rules, int hints, const uint64_t *masks,
-                                   size_t n, int decks, uint8_t *out, size_t *bad_row);
+/* Deadwood of a valid hand of 0..8 cards under rules that are not plain (the decks of
+ * the rules; 0: 2 when a card is held twice). The house kernel on the working space
+ * without a joker, else the joker search (jokers.c). O(1) to a few hundred ns. */
+CC_INTERNAL int cc_var_deadwood(const cc_rules *rules, cc_hand h);
 
-/* Deadwood of natural cards (a, b) in the working space (b == 0 with one deck) with
- * nj >= 1 jokers, set capacity cap; view: cc_view(rules). jokers.c. */
-CC_INTERNAL int cc_joker_deadwood(const cc_rules *view, const cc_rules *rules, uint64_t a,
-                                  uint64_t b, int nj, int cap);
+/* Outcome of closing with the 7 valid cards h under rules that are not plain.
+ * One deadwood. */
+CC_INTERNAL cc_outcome cc_var_close_outcome(const cc_rules *rules, cc_hand h);
 
-/* The best arrangement and outcome of a valid hand under any rules (plain included), for
- * the settlement: decks 1 or 2 (the set capacity). */
+/* Discard hints (points, and outcomes when not NULL) of the 8 valid cards h under rules
+ * that are not plain, ascending card order. The house hints on the working space
+ * without a joker, else the joker hints (jokers.c). */
+CC_INTERNAL void cc_var_hints(const cc_rules *rules, cc_hand h, uint8_t *points,
+                              uint8_t *outcomes);
+
+/* The best arrangement of a valid hand under any rules (plain included), for the
+ * settlement and cc_best_melds: decks 0 (infer), 1 or 2 (the set capacity). O(1) on the
+ * house fast path, else the sorted candidate search. */
 CC_INTERNAL void cc_var_arrange(const cc_rules *rules, cc_hand h, int decks,
                                 cc_arrangement *out);
-CC_INTERNAL cc_outcome cc_var_outcome(const cc_rules *rules, cc_hand h, int deadwood);
 
-/* The house solver's kernels, for a hand with no joker in the working space (melds.c,
- * hints.c): a view is a copy of the rules with plane and points in the working space. */
-CC_INTERNAL void cc_best_plain(const cc_rules *rules, cc_hand h, cc_arrangement *out);
-CC_INTERNAL void cc_hints_plain(const cc_rules *rules, cc_hand h, uint8_t *points);
+/* Outcome of closing with the 7 valid cards h whose deadwood is `deadwood`.
+ * O(1). */
+CC_INTERNAL cc_outcome cc_var_outcome(const cc_rules *rules, cc_hand h, int deadwood);
 
 #endif /* CC_SRC_VARIANTS_H */

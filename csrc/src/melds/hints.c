@@ -1,6 +1,6 @@
 /*
- * hints.c -- discard hints: for each card of an 8-card hand, the deadwood of the 7 left
- * and the outcome of closing with them; one hand or a batch.
+ * hints.c -- discard hints under plain rules: for each card of an 8-card hand, the
+ * deadwood of the 7 left and the outcome of closing with them; one hand or a batch.
  */
 #include "chinchon.h"
 
@@ -8,8 +8,8 @@
 
 #include "base/bits.h"
 #include "base/hand.h"
+#include "melds/hints.h"
 #include "melds/melds.h"
-#include "jokers/variants.h"
 
 /* Hints of a valid 8-card hand: the deadwood after each discard, ascending card order,
  * a copy held twice listed twice. A card that some best 8-card collection leaves
@@ -26,7 +26,7 @@ CC_FORCE_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b
     uint8_t tmp[CC_MAX_HAND + 2];
     int dw8, k = 0;
     if (cc_sets_runs_compete(a, b, runs, sets)) {
-        dw8 = cc_conflict_unmatched(rules, a, b, runs, sets, &avoid);
+        dw8 = cc_melds_unmatched(rules, a, b, runs, sets, &avoid);
     } else {
         uint64_t keep = ~(runs | sets);
         dw8 = cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
@@ -81,8 +81,8 @@ CC_INLINE void cc_hint_points(const cc_rules *rules, cc_hand h, uint8_t *points)
         cc_hints_two_decks(rules, h.once, h.twice, points);
 }
 
-/* cc_hint_points for the variants' hands without jokers (on the working space).
- * One 8-card deadwood plus <= 8 seven-card ones. */
+/* cc_hint_points out of line, for the outlook and the variants' hands without jokers
+ * (on the working space). One 8-card deadwood plus <= 8 seven-card ones. */
 void cc_hints_plain(const cc_rules *rules, cc_hand h, uint8_t *points)
 {
     cc_hint_points(rules, h, points);
@@ -112,33 +112,24 @@ static void cc_hint_outcomes(const cc_rules *rules, uint64_t a, uint64_t b,
     }
 }
 
-/* Discard hints of exactly 8 cards, ascending card order, a copy held twice listed
- * twice. One 8-card deadwood plus one 7-card deadwood per card in a candidate meld. */
-cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
-                           uint8_t *outcomes)
+/* Discard hints (points, and outcomes when not NULL) of a valid 8-card hand under plain
+ * rules, ascending card order, a copy held twice listed twice. One 8-card deadwood plus
+ * one 7-card deadwood per card in a candidate meld. */
+void cc_hints_of(const cc_rules *rules, cc_hand h, uint8_t *points, uint8_t *outcomes)
 {
-    cc_status st;
-    if (rules != NULL && !rules->plain)
-        return points == NULL ? CC_ERR_BAD_ARGUMENT
-                              : cc_var_discard_hints(rules, h, points, outcomes);
-    st = cc_entry(rules, points, h, CC_MAX_HAND);
-    if (st != CC_OK)
-        return st;
     cc_hint_points(rules, h, points);
     if (outcomes != NULL)
         cc_hint_outcomes(rules, h.once, h.twice, points, outcomes);
-    return CC_OK;
 }
 
-/* Hints of n rows of exactly 8 cards into 8n bytes (row-major, ascending card order);
- * stops at the first bad row (see cc_batch_row). O(n) hint rows. */
-cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n, int decks,
-                         uint8_t *out, size_t *bad_row)
+/* Hints of n batch rows of exactly 8 cards under plain rules into 8n bytes (row-major,
+ * ascending card order); stops at the first bad row (see cc_batch_row). O(n) hint
+ * rows. */
+cc_status cc_hints_rows(const cc_rules *rules, const uint64_t *masks, size_t n, int decks,
+                        uint8_t *out, size_t *bad_row)
 {
     size_t i;
-    cc_status st = cc_batch_args(rules, masks, n, decks, out);
-    if (st == CC_OK && !rules->plain)
-        return cc_var_batch(rules, 1, masks, n, decks, out, bad_row);
+    cc_status st = CC_OK;
     for (i = 0; st == CC_OK && i < n; i++) {
         cc_hand h;
         st = cc_batch_row(masks, i, decks, CC_MAX_HAND, &h, bad_row);

@@ -25,7 +25,6 @@
 #include "base/bits.h"
 #include "base/hand.h"
 #include "melds/melds.h"
-#include "jokers/variants.h"
 
 /* ------------------------------------------------------------------------------ */
 /* Candidate enumeration (ascending key order)                                    */
@@ -168,9 +167,9 @@ static int cc_search(const cc_rules *rules, cc_hand h, cc_meld *cand, int *bi, i
     return best_pts;
 }
 
-/* Best arrangement of a valid hand by the exhaustive search.
- * O(k^2), k candidates (k <= 66). */
-static void cc_best_slow(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+/* Best arrangement of a valid hand by the exhaustive search (cc_best_melds_exhaustive,
+ * and the hands whose sets and runs compete). O(k^2), k candidates (k <= 66). */
+void cc_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangement *out)
 {
     cc_meld cand[CC_MAX_CANDIDATES];
     int bi, bj, melded;
@@ -264,7 +263,7 @@ CC_FORCE_INLINE int cc_conflict_shapes(const cc_rules *rules, uint64_t a, uint64
 /* Deadwood of a hand whose sets and runs compete: cc_conflict_shapes out of line,
  * inlined twice (single deck: b == 0 folded away, <= ~10 weighted popcounts; two decks:
  * <= ~15, plus two per run through a copy from a block start, <= 6). */
-int cc_conflict_deadwood(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
+int cc_melds_conflict(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
                          uint64_t sets)
 {
     uint64_t unused; /* never read: its tracking folds away */
@@ -272,9 +271,9 @@ int cc_conflict_deadwood(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t
                   : cc_conflict_shapes(rules, a, b, runs, sets, &unused);
 }
 
-/* cc_conflict_deadwood that also gives *av, the cards some best collection leaves
+/* cc_melds_conflict that also gives *av, the cards some best collection leaves
  * unmatched (for the hints). Same cost plus an OR per shape. */
-int cc_conflict_unmatched(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
+int cc_melds_unmatched(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
                           uint64_t sets, uint64_t *av)
 {
     return b == 0 ? cc_conflict_shapes(rules, a, 0, runs, sets, av)
@@ -287,7 +286,7 @@ int cc_conflict_unmatched(const cc_rules *rules, uint64_t a, uint64_t b, uint64_
 /* Best arrangement of a valid hand of <= 8 cards (fast path, else exhaustive).
  * O(1) on the fast path. Also the variants' kernel for hands without jokers (on the
  * working space, variants.h). */
-void cc_best_plain(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+void cc_melds_best(const cc_rules *rules, cc_hand h, cc_arrangement *out)
 {
     uint64_t a = h.once, b = h.twice;
     uint64_t runs = cc_run_cards(a);
@@ -297,7 +296,7 @@ void cc_best_plain(const cc_rules *rules, cc_hand h, cc_arrangement *out)
     int n = 0;
     memset(m, 0, sizeof m);
     if (cc_sets_runs_compete(a, b, runs, sets)) {
-        cc_best_slow(rules, h, out);
+        cc_melds_exhaustive(rules, h, out);
         return;
     }
     keep = ~(runs | sets);
@@ -331,60 +330,7 @@ void cc_best_plain(const cc_rules *rules, cc_hand h, cc_arrangement *out)
 }
 
 /* ------------------------------------------------------------------------------ */
-/* Public entry points (the checks they share: cc_entry in melds.h)               */
-
-/* Optimal deadwood of a hand of 0..8 cards (validated).
- * A few ns on the fast path; a few masks per set rank where sets and runs compete. */
-cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
-{
-    cc_status st;
-    if (rules != NULL && !rules->plain)
-        return points == NULL ? CC_ERR_BAD_ARGUMENT : cc_var_deadwood(rules, h, points);
-    st = cc_entry(rules, points, h, -1);
-    if (st != CC_OK)
-        return st;
-    /* two inlined copies: the single-deck one drops every twice term */
-    *points = h.twice == 0 ? cc_deadwood_core(rules, h.once, 0)
-                           : cc_deadwood_core(rules, h.once, h.twice);
-    return CC_OK;
-}
-
-/* Optimal arrangement with the documented tie-break, hand of 0..8 cards (validated).
- * O(1) on the fast path; exhaustive over candidate pairs otherwise. */
-cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
-{
-    cc_status st;
-    if (rules != NULL && !rules->plain)
-        return out == NULL ? CC_ERR_BAD_ARGUMENT : cc_var_best_melds(rules, h, out);
-    st = cc_entry(rules, out, h, -1);
-    if (st == CC_OK)
-        cc_best_plain(rules, h, out);
-    return st;
-}
-
-/* cc_best_melds without the fast path (for differential tests).
- * O(k^2), k <= 66 candidates. */
-cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangement *out)
-{
-    cc_status st = cc_entry(rules, out, h, -1);
-    if (st == CC_OK)
-        cc_best_slow(rules, h, out);
-    return st;
-}
-
-/* Outcome of closing with exactly 7 cards (more than 8: TOO_MANY_CARDS, else
- * CARD_COUNT when not 7). One deadwood. */
-cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
-{
-    cc_status st;
-    if (rules != NULL && !rules->plain)
-        return outcome == NULL ? CC_ERR_BAD_ARGUMENT : cc_var_close_outcome(rules, h, outcome);
-    st = cc_entry(rules, outcome, h, CC_HAND_CARDS);
-    if (st == CC_OK)
-        *outcome = cc_outcome_of(rules, h.once, h.twice,
-                                 cc_deadwood_core(rules, h.once, h.twice));
-    return st;
-}
+/* Batch rows                                                                     */
 
 /* Deadwood of rows 0..n-1 (see cc_batch_row) into out[]; stops at the first bad row.
  * Inlined once per deck count, so the single-deck copy drops every twice term. O(n).
@@ -407,16 +353,11 @@ CC_FORCE_INLINE cc_status cc_deadwood_rows(const cc_rules *rules, const uint64_t
     return CC_OK;
 }
 
-/* Deadwood of n rows (0..8 cards each), validated row by row; stops at the first bad
- * row. O(n) deadwoods: a few ns a row on the fast path. */
-cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
-                            int decks, uint8_t *out, size_t *bad_row)
+/* Deadwood of n batch rows (0..8 cards each) under plain rules, validated row by row;
+ * stops at the first bad row. O(n) deadwoods: a few ns a row on the fast path. */
+cc_status cc_melds_deadwood_rows(const cc_rules *rules, const uint64_t *masks, size_t n,
+                                 int decks, uint8_t *out, size_t *bad_row)
 {
-    cc_status st = cc_batch_args(rules, masks, n, decks, out);
-    if (st != CC_OK)
-        return st;
-    if (!rules->plain)
-        return cc_var_batch(rules, 0, masks, n, decks, out, bad_row);
     return decks == 1 ? cc_deadwood_rows(rules, masks, n, 1, out, bad_row)
                       : cc_deadwood_rows(rules, masks, n, 2, out, bad_row);
 }

@@ -1,7 +1,8 @@
 /*
- * melds.h -- internal: the meld search's two masks and its deadwood kernel, inline, for
- * the files that run it on their hot paths (melds.c, hints.c), with the checks every
- * entry point and batch row share. How the search works: melds.c.
+ * melds.h -- internal: the house meld search (melds.c): its two masks and deadwood
+ * kernel, inline for the files that run them on their hot paths, the out-of-line
+ * kernels of melds.c, and the row reader every batch shares. How the search works:
+ * melds.c.
  */
 #ifndef CC_SRC_MELDS_H
 #define CC_SRC_MELDS_H
@@ -58,13 +59,28 @@ CC_INLINE int cc_sets_runs_compete(uint64_t a, uint64_t b, uint64_t runs, uint64
 
 /* Exact deadwood of a valid hand (a, b) of <= 8 cards whose sets and runs compete, given
  * its masks runs and sets. Out of line (melds.c); ~10-15 weighted popcounts. */
-CC_INTERNAL int cc_conflict_deadwood(const cc_rules *rules, uint64_t a, uint64_t b,
+CC_INTERNAL int cc_melds_conflict(const cc_rules *rules, uint64_t a, uint64_t b,
                                      uint64_t runs, uint64_t sets);
 
-/* cc_conflict_deadwood, and *av gets the cards (one copy) some best collection leaves
+/* cc_melds_conflict, and *av gets the cards (one copy) some best collection leaves
  * unmatched. Out of line (melds.c); the same cost. */
-CC_INTERNAL int cc_conflict_unmatched(const cc_rules *rules, uint64_t a, uint64_t b,
+CC_INTERNAL int cc_melds_unmatched(const cc_rules *rules, uint64_t a, uint64_t b,
                                       uint64_t runs, uint64_t sets, uint64_t *av);
+
+/* Best arrangement of a valid hand of <= 8 cards under plain rules (or a view of the
+ * rules on the working space, no joker): the fast path, else cc_melds_exhaustive.
+ * O(1) on the fast path. */
+CC_INTERNAL void cc_melds_best(const cc_rules *rules, cc_hand h, cc_arrangement *out);
+
+/* Best arrangement of a valid hand by the exhaustive search over candidate pairs.
+ * O(k^2), k <= 66 candidates. */
+CC_INTERNAL void cc_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangement *out);
+
+/* Deadwood of n batch rows under plain rules (see cc_batch_row) into out[]; stops at
+ * the first bad row. O(n): a few ns a row on the fast path. */
+CC_INTERNAL cc_status cc_melds_deadwood_rows(const cc_rules *rules, const uint64_t *masks,
+                                             size_t n, int decks, uint8_t *out,
+                                             size_t *bad_row);
 
 /* Exact deadwood of a valid hand of <= 8 cards given its two masks runs and sets:
  * the fast path, else the conflict search. ~10 operations and 5-10 popcounts fast. */
@@ -73,7 +89,7 @@ CC_INLINE int cc_deadwood_masks(const cc_rules *rules, uint64_t a, uint64_t b, u
 {
     uint64_t keep;
     if (cc_sets_runs_compete(a, b, runs, sets))
-        return cc_conflict_deadwood(rules, a, b, runs, sets);
+        return cc_melds_conflict(rules, a, b, runs, sets);
     keep = ~(runs | sets);
     return cc_wpop(rules, a & keep) + cc_wpop(rules, b & keep);
 }
@@ -105,28 +121,6 @@ CC_INLINE int cc_hints_may_close(const cc_rules *rules, const uint8_t *points)
     for (k = 0; k < 8; k++)
         any |= points[k] <= rules->close_limit;
     return any;
-}
-
-/* The checks every single-hand entry point shares: rules and result present, a valid
- * hand of at most CC_MAX_HAND cards, exactly `exact` when exact >= 0. O(1). */
-CC_INLINE cc_status cc_entry(const cc_rules *rules, const void *out, cc_hand h, int exact)
-{
-    int n;
-    if (rules == NULL || out == NULL)
-        return CC_ERR_BAD_ARGUMENT;
-    return cc_hand_status(h, CC_MAX_HAND, exact, &n);
-}
-
-/* Check the arguments both batch calls share (the rows are checked one by one).
- * O(1). */
-CC_INLINE cc_status cc_batch_args(const cc_rules *rules, const uint64_t *masks, size_t n,
-                                  int decks, const uint8_t *out)
-{
-    if (rules == NULL || (decks != 1 && decks != 2))
-        return CC_ERR_BAD_ARGUMENT;
-    if (n > 0 && (masks == NULL || out == NULL))
-        return CC_ERR_BAD_ARGUMENT;
-    return CC_OK;
 }
 
 /* Row i of a batch into *h -- (masks[i], 0) with one deck, (masks[2i], masks[2i+1])

@@ -9,8 +9,8 @@
  * kernels: a drawn card that melds with nothing held (no two cards of its rank, no two
  * neighbours of its suit) leaves the 8 cards' best either the 7 kept (throw it back) or
  * the best 6 of the 7 plus the card itself, so only the cards that could meld get a hint
- * search of their own (cc_hints_plain). Other rules run the public cc_discard_hints on
- * every 8 cards, which dispatches to the variants' solver.
+ * search of their own (cc_hints_plain). Other rules run the variants' hints
+ * (cc_var_hints) on every 8 cards.
  */
 #include "chinchon.h"
 
@@ -18,8 +18,10 @@
 
 #include "base/bits.h"
 #include "base/hand.h"
-#include "melds/melds.h"
 #include "jokers/variants.h"
+#include "melds/hints.h"
+#include "melds/melds.h"
+#include "outlook/outlook.h"
 
 /* How good a close is, by cc_outcome code: chinchon, joker chinchon, minus ten, normal,
  * none (docs/design.md). */
@@ -62,7 +64,8 @@ static cc_status cc_outlook_status(const cc_rules *rules, cc_hand h, int exact, 
     return u.once == 0 ? CC_ERR_CARD_COUNT : CC_OK;
 }
 
-/* Count one draw of `copies` copies ending with best points p and close code. */
+/* Count one draw of `copies` copies ending with best points p and close code.
+ * O(1). */
 static void cc_tally(cc_prospect *out, int copies, int p, int code)
 {
     out->draws += (uint32_t)copies;
@@ -151,8 +154,9 @@ static void cc_prospect_plain(const cc_rules *rules, uint64_t a, uint64_t b, cc_
     }
 }
 
-/* Prospect of 7 valid cards under any rules (r: the call's rules with its decks set):
- * the public hints of every 8 cards, one per distinct unseen card. */
+/* Prospect of 7 valid cards under rules that are not plain (r: the call's rules with its
+ * decks set): the variants' hints of every 8 cards, one per distinct unseen card.
+ * One hint search per distinct unseen card. */
 static void cc_prospect_any(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospect *out)
 {
     uint64_t x;
@@ -162,8 +166,7 @@ static void cc_prospect_any(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospec
         int copies = 1 + (int)((u.twice >> i) & 1u);
         uint8_t pts[8], outs[8];
         cc_hand h8 = cc_hand_add(h7, i);
-        if (cc_discard_hints(r, h8, pts, outs) != CC_OK)
-            continue; /* not reached: the hand and the unseen cards were checked */
+        cc_var_hints(r, h8, pts, outs);
         for (k = 0; k < 8; k++) {
             if (k == 0 || pts[k] < best ||
                 (pts[k] == best && cc_better_close[outs[k]] > cc_better_close[code])) {
@@ -175,7 +178,8 @@ static void cc_prospect_any(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospec
     }
 }
 
-/* Prospect of 7 valid cards with the rules of the call. */
+/* Prospect of 7 valid cards with the rules of the call.
+ * The plain or the variants' route. */
 static void cc_prospect_run(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospect *out)
 {
     if (r->plain)
@@ -184,12 +188,13 @@ static void cc_prospect_run(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospec
         cc_prospect_any(r, h7, u, out);
 }
 
-cc_status cc_prospect_of(const cc_rules *rules, cc_hand h7, cc_hand unseen, cc_prospect *out)
+/* The prospect of 7 cards drawing from unseen, both checked here (cc_prospect_of past
+ * its pointer checks). One prospect. */
+cc_status cc_ahead_prospect(const cc_rules *rules, cc_hand h7, cc_hand unseen,
+                            cc_prospect *out)
 {
     cc_rules r;
     cc_status st;
-    if (rules == NULL || out == NULL)
-        return CC_ERR_BAD_ARGUMENT;
     r = *rules;
     r.decks = (uint8_t)cc_outlook_decks(rules, h7, unseen);
     st = cc_outlook_status(&r, h7, 7, unseen, r.decks);
@@ -199,15 +204,17 @@ cc_status cc_prospect_of(const cc_rules *rules, cc_hand h7, cc_hand unseen, cc_p
     return CC_OK;
 }
 
-/* The outlook of a checked 8-card hand (r: the call's rules, decks set). */
-static cc_status cc_outlook_run(const cc_rules *r, cc_hand h, cc_hand u, uint8_t points[8],
-                                uint8_t *outcomes, cc_prospect out[8])
+/* The outlook of a checked 8-card hand (r: the call's rules, decks set).
+ * The hints, then one prospect per distinct card. */
+static void cc_outlook_run(const cc_rules *r, cc_hand h, cc_hand u, uint8_t points[8],
+                           uint8_t *outcomes, cc_prospect out[8])
 {
     uint64_t x;
     int k = 0;
-    cc_status st = cc_discard_hints(r, h, points, outcomes);
-    if (st != CC_OK)
-        return st;
+    if (r->plain)
+        cc_hints_of(r, h, points, outcomes);
+    else
+        cc_var_hints(r, h, points, outcomes);
     for (x = h.once; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1);
         cc_hand h7;
@@ -225,25 +232,26 @@ static cc_status cc_outlook_run(const cc_rules *r, cc_hand h, cc_hand u, uint8_t
         }
         k++;
     }
-    return CC_OK;
 }
 
-cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint8_t points[8],
-                     uint8_t *outcomes, cc_prospect out[8])
+/* The outlook of 8 cards drawing from unseen, both checked here (cc_outlook past its
+ * pointer checks). The hints and eight prospects. */
+cc_status cc_ahead_hand(const cc_rules *rules, cc_hand h8, cc_hand unseen,
+                        uint8_t points[8], uint8_t *outcomes, cc_prospect out[8])
 {
     cc_rules r;
     cc_status st;
-    if (rules == NULL || points == NULL || out == NULL)
-        return CC_ERR_BAD_ARGUMENT;
     r = *rules;
     r.decks = (uint8_t)cc_outlook_decks(rules, h8, unseen);
     st = cc_outlook_status(&r, h8, CC_MAX_HAND, unseen, r.decks);
     if (st != CC_OK)
         return st;
-    return cc_outlook_run(&r, h8, unseen, points, outcomes, out);
+    cc_outlook_run(&r, h8, unseen, points, outcomes, out);
+    return CC_OK;
 }
 
-/* One row of the batch's output: the columns of OUTLOOK_COLUMNS for each held card. */
+/* One row of the batch's output: the columns of OUTLOOK_COLUMNS for each held card.
+ * O(8). */
 static void cc_outlook_row(const uint8_t *points, const cc_prospect *p, double *row)
 {
     int k;
@@ -258,16 +266,14 @@ static void cc_outlook_row(const uint8_t *points, const cc_prospect *p, double *
     }
 }
 
-cc_status cc_outlook_batch(const cc_rules *rules, const uint64_t *masks,
-                           const uint64_t *unseen, size_t n, int decks, double *out,
-                           size_t *bad_row)
+/* The outlook of n batch rows (cc_outlook_batch past its argument checks), each row
+ * checked; stops at the first bad row. O(n) outlooks. */
+cc_status cc_ahead_rows(const cc_rules *rules, const uint64_t *masks,
+                        const uint64_t *unseen, size_t n, int decks, double *out,
+                        size_t *bad_row)
 {
     size_t i;
     cc_rules r;
-    if (rules == NULL || (decks != 1 && decks != 2))
-        return CC_ERR_BAD_ARGUMENT;
-    if (n > 0 && (masks == NULL || unseen == NULL || out == NULL))
-        return CC_ERR_BAD_ARGUMENT;
     r = *rules;
     r.decks = (uint8_t)decks;
     for (i = 0; i < n; i++) {
@@ -281,7 +287,7 @@ cc_status cc_outlook_batch(const cc_rules *rules, const uint64_t *masks,
         u.twice = decks == 1 ? 0 : unseen[2 * i + 1];
         st = cc_outlook_status(&r, h, CC_MAX_HAND, u, decks);
         if (st == CC_OK)
-            st = cc_outlook_run(&r, h, u, points, NULL, p);
+            cc_outlook_run(&r, h, u, points, NULL, p);
         if (st != CC_OK) {
             if (bad_row != NULL)
                 *bad_row = i;

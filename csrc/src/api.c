@@ -1,0 +1,237 @@
+/*
+ * api.c -- the public entries of chinchon.h that check their arguments and choose a
+ * kernel: the house solver (melds/) under plain rules, the variants' (jokers/) under any
+ * other rules, the outlook (outlook/) and the game engine (engine/). Nothing below calls
+ * up into this file: a kernel that needs another calls its internal function.
+ *
+ * The public functions that are kernels themselves live with their subject, below:
+ * the hand checks, key order and status names (base/hand.c), the rules (base/rules.c),
+ * the generator (base/rng.c), the candidate melds (melds/melds.c) and the settlement
+ * (settle/settle.c).
+ *
+ * A batch is checked once here (the rules, the deck count, the arrays); its rows are
+ * checked one by one inside the kernel's own loop, which stays in the kernel's file so
+ * that its per-row work inlines there.
+ */
+#include "chinchon.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/bits.h"
+#include "base/hand.h"
+#include "engine/engine.h"
+#include "jokers/joker_batch.h"
+#include "jokers/variants.h"
+#include "melds/hints.h"
+#include "melds/melds.h"
+#include "outlook/outlook.h"
+
+/* ------------------------------------------------------------------ checks */
+
+/* The checks every single-hand entry shares under plain rules: rules and result
+ * present, a valid hand of at most CC_MAX_HAND cards, exactly `exact` when exact >= 0.
+ * O(1). */
+CC_INLINE cc_status api_hand(const cc_rules *rules, const void *out, cc_hand h, int exact)
+{
+    int n;
+    if (rules == NULL || out == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    return cc_hand_status(h, CC_MAX_HAND, exact, &n);
+}
+
+/* The same checks under rules that are not plain (rules known present): a hand of the
+ * rules' cards and deck (cc_var_status). O(1). */
+CC_INLINE cc_status api_var_hand(const cc_rules *rules, const void *out, cc_hand h,
+                                  int exact)
+{
+    int n;
+    if (out == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    return cc_var_status(rules, h, CC_MAX_HAND, exact, &n);
+}
+
+/* The checks both meld batches share (their rows are checked one by one).
+ * O(1). */
+CC_INLINE cc_status api_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                              int decks, const void *out)
+{
+    if (rules == NULL || (decks != 1 && decks != 2))
+        return CC_ERR_BAD_ARGUMENT;
+    if (n > 0 && (masks == NULL || out == NULL))
+        return CC_ERR_BAD_ARGUMENT;
+    return CC_OK;
+}
+
+/* Whether a game configuration is in range.
+ * O(players). */
+static cc_status api_config(const cc_game_config *cfg)
+{
+    int s;
+    if (cfg == NULL || cfg->players < 2 || cfg->players > CC_MAX_PLAYERS
+        || cfg->max_turns < 1 || cfg->void_at_stock < -1 || cfg->void_at_stock > 255 || cfg->stale_turns < 1
+        || cfg->rejoin_chips < 0)
+        return CC_ERR_BAD_ARGUMENT;
+    for (s = 0; s < cfg->players; s++)
+        if (cfg->bots[s] >= CC_BOT_END)
+            return CC_ERR_BAD_ARGUMENT;
+    return CC_OK;
+}
+
+/* ------------------------------------------------------------------ melds */
+
+/* Optimal deadwood of a hand of 0..8 cards (validated).
+ * A few ns on the fast path; a few masks per set rank where sets and runs compete. */
+cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
+{
+    cc_status st;
+    if (rules != NULL && !rules->plain) {
+        st = api_var_hand(rules, points, h, -1);
+        if (st == CC_OK)
+            *points = cc_var_deadwood(rules, h);
+        return st;
+    }
+    st = api_hand(rules, points, h, -1);
+    if (st != CC_OK)
+        return st;
+    /* two inlined copies: the single-deck one drops every twice term */
+    *points = h.twice == 0 ? cc_deadwood_core(rules, h.once, 0)
+                           : cc_deadwood_core(rules, h.once, h.twice);
+    return CC_OK;
+}
+
+/* Optimal arrangement with the documented tie-break, hand of 0..8 cards (validated).
+ * O(1) on the fast path; exhaustive over candidate pairs otherwise. */
+cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+{
+    cc_status st;
+    if (rules != NULL && !rules->plain) {
+        st = api_var_hand(rules, out, h, -1);
+        if (st == CC_OK)
+            cc_var_arrange(rules, h, rules->decks, out);
+        return st;
+    }
+    st = api_hand(rules, out, h, -1);
+    if (st == CC_OK)
+        cc_melds_best(rules, h, out);
+    return st;
+}
+
+/* cc_best_melds without the fast path (for differential tests).
+ * O(k^2), k <= 66 candidates. */
+cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+{
+    cc_status st = api_hand(rules, out, h, -1);
+    if (st == CC_OK)
+        cc_melds_exhaustive(rules, h, out);
+    return st;
+}
+
+/* Outcome of closing with exactly 7 cards (more than 8: TOO_MANY_CARDS, else
+ * CARD_COUNT when not 7). One deadwood. */
+cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
+{
+    cc_status st;
+    if (rules != NULL && !rules->plain) {
+        st = api_var_hand(rules, outcome, h, CC_HAND_CARDS);
+        if (st == CC_OK)
+            *outcome = cc_var_close_outcome(rules, h);
+        return st;
+    }
+    st = api_hand(rules, outcome, h, CC_HAND_CARDS);
+    if (st == CC_OK)
+        *outcome = cc_outcome_of(rules, h.once, h.twice,
+                                 cc_deadwood_core(rules, h.once, h.twice));
+    return st;
+}
+
+/* Discard hints of exactly 8 cards, ascending card order, a copy held twice listed
+ * twice. One 8-card deadwood plus one 7-card deadwood per card in a candidate meld. */
+cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
+                           uint8_t *outcomes)
+{
+    cc_status st;
+    if (rules != NULL && !rules->plain) {
+        st = api_var_hand(rules, points, h, CC_MAX_HAND);
+        if (st == CC_OK)
+            cc_var_hints(rules, h, points, outcomes);
+        return st;
+    }
+    st = api_hand(rules, points, h, CC_MAX_HAND);
+    if (st == CC_OK)
+        cc_hints_of(rules, h, points, outcomes);
+    return st;
+}
+
+/* Deadwood of n rows (0..8 cards each), validated row by row; stops at the first bad
+ * row. O(n) deadwoods: a few ns a row on the fast path. */
+cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
+                            int decks, uint8_t *out, size_t *bad_row)
+{
+    cc_status st = api_batch(rules, masks, n, decks, out);
+    if (st != CC_OK)
+        return st;
+    if (!rules->plain)
+        return cc_jbatch(rules, 0, masks, n, decks, out, bad_row);
+    return cc_melds_deadwood_rows(rules, masks, n, decks, out, bad_row);
+}
+
+/* Hints of n rows of exactly 8 cards into 8n bytes (row-major, ascending card order);
+ * stops at the first bad row (see cc_batch_row). O(n) hint rows. */
+cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n, int decks,
+                         uint8_t *out, size_t *bad_row)
+{
+    cc_status st = api_batch(rules, masks, n, decks, out);
+    if (st != CC_OK)
+        return st;
+    if (!rules->plain)
+        return cc_jbatch(rules, 1, masks, n, decks, out, bad_row);
+    return cc_hints_rows(rules, masks, n, decks, out, bad_row);
+}
+
+/* ------------------------------------------------------------------ outlook */
+
+/* The prospect of 7 cards drawing one unseen card (the hand and the unseen cards are
+ * checked by the kernel). One prospect. */
+cc_status cc_prospect_of(const cc_rules *rules, cc_hand h7, cc_hand unseen,
+                         cc_prospect *out)
+{
+    if (rules == NULL || out == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    return cc_ahead_prospect(rules, h7, unseen, out);
+}
+
+/* The hints of 8 cards and the prospect after each discard (checked by the kernel).
+ * The hints and eight prospects. */
+cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint8_t points[8],
+                     uint8_t *outcomes, cc_prospect out[8])
+{
+    if (rules == NULL || points == NULL || out == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    return cc_ahead_hand(rules, h8, unseen, points, outcomes, out);
+}
+
+/* The outlook of n rows, each checked; stops at the first bad row.
+ * O(n) outlooks. */
+cc_status cc_outlook_batch(const cc_rules *rules, const uint64_t *masks,
+                           const uint64_t *unseen, size_t n, int decks, double *out,
+                           size_t *bad_row)
+{
+    if (rules == NULL || (decks != 1 && decks != 2))
+        return CC_ERR_BAD_ARGUMENT;
+    if (n > 0 && (masks == NULL || unseen == NULL || out == NULL))
+        return CC_ERR_BAD_ARGUMENT;
+    return cc_ahead_rows(rules, masks, unseen, n, decks, out, bad_row);
+}
+
+/* ------------------------------------------------------------------ games */
+
+/* Game `index` of a configuration between the built-in bots, into *record.
+ * O(turns) bot decisions; nothing allocated. */
+cc_status cc_play_game(const cc_game_config *config, uint64_t index, cc_game_record *record)
+{
+    cc_status st = api_config(config);
+    if (st != CC_OK || record == NULL)
+        return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
+    return eng_play_game(config, index, record);
+}
