@@ -24,7 +24,7 @@
 
 #include "chinchon.h"
 
-#include "hands.h"
+#include "testlib.h"
 
 #define NHANDS (1 << 16)
 
@@ -32,13 +32,7 @@ static uint64_t g_rng = 12345;
 
 /* The next number of the seeded splitmix64 generator (fixed hands per line).
  * O(1). */
-static uint64_t next_u64(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
+static uint64_t next_u64(void) { return th_splitmix64(&g_rng); }
 
 /* Monotonic clock in nanoseconds.
  * O(1). */

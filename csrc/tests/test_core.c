@@ -17,7 +17,7 @@
 
 #include "chinchon.h"
 
-#include "hands.h"
+#include "testlib.h"
 
 static long g_failures = 0;
 static long g_checks = 0;
@@ -39,13 +39,7 @@ static uint64_t g_rng = 0x9E3779B97F4A7C15u;
 
 /* The next number of the seeded splitmix64 generator (CC_TEST_SEED).
  * O(1). */
-static uint64_t next_u64(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
+static uint64_t next_u64(void) { return th_splitmix64(&g_rng); }
 
 /* A random int in 0..n-1 (n > 0; the modulo bias is irrelevant here).
  * O(1). */

@@ -17,7 +17,7 @@
 
 #include "chinchon.h"
 
-#include "hands.h"
+#include "testlib.h"
 
 static long g_failures = 0;
 static long g_checks = 0;
@@ -35,13 +35,9 @@ static void check(int ok, const char *what, const char *rules_name, cc_hand h)
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15u;
 
-static uint64_t next_u64(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
+/* The next number of this file's seeded generator (testlib.h).
+ * O(1). */
+static uint64_t next_u64(void) { return th_splitmix64(&g_rng); }
 
 static int rnd(int n) { return (int)(next_u64() % (uint64_t)n); }
 

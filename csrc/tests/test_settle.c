@@ -15,7 +15,7 @@
  */
 #include "chinchon.h"
 
-#include "hands.h"
+#include "testlib.h"
 
 #include <stdio.h>
 #include <stdlib.h>

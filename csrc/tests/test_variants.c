@@ -33,7 +33,7 @@
 
 #include "chinchon.h"
 
-#include "hands.h"
+#include "testlib.h"
 
 static long g_failures = 0;
 static long g_checks = 0;
@@ -50,13 +50,7 @@ static void fail(const char *what, cc_hand h, const char *rules_name)
 static uint64_t g_rng = 0x2545F4914F6CDD1Du;
 
 /* splitmix64. O(1). */
-static uint64_t next_u64(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
+static uint64_t next_u64(void) { return th_splitmix64(&g_rng); }
 
 /* 0..n-1. O(1). */
 static int rnd(int n) { return (int)(next_u64() % (uint64_t)n); }

@@ -38,6 +38,11 @@
 
 #define CC_LANES UINT64_C(0x0001000100010001) /* one bit per lane: rank 1 of each suit */
 
+/* The larger / the smaller of two, for stores taken every time (no branch on the data).
+ * O(1). */
+CC_INLINE int cc_max(int x, int y) { return x > y ? x : y; }
+CC_INLINE int cc_min(int x, int y) { return x < y ? x : y; }
+
 /* Portable popcount (SWAR), used when no hardware instruction is known to exist.
  * About 12 integer operations. */
 CC_INLINE int cc_popcount_portable(uint64_t x)

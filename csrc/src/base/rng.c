@@ -7,18 +7,23 @@
 
 #define GOLDEN UINT64_C(0x9E3779B97F4A7C15)
 
-/* splitmix64's output function */
+/* splitmix64's output function: the mix of one state word.
+ * O(1). */
 static uint64_t fmix(uint64_t z) {
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
     return z ^ (z >> 31);
 }
 
+/* The next splitmix64 output of *state (advanced by the golden gamma).
+ * O(1). */
 uint64_t cc_splitmix64_next(uint64_t *state) {
     *state += GOLDEN;
     return fmix(*state);
 }
 
+/* The seed word of a signed seed and a stream (words): splitmix64's mix folded over
+ * the sign, the magnitude's words and the stream's. O(words). */
 uint64_t cc_rng_derive(int negative, const uint64_t magnitude[CC_RNG_SEED_WORDS],
                        const uint64_t *words, size_t n_words) {
     uint64_t h = 0;
@@ -31,14 +36,20 @@ uint64_t cc_rng_derive(int negative, const uint64_t magnitude[CC_RNG_SEED_WORDS]
     return h;
 }
 
+/* The generator's four words: the first four splitmix64 outputs from `derived`.
+ * O(1). */
 void cc_rng_seed(cc_rng *r, uint64_t derived) {
     int k;
     for (k = 0; k < 4; k++)
         r->s[k] = cc_splitmix64_next(&derived);
 }
 
+/* x rotated left by k (0 < k < 64).
+ * O(1). */
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
+/* The next xoshiro256** output.
+ * O(1). */
 uint64_t cc_rng_next(cc_rng *r) {
     uint64_t *s = r->s;
     const uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -52,6 +63,8 @@ uint64_t cc_rng_next(cc_rng *r) {
     return result;
 }
 
+/* Uniform in 0..n-1, n > 0, without bias (Lemire).
+ * One output, a redraw with probability < n / 2**32. */
 uint32_t cc_rng_below(cc_rng *r, uint32_t n) {
     uint64_t m = (cc_rng_next(r) >> 32) * (uint64_t)n;
     uint32_t low = (uint32_t)m;
@@ -65,10 +78,14 @@ uint32_t cc_rng_below(cc_rng *r, uint32_t n) {
     return (uint32_t)(m >> 32);
 }
 
+/* Uniform in [0, 1): the upper 53 bits of the next output.
+ * O(1). */
 double cc_rng_double(cc_rng *r) {
     return (double)(cc_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* Fisher-Yates from the end over items[0..n).
+ * n - 1 bounded draws. */
 void cc_rng_shuffle(cc_rng *r, uint8_t *items, size_t n) {
     size_t i;
     if (n < 2)

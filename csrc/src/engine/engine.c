@@ -134,6 +134,8 @@ static void record_hand(game *g, int outcome, const int *order, const int32_t *p
     }
 }
 
+/* The game over: its status and winner (-1: none) in the record.
+ * O(1). */
 static void end_game(game *g, int status, int winner)
 {
     g->over = 1;

@@ -60,6 +60,8 @@ typedef struct hints {
     uint8_t outcome[8]; /* cc_outcome; 0 also where closing is refused this turn */
 } hints;
 
+/* Python: the number of players still in.
+ * O(players). */
 CC_INLINE int count_in(const game *g)
 {
     int s, k = 0;

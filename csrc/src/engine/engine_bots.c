@@ -313,12 +313,15 @@ static cc_status greedy_discard(game *g, int seat, int own, int *card, int *clos
     return CC_OK;
 }
 
-/* Python: RandomBot.choose_draw / choose_discard. */
+/* Python: RandomBot.choose_draw (a coin, when the pile has a card).
+ * O(1). */
 static void random_draw(game *g, int seat, int *from_pile)
 {
     *from_pile = g->pile_n > 0 && cc_rng_double(&g->bot_rng[seat]) < 0.5;
 }
 
+/* Python: RandomBot.choose_discard (a hint at random, closing when it may).
+ * One hints search. */
 static cc_status random_discard(game *g, int seat, int *card, int *close)
 {
     hints h;
@@ -341,6 +344,8 @@ static double value_of(const cc_prospect *p)
     return expected - 10.0 * p_minus_ten - 25.0 * p_chinchon;
 }
 
+/* Python: ExpertBot.choose_discard's chance of a wait (p_minus_ten + p_chinchon).
+ * O(1). */
 static double chances_of(const cc_prospect *p)
 {
     const double n = (double)p->draws;

@@ -127,12 +127,6 @@ CC_INLINE int cc_max3(int x, int y, int z)
     return m > z ? m : z;
 }
 
-/* The smaller of two, for stores taken every time (no branch on the data). O(1). */
-CC_INLINE int cc_jmin(int x, int y)
-{
-    return x < y ? x : y;
-}
-
 /* (a, b) less the multiset part (o, t) it holds. O(1). */
 CC_INLINE void cc_jminus(uint64_t *a, uint64_t *b, uint64_t o, uint64_t t)
 {

@@ -32,7 +32,7 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
         d = cc_wpop(view, a) + (two ? cc_wpop(view, b) : 0);
         for (x = a; x != 0; x &= x - 1) {
             int i = cc_ctz(x), v = d - view->points[i & 15] + add;
-            dj[i] = (uint8_t)cc_jmin(dj[i], v);
+            dj[i] = (uint8_t)cc_min(dj[i], v);
         }
         return d;
     }
@@ -47,7 +47,7 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
     hard = a & (runs | (a & sets)) & ~avoid;
     for (x = a & ~hard; x != 0; x &= x - 1) {
         int i = cc_ctz(x), v = d - view->points[i & 15] + add;
-        dj[i] = (uint8_t)cc_jmin(dj[i], v);
+        dj[i] = (uint8_t)cc_min(dj[i], v);
     }
     for (x = hard; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1);
@@ -58,7 +58,7 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
             v = cc_deadwood_masks(view, a, b ^ bit, runs, sets7);
         else
             v = cc_deadwood_masks(view, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
-        dj[i] = (uint8_t)cc_jmin(dj[i], v + add);
+        dj[i] = (uint8_t)cc_min(dj[i], v + add);
     }
     return d;
 }
@@ -151,11 +151,11 @@ CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules
         djoker = total - m.w[0] - (two && m.t[0] == 0 && (m.o[0] & ~b) == 0 ? m.w[0] : 0);
         for (x = m0 & ~t0; x != 0; x &= x - 1) {
             int c = cc_ctz(x), g = ((mk >> c) & 1u ? 0 : m.w[0]) - jp, w = w0 > g ? w0 : g;
-            dj[c] = (uint8_t)cc_jmin(0xFF, total - view->points[c & 15] - w);
+            dj[c] = (uint8_t)cc_min(0xFF, total - view->points[c & 15] - w);
         }
         for (x = a & ~m0 & ~t1; x != 0; x &= x - 1) {
             int c = cc_ctz(x), w = w1 > m.w[0] - jp ? w1 : m.w[0] - jp;
-            dj[c] = (uint8_t)cc_jmin(0xFF, total - view->points[c & 15] - w);
+            dj[c] = (uint8_t)cc_min(0xFF, total - view->points[c & 15] - w);
         }
         for (x = t0 | t1; x != 0; x &= x - 1) {
             uint64_t bit = x & (~x + 1);
@@ -167,7 +167,7 @@ CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules
                 wq |= -(int)((use[k] & bit) != 0); /* -1: it breaks the part */
                 w = wq > w ? wq : w;
             }
-            dj[c] = (uint8_t)cc_jmin(0xFF, total - view->points[c & 15] - w);
+            dj[c] = (uint8_t)cc_min(0xFF, total - view->points[c & 15] - w);
         }
     } else {
         /* discarding the joker, and the joker left unmatched: the natural cards alone,
@@ -200,7 +200,7 @@ CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules
             uint64_t tk = (two ? p.t[ti] | (p.o[ti] & ~b) : p.o[ti]) & a;
             for (x = a & ~tk; x != 0; x &= x - 1) {
                 int c = cc_ctz(x);
-                dj[c] = (uint8_t)cc_jmin(dj[c], total - view->points[c & 15] - tw);
+                dj[c] = (uint8_t)cc_min(dj[c], total - view->points[c & 15] - tw);
             }
             for (x = tk; x != 0; x &= x - 1) {
                 uint64_t bit = x & (~x + 1);
@@ -211,7 +211,7 @@ CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules
                     w = wq > w ? wq : w;
                 }
                 w = w < 0 ? 0xFF : total - view->points[c & 15] - w;
-                dj[c] = (uint8_t)cc_jmin(dj[c], w);
+                dj[c] = (uint8_t)cc_min(dj[c], w);
             }
         }
         for (k = 0; k < nw; k++) {
@@ -231,13 +231,13 @@ CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules
                 v = base - m.w[j];
                 for (x = u & ~kill; x != 0; x &= x - 1) {
                     int c = cc_ctz(x);
-                    dj[c] = (uint8_t)cc_jmin(dj[c], v - view->points[c & 15]);
+                    dj[c] = (uint8_t)cc_min(dj[c], v - view->points[c & 15]);
                 }
                 u &= kill;
             }
             for (x = u; x != 0; x &= x - 1) {
                 int c = cc_ctz(x);
-                dj[c] = (uint8_t)cc_jmin(dj[c], base - view->points[c & 15]);
+                dj[c] = (uint8_t)cc_min(dj[c], base - view->points[c & 15]);
             }
         }
     }

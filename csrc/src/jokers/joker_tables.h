@@ -56,10 +56,6 @@ typedef struct jtab {
  * add without masks and the most the jokers save (>= 0) never takes one. */
 #define CC_JNO_PART (-1024)
 
-CC_INLINE int cc_max(int x, int y) { return x > y ? x : y; }
-
-CC_INLINE int cc_min(int x, int y) { return x < y ? x : y; }
-
 /* The builders (joker_tables.c), each O(2^places). */
 CC_INTERNAL void cc_jtab_build(jtab *t, const uint8_t *w, int places);
 CC_INTERNAL void cc_jtab_build2(jtab *t);
@@ -76,9 +72,8 @@ CC_INLINE const jtab *cc_jtab_ready(jtab *t, const cc_rules *view, int places, i
     return t;
 }
 
-/* The tables and lane table for a deadwood row of nj >= 2 jokers, built on first need.
+/* The tables of the two-joker hints rows, built on first need.
  * O(1) once built. */
-/* The tables of the two-joker hints rows, built on first need. O(1) once built. */
 CC_INLINE const jtab *cc_jtab_ready_n(jtab *t, const cc_rules *view, int places, int nj)
 {
     if (!t->have_n) {
@@ -88,6 +83,8 @@ CC_INLINE const jtab *cc_jtab_ready_n(jtab *t, const cc_rules *view, int places,
     return t;
 }
 
+/* The tables and lane table for a deadwood row of nj >= 2 jokers, built on first need.
+ * O(1) once built. */
 CC_INLINE const jtab *cc_jtab_ready_lane(jtab *t, const cc_rules *view, int places, int nj)
 {
     if (!t->have_lane) { /* (the lane table comes last: the others are built) */

@@ -1,14 +1,25 @@
 /*
- * hands.h -- hands for the C tests and the benchmark, written without the core so that
- * the tests stay an independent check of it: one more copy of a card, a hand from text
- * ("7o 7c 10e"), hand equality. static inline: each program takes what it uses.
+ * testlib.h -- what the C tests and the benchmark share, written without the core so
+ * that the tests stay an independent check of it: a seeded generator, one more copy of
+ * a card, a hand from text ("7o 7c 10e"), hand equality. static inline: each program
+ * takes what it uses.
  */
-#ifndef CC_TESTS_HANDS_H
-#define CC_TESTS_HANDS_H
+#ifndef CC_TESTS_TESTLIB_H
+#define CC_TESTS_TESTLIB_H
 
 #include <stdint.h>
 
 #include "chinchon.h"
+
+/* The next number of the splitmix64 generator whose state is *state (each program
+ * keeps its own seeded state, so its random cases do not move). O(1). */
+static inline uint64_t th_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
 
 /* h with one more copy of card (a bit index): held once, or twice if h holds it
  * already (the tests never add a third copy). O(1). */
@@ -54,4 +65,4 @@ static inline cc_hand th_parse(const char *text)
  * O(1). */
 static inline int th_same(cc_hand a, cc_hand b) { return a.once == b.once && a.twice == b.twice; }
 
-#endif /* CC_TESTS_HANDS_H */
+#endif /* CC_TESTS_TESTLIB_H */
