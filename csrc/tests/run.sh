@@ -2,8 +2,10 @@
 # The C core's tests, built by CMake (csrc/CMakeLists.txt, standalone: only cmake and a C
 # compiler needed) and run by ctest twice: a Release build with every warning an error,
 # then a build under AddressSanitizer + UndefinedBehaviorSanitizer with a quarter of the
-# random cases. Exits non-zero on any failure. Called from .ci/run; about a minute on
-# two cores.
+# random cases. ctest also reads the library's call graph (csrc/tools/callgraph.py: no
+# cycle between units or folders, nothing calls up into api.c, no internal symbol
+# visible). Exits non-zero on any failure. Called from .ci/run; about a minute on two
+# cores.
 #   CC_TEST_ITERS      random hands of test_core and test_variants (default 200000)
 #   SETTLE_TEST_DEALS  random deals of test_settle (default 20000)
 #   CC_ENGINE_GAMES    games per table of test_engine (default 300; sanitized 100)
