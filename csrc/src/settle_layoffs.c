@@ -122,9 +122,9 @@ static void walk(cc_lay_search *s, int k, int laid)
     walk(s, k + 1, laid);
 }
 
-/* Add an option to item slot n of s (bounded by CC_LAY_MAX_OPTS). O(1). */
+/* Add an option to item n of s (bounded by CC_LAY_MAX_OPTS). O(1). */
 CC_INLINE void opt_add(cc_lay_search *s, int n, int card, const cc_lay_target *g, int t, int stand,
-                          int place_bit)
+                       int place_bit)
 {
     cc_lay_opt *op;
     if (s->n_opts[n] >= CC_LAY_MAX_OPTS)
@@ -135,45 +135,58 @@ CC_INLINE void opt_add(cc_lay_search *s, int n, int card, const cc_lay_target *g
     op->stand = (int8_t)stand;
 }
 
-/* The items of a hand (raw, valid, <= 7 cards) and their options onto the targets: a
- * natural card onto a set of its rank with room, or onto a run of its suit when the
- * places between are held (but one, when the hand holds a joker and the run none); a
- * joker onto a set without one with room, or onto a run without one at each place past
- * either end up to the first the hand lacks. O(cards * targets * places). */
+/* The item of the first copy of card c in a hand (items ascend by card, a copy held
+ * twice is two items in a row), and how many copies the hand holds. O(1). */
+CC_INLINE int item_of(cc_hand hand, int c, int *copies)
+{
+    uint64_t below = (UINT64_C(1) << c) - 1u;
+    *copies = 1 + (int)((hand.twice >> c) & 1u);
+    return cc_popcount(hand.once & below) + cc_popcount(hand.twice & below);
+}
+
+/* The items of a hand (raw, valid, <= 7 cards: one per card, a copy held twice two) and
+ * their options onto the targets, target by target so that each item's options come in
+ * ascending code order: a natural card onto a set of its rank with room, or onto a run
+ * of its suit when the places between are held (but one, when the hand holds a joker and
+ * the run none); a joker onto a set without one with room, or onto a run without one at
+ * each place past either end up to the first the hand lacks; then the cards with no
+ * option are dropped. O(targets + options). */
 void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
 {
+    uint64_t jm = rules->joker_mask, naturals = hand.once & ~jm, jokers = hand.once & jm, m;
+    uint64_t nat = cc_var_compact(rules->deck, naturals);
+    const cc_lay_target *tg = s->tg;
+    int deck = rules->deck, places = deck == 40 ? 10 : CC_NRANKS, n_tg = s->n_tg;
+    int cap = s->cap, n, i, t, k, copies;
     uint8_t cards[2 * CC_HAND_CARDS];
-    uint64_t jm = rules->joker_mask;
-    uint64_t nat = cc_var_compact(rules->deck, hand.once & ~jm);
-    int deck = rules->deck, places = deck == 40 ? 10 : CC_NRANKS;
-    int has_joker = (hand.once & jm) != 0, n = cc_hand_indices(hand, cards), i, t;
-    s->n_all = 0;
-    for (i = 0; i < n && s->n_all < CC_HAND_CARDS; i++) {
-        int c = cards[i], it = s->n_all, joker = (int)((jm >> c) & 1u);
-        int suit = c / 16, rank = c % 16 + 1, p = joker ? -1 : cc_var_place(deck, rank);
-        s->n_opts[it] = 0;
-        for (t = 0; t < s->n_tg; t++) {
-            const cc_lay_target *g = &s->tg[t];
-            if (g->kind == CC_SET) {
-                if (g->count < s->cap && (joker ? !g->joker : g->rank == rank))
-                    opt_add(s, it, c, g, t, -1, 0);
-            } else if (joker) {
-                unsigned have = (unsigned)(nat >> (16 * g->suit)) & 0xFFFu;
-                int lo = cc_ctz(g->lane), hi = cc_highest_bit(g->lane), q, qlo = lo - 1;
-                if (g->joker)
-                    continue;
-                while (qlo > 0 && ((have >> qlo) & 1u))
-                    qlo--; /* below: past the natural cards held next to the run */
-                for (q = qlo < 0 ? 0 : qlo; q < lo; q++)
-                    opt_add(s, it, c, g, t, q, 16 * g->suit + cc_var_rank(deck, q) - 1);
-                for (q = hi + 1; q < places; q++) {
-                    opt_add(s, it, c, g, t, q, 16 * g->suit + cc_var_rank(deck, q) - 1);
-                    if (!((have >> q) & 1u))
-                        break;
-                }
-            } else if (g->suit == suit) {
-                unsigned have = (unsigned)(nat >> (16 * suit)) & 0xFFFu, between, missing;
-                int lo = cc_ctz(g->lane), hi = cc_highest_bit(g->lane);
+    n = cc_hand_indices(hand, cards);
+    s->n_all = n < CC_HAND_CARDS ? n : CC_HAND_CARDS; /* 7: the hand is valid */
+    memcpy(s->card, cards, (size_t)s->n_all);
+    for (i = 0; i < s->n_all; i++)
+        s->n_opts[i] = 0;
+    for (t = 0; t < n_tg; t++) {
+        const cc_lay_target *g = &tg[t];
+        if (g->kind == CC_SET) {
+            if (g->count >= cap)
+                continue;
+            /* the natural cards of its rank, then the jokers when it holds none */
+            for (m = naturals & (CC_LANES << (g->rank - 1)); m != 0; m &= m - 1) {
+                int c = cc_ctz(m), it = item_of(hand, c, &copies);
+                for (k = 0; k < copies; k++)
+                    opt_add(s, it + k, c, g, t, -1, 0);
+            }
+            for (m = g->joker ? 0 : jokers; m != 0; m &= m - 1) {
+                int c = cc_ctz(m), it = item_of(hand, c, &copies);
+                for (k = 0; k < copies; k++)
+                    opt_add(s, it + k, c, g, t, -1, 0);
+            }
+        } else {
+            unsigned have = (unsigned)(nat >> (16 * g->suit)) & 0xFFFu;
+            int lo = cc_ctz(g->lane), hi = cc_highest_bit(g->lane);
+            /* the natural cards of its suit past either end */
+            for (m = naturals & (UINT64_C(0xFFF) << (16 * g->suit)); m != 0; m &= m - 1) {
+                int c = cc_ctz(m), p = cc_var_place(deck, c % 16 + 1), it;
+                unsigned between, missing;
                 if (p < lo)
                     between = ((1u << lo) - 1u) & ~((1u << (p + 1)) - 1u);
                 else if (p > hi)
@@ -181,18 +194,46 @@ void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
                 else
                     continue;
                 missing = between & ~have;
-                if (missing == 0 || (has_joker && !g->joker && (missing & (missing - 1u)) == 0))
-                    opt_add(s, it, c, g, t, -1, 0);
+                if (missing == 0 ||
+                    (jokers != 0 && !g->joker && (missing & (missing - 1u)) == 0)) {
+                    it = item_of(hand, c, &copies);
+                    for (k = 0; k < copies; k++)
+                        opt_add(s, it + k, c, g, t, -1, 0);
+                }
+            }
+            /* the jokers, when it holds none, at each place they may stand for */
+            for (m = g->joker ? 0 : jokers; m != 0; m &= m - 1) {
+                int c = cc_ctz(m), it = item_of(hand, c, &copies), q, qlo = lo - 1;
+                while (qlo > 0 && ((have >> qlo) & 1u))
+                    qlo--; /* below: past the natural cards held next to the run */
+                for (k = 0; k < copies; k++) {
+                    for (q = qlo < 0 ? 0 : qlo; q < lo; q++)
+                        opt_add(s, it + k, c, g, t, q, 16 * g->suit + cc_var_rank(deck, q) - 1);
+                    for (q = hi + 1; q < places; q++) {
+                        opt_add(s, it + k, c, g, t, q, 16 * g->suit + cc_var_rank(deck, q) - 1);
+                        if (!((have >> q) & 1u))
+                            break;
+                    }
+                }
             }
         }
-        if (s->n_opts[it] == 0)
-            continue;
-        s->card[it] = (uint8_t)c;
-        s->is_joker[it] = (uint8_t)joker;
-        s->pts[it] = joker ? rules->joker_points : rules->points[rank - 1];
-        s->place[it] = (int8_t)p;
-        s->n_all++;
     }
+    /* keep the cards with somewhere to go, in order */
+    for (i = 0, n = 0; i < s->n_all; i++) {
+        int c = s->card[i], joker = (int)((jm >> c) & 1u);
+        if (s->n_opts[i] == 0)
+            continue;
+        if (n < i) {
+            s->card[n] = (uint8_t)c;
+            s->n_opts[n] = s->n_opts[i];
+            memcpy(s->opts[n], s->opts[i], (size_t)s->n_opts[i] * sizeof s->opts[i][0]);
+        }
+        s->is_joker[n] = (uint8_t)joker;
+        s->pts[n] = joker ? rules->joker_points : rules->points[c % 16];
+        s->place[n] = (int8_t)(joker ? -1 : cc_var_place(deck, c % 16 + 1));
+        n++;
+    }
+    s->n_all = n;
 }
 
 /* Select the items of the cards of rest (within the hand of cc_lay_items): a card held once

@@ -157,10 +157,14 @@ int cc_var_candidates(const cc_rules *rules, const cc_vhand *v, cc_vcand *out)
     }
     for (s = 0; s < CC_NSUITS; s++) {
         unsigned lane = (unsigned)(v->a >> (16 * s)) & 0xFFFu;
-        int lo, hi;
+        int lo, hi, top;
         if (cc_popcount(lane) < 2)
             continue;
-        for (lo = 0; lo + 2 < places; lo++) {
+        /* a segment holds >= 2 of the lane's cards: it starts at most one place below the
+         * lowest, and before the highest */
+        lo = cc_ctz(lane) > 0 ? cc_ctz(lane) - 1 : 0;
+        top = cc_highest_bit(lane);
+        for (; lo < top && lo + 2 < places; lo++) {
             int gap = -1;
             for (hi = lo; hi < places; hi++) {
                 int p;
