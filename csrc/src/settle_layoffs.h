@@ -32,6 +32,8 @@ typedef struct cc_lay_opt {
     int8_t stand;
 } cc_lay_opt;
 
+/* The state of one opponent's lay-off search: the targets and the set capacity, the
+ * items of the hand, those of one collection of own melds, the walk, the best plan. */
 typedef struct cc_lay_search {
     int cap;
     int n_tg;
@@ -67,7 +69,7 @@ typedef struct cc_lay_search {
 
 /* Where each card of the hand may go (a superset of what the cards left by any own
  * melds can reach; the leaves check the rest), once per hand. s->cap, s->tg and s->n_tg
- * set. O(cards x targets). */
+ * set; the hand valid, <= 7 cards. O(targets + options). */
 CC_INTERNAL void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand);
 
 /* Select the items of the cards of rest (within the hand of cc_lay_items); returns the
@@ -75,7 +77,8 @@ CC_INTERNAL void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand h
 CC_INTERNAL int cc_lay_select(cc_lay_search *s, cc_hand rest);
 
 /* The best lay-off plan of the selected items onto the targets: the most points laid,
- * then the smallest key. Returns the points laid; the plan is in s (best_*). */
+ * then the smallest key. Returns the points laid; the plan is in s (best_*).
+ * O(prod(options + 1)), cut by the bounds. */
 CC_INTERNAL int cc_lay_best(cc_lay_search *s);
 
 #endif /* CC_SRC_SETTLE_LAYOFFS_H */
