@@ -305,8 +305,9 @@ static void seat_from_plan(const cc_rules *rules, const plan *p, const cc_lay_ta
         t->cards = cc_hand_add(t->cards, card);
         if ((rules->joker_mask >> card) & 1u) {
             t->joker = (uint8_t)card;
-            t->joker_rank = (uint8_t)(g->kind == CC_SET ? g->rank
-                                                        : cc_var_rank(rules->deck, p->lay_stand[i]));
+            t->joker_rank = (uint8_t)(g->kind == CC_SET
+                                          ? g->rank
+                                          : cc_var_rank(rules->deck, p->lay_stand[i]));
         }
     }
 }

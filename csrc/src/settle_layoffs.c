@@ -123,8 +123,8 @@ static void walk(cc_lay_search *s, int k, int laid)
 }
 
 /* Add an option to item n of s (bounded by CC_LAY_MAX_OPTS). O(1). */
-CC_INLINE void opt_add(cc_lay_search *s, int n, int card, const cc_lay_target *g, int t, int stand,
-                       int place_bit)
+CC_INLINE void opt_add(cc_lay_search *s, int n, int card, const cc_lay_target *g, int t,
+                       int stand, int place_bit)
 {
     cc_lay_opt *op;
     if (s->n_opts[n] >= CC_LAY_MAX_OPTS)
@@ -204,13 +204,14 @@ void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
             /* the jokers, when it holds none, at each place they may stand for */
             for (m = g->joker ? 0 : jokers; m != 0; m &= m - 1) {
                 int c = cc_ctz(m), it = item_of(hand, c, &copies), q, qlo = lo - 1;
+                int base = 16 * g->suit - 1; /* + a rank: the bit of the card stood for */
                 while (qlo > 0 && ((have >> qlo) & 1u))
                     qlo--; /* below: past the natural cards held next to the run */
                 for (k = 0; k < copies; k++) {
                     for (q = qlo < 0 ? 0 : qlo; q < lo; q++)
-                        opt_add(s, it + k, c, g, t, q, 16 * g->suit + cc_var_rank(deck, q) - 1);
+                        opt_add(s, it + k, c, g, t, q, base + cc_var_rank(deck, q));
                     for (q = hi + 1; q < places; q++) {
-                        opt_add(s, it + k, c, g, t, q, 16 * g->suit + cc_var_rank(deck, q) - 1);
+                        opt_add(s, it + k, c, g, t, q, base + cc_var_rank(deck, q));
                         if (!((have >> q) & 1u))
                             break;
                     }

@@ -180,7 +180,8 @@ int cc_var_candidates(const cc_rules *rules, const cc_vhand *v, cc_vcand *out)
                     int j;
                     for (j = 0; j < 3; j++)
                         if (v->jn[j])
-                            cc_push(&l, (uint64_t)seg << (16 * s), 0, j, CC_RUN, 16 * s + p, 0);
+                            cc_push(&l, (uint64_t)seg << (16 * s), 0, j, CC_RUN, 16 * s + p,
+                                    0);
                 }
             }
         }
