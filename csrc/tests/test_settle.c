@@ -6,12 +6,12 @@
  * a second argument adds a timing line. The exhaustive optimality checks live in the Python
  * tests (tests/settle/), which compare against an independent verifier.
  *
- * Under the rule variants (SPEC 9.3, settle_variants.c): hand-built joker lay-offs with
- * their answers worked out by hand; random deals under several variant rules with the
- * invariants checked against the variant lay-off rules (a joker onto a set or run with
- * none, set capacity, the places of a run, the stand-in card refused); and deals without
- * a joker settled under rules with jokers in play (the variant search) and under the house
- * rules (the house search): the two must agree field by field.
+ * Under the rule variants (docs/rules.md#laying-off-with-jokers): hand-built joker
+ * lay-offs with their answers worked out by hand; random deals under several variant
+ * rules with the invariants checked against the variant lay-off rules (a joker onto a set
+ * or run with none, set capacity, the places of a run, the stand-in card refused); and
+ * deals without a joker settled under rules with jokers in play and under the house
+ * rules: the two must agree field by field (one search serves both; this keeps it so).
  */
 #include "chinchon.h"
 

@@ -29,37 +29,12 @@
 #include "melds/hints.h"
 #include "melds/melds.h"
 
-#define CC_VAR_MAX_CAND 384 /* > the most candidates of 8 cards with jokers (~150) */
-#define CC_KEY_MAX 20 /* 16 natural cards (never more than 8), a joker, its place */
+#define CC_KEY_BYTES 16 /* a packed key (cc_vcand): <= 8 natural cards, a joker, its place */
 
 static const uint8_t cc_joker_bits[3] = {0, CC_JOKER1_BIT, CC_JOKER2_BIT};
 
-/* A hand split for the variant search: natural cards in the working space, jokers by
- * slot (0: bit 0 under the wild ace, 1: *1, 2: *2). */
-typedef struct vhand {
-    uint64_t a, b;  /* natural cards held once / twice (working space) */
-    uint8_t jn[3];  /* copies held of each joker */
-    int nj;         /* jokers held, copies counted */
-    int n;          /* cards held */
-    int cap;        /* set capacity: 4 per deck */
-} vhand;
-
-/* A candidate meld of a hand with jokers. */
-typedef struct vcand {
-    uint64_t o, t;  /* its natural cards (working space) */
-    int8_t js;      /* joker slot, -1 none */
-    uint8_t kind;   /* CC_SET / CC_RUN */
-    uint8_t stand;  /* a run's joker: working bit of the card it stands for */
-    uint8_t place;  /* a set's place (its rank in the run order) */
-    int16_t pts;    /* points it melds */
-    uint8_t cnt;    /* cards it melds, the joker counted */
-    uint8_t klen;
-    uint8_t key[CC_KEY_MAX];
-} vcand;
-
-/* Split a valid hand: natural cards to the working space, jokers counted by slot.
- * decks: 1 or 2 (the set capacity), 0 to infer (2 when a card is held twice). O(1). */
-static void cc_split(const cc_rules *rules, cc_hand h, int decks, vhand *v)
+/* Split a valid hand (variants.h). O(1). */
+void cc_var_split(const cc_rules *rules, cc_hand h, int decks, cc_vhand *v)
 {
     uint64_t jm = rules->joker_mask;
     int k;
@@ -80,39 +55,41 @@ static void cc_split(const cc_rules *rules, cc_hand h, int decks, vhand *v)
 
 /* ------------------------------------------------------------------ candidates */
 
-/* Fill a candidate's points, count and key. O(cards). */
-static void cc_finish(const cc_rules *view, const cc_rules *rules, vcand *c)
+/* Fill a candidate's count and packed key. O(cards). */
+static void cc_finish(cc_vcand *c)
 {
+    uint8_t key[CC_KEY_BYTES];
     uint64_t m;
-    int n = 0;
-    c->pts = (int16_t)(cc_wpop(view, c->o) + cc_wpop(view, c->t) +
-                       (c->js >= 0 ? rules->joker_points : 0));
+    int n = 0, i;
+    c->pts = 0;
     c->cnt = (uint8_t)(cc_popcount(c->o) + cc_popcount(c->t) + (c->js >= 0));
-    for (m = c->o; m != 0 && n < CC_KEY_MAX - 4; m &= m - 1) {
-        int i = cc_ctz(m);
-        c->key[n++] = (uint8_t)i;
+    for (m = c->o; m != 0 && n < CC_KEY_BYTES - 3; m &= m - 1) {
+        i = cc_ctz(m);
+        key[n++] = (uint8_t)i;
         if ((c->t >> i) & 1u)
-            c->key[n++] = (uint8_t)i;
+            key[n++] = (uint8_t)i;
     }
     if (c->js >= 0) {
-        c->key[n++] = (uint8_t)(64 + cc_joker_bits[c->js]);
+        key[n++] = (uint8_t)(64 + cc_joker_bits[c->js]);
         if (c->kind == CC_RUN)
-            c->key[n++] = c->stand;
+            key[n++] = c->stand;
     }
-    c->klen = (uint8_t)n;
+    c->key[0] = 0;
+    c->key[1] = 0;
+    for (i = 0; i < n; i++)
+        c->key[i / 8] |= (uint64_t)(key[i] + 1u) << (8 * (7 - i % 8));
 }
 
 typedef struct vlist {
-    vcand *c;
+    cc_vcand *c;
     int n;
 } vlist;
 
 /* Append a candidate (the buffer is sized above the most any hand of 8 cards gives).
  * O(cards). */
-static void cc_push(const cc_rules *view, const cc_rules *rules, vlist *l, uint64_t o,
-                    uint64_t t, int js, int kind, int stand, int place)
+static void cc_push(vlist *l, uint64_t o, uint64_t t, int js, int kind, int stand, int place)
 {
-    vcand *c;
+    cc_vcand *c;
     if (l->n >= CC_VAR_MAX_CAND)
         return; /* unreachable (see CC_VAR_MAX_CAND); keeps the bound explicit */
     c = &l->c[l->n++];
@@ -122,34 +99,31 @@ static void cc_push(const cc_rules *view, const cc_rules *rules, vlist *l, uint6
     c->kind = (uint8_t)kind;
     c->stand = (uint8_t)stand;
     c->place = (uint8_t)place;
-    cc_finish(view, rules, c);
+    cc_finish(c);
 }
 
 /* Sets with a joker: every sub-multiset of >= 2 of the cards idx[start..n) (ascending,
  * a copy listed twice) extending the partial set (o, t) of `size` cards, plus each
  * joker held, while size + 1 <= the capacity. O(sets emitted). */
-static void cc_joker_sets(const cc_rules *view, const cc_rules *rules, const vhand *v,
-                          vlist *l, const int *idx, int n, int start, cc_hand s, int size,
-                          int place)
+static void cc_joker_sets(const cc_vhand *v, vlist *l, const int *idx, int n, int start,
+                          cc_hand s, int size, int place)
 {
     int i, k;
     if (size >= 2 && size + 1 <= v->cap)
         for (k = 0; k < 3; k++)
             if (v->jn[k])
-                cc_push(view, rules, l, s.once, s.twice, k, CC_SET, 0, place);
+                cc_push(l, s.once, s.twice, k, CC_SET, 0, place);
     if (size + 2 > v->cap)
         return; /* one more natural card leaves no room for the joker */
     for (i = start; i < n; i++) {
         if (i > start && idx[i] == idx[i - 1])
             continue;
-        cc_joker_sets(view, rules, v, l, idx, n, i + 1, cc_hand_add(s, idx[i]), size + 1,
-                      place);
+        cc_joker_sets(v, l, idx, n, i + 1, cc_hand_add(s, idx[i]), size + 1, place);
     }
 }
 
-/* Every candidate meld of a split hand holding a joker, unsorted. O(candidates). */
-static int cc_candidates(const cc_rules *view, const cc_rules *rules, const vhand *v,
-                         vcand *out)
+/* Every candidate meld of a split hand, unsorted (variants.h). O(candidates). */
+int cc_var_candidates(const cc_rules *rules, const cc_vhand *v, cc_vcand *out)
 {
     cc_meld nat[CC_MAX_CANDIDATES];
     cc_hand h;
@@ -163,7 +137,7 @@ static int cc_candidates(const cc_rules *view, const cc_rules *rules, const vhan
     if (k > CC_MAX_CANDIDATES)
         k = CC_MAX_CANDIDATES; /* unreachable for <= 8 cards */
     for (i = 0; i < k; i++)
-        cc_push(view, rules, &l, nat[i].cards.once, nat[i].cards.twice, -1, nat[i].kind, 0, 0);
+        cc_push(&l, nat[i].cards.once, nat[i].cards.twice, -1, nat[i].kind, 0, 0);
     if (v->nj == 0)
         return l.n;
     for (i = 0; i < places; i++) {
@@ -181,14 +155,18 @@ static int cc_candidates(const cc_rules *view, const cc_rules *rules, const vhan
         }
         e.once = 0;
         e.twice = 0;
-        cc_joker_sets(view, rules, v, &l, idx, n, 0, e, 0, i);
+        cc_joker_sets(v, &l, idx, n, 0, e, 0, i);
     }
     for (s = 0; s < CC_NSUITS; s++) {
         unsigned lane = (unsigned)(v->a >> (16 * s)) & 0xFFFu;
-        int lo, hi;
+        int lo, hi, top;
         if (cc_popcount(lane) < 2)
             continue;
-        for (lo = 0; lo + 2 < places; lo++) {
+        /* a segment holds >= 2 of the lane's cards: it starts at most one place below the
+         * lowest, and before the highest */
+        lo = cc_ctz(lane) > 0 ? cc_ctz(lane) - 1 : 0;
+        top = cc_highest_bit(lane);
+        for (; lo < top && lo + 2 < places; lo++) {
             int gap = -1;
             for (hi = lo; hi < places; hi++) {
                 int p;
@@ -204,8 +182,8 @@ static int cc_candidates(const cc_rules *view, const cc_rules *rules, const vhan
                     int j;
                     for (j = 0; j < 3; j++)
                         if (v->jn[j])
-                            cc_push(view, rules, &l, (uint64_t)seg << (16 * s), 0, j, CC_RUN,
-                                    16 * s + p, 0);
+                            cc_push(&l, (uint64_t)seg << (16 * s), 0, j, CC_RUN, 16 * s + p,
+                                    0);
                 }
             }
         }
@@ -213,18 +191,8 @@ static int cc_candidates(const cc_rules *view, const cc_rules *rules, const vhan
     return l.n;
 }
 
-/* Compare two candidates' keys as Python tuples (a proper prefix first). O(key). */
-static int cc_key_cmp(const vcand *x, const vcand *y)
-{
-    int i;
-    for (i = 0; i < x->klen && i < y->klen; i++)
-        if (x->key[i] != y->key[i])
-            return x->key[i] < y->key[i] ? -1 : 1;
-    return (x->klen > y->klen) - (x->klen < y->klen);
-}
-
 /* Whether candidates x and y fit in the hand together. O(1). */
-CC_INLINE int cc_vpair_fits(const vhand *v, const vcand *x, const vcand *y)
+CC_INLINE int cc_vpair_fits(const cc_vhand *v, const cc_vcand *x, const cc_vcand *y)
 {
     if (((x->t & y->o) | (x->o & y->t)) != 0 || (x->o & y->o & ~v->b) != 0)
         return 0;
@@ -234,7 +202,7 @@ CC_INLINE int cc_vpair_fits(const vhand *v, const vcand *x, const vcand *y)
 /* The best single candidate or pair of c[0..k) by score -- points melded, then cards,
  * then fewer melds -- the first best in the order scanned; returns the points melded.
  * O(k^2). */
-static int cc_vsearch(const vhand *v, const vcand *c, int k, int *bi, int *bj)
+static int cc_vsearch(const cc_vhand *v, const cc_vcand *c, int k, int *bi, int *bj)
 {
     int i, j, best = 2, best_pts = 0;
     *bi = -1;
@@ -267,14 +235,14 @@ static int cc_vsearch(const vhand *v, const vcand *c, int k, int *bi, int *bj)
 }
 
 /* Points of a split hand's cards. O(1). */
-static int cc_vtotal(const cc_rules *view, const cc_rules *rules, const vhand *v)
+static int cc_vtotal(const cc_rules *view, const cc_rules *rules, const cc_vhand *v)
 {
     return cc_wpop(view, v->a) + cc_wpop(view, v->b) + v->nj * rules->joker_points;
 }
 
 /* Deadwood of a split hand (view: cc_view(rules)). O(1) without jokers (the house
  * kernel), else the parts of jokers.c. */
-static int cc_vdeadwood(const cc_rules *view, const cc_rules *rules, const vhand *v)
+static int cc_vdeadwood(const cc_rules *view, const cc_rules *rules, const cc_vhand *v)
 {
     if (v->nj == 0)
         return cc_deadwood_core(view, v->a, v->b);
@@ -283,8 +251,8 @@ static int cc_vdeadwood(const cc_rules *view, const cc_rules *rules, const vhand
 
 /* ------------------------------------------------------------------ arrangement */
 
-/* A candidate as a cc_meld with raw card bits. O(1). */
-static cc_meld cc_raw_meld(const cc_rules *rules, const vcand *c)
+/* A candidate as a cc_meld with raw card bits (variants.h). O(1). */
+cc_meld cc_var_raw_meld(const cc_rules *rules, const cc_vcand *c)
 {
     cc_meld m;
     m.cards.once = cc_var_expand(rules->deck, c->o);
@@ -303,12 +271,12 @@ static cc_meld cc_raw_meld(const cc_rules *rules, const vcand *c)
 
 /* Sort candidates by key (insertion sort; a few dozen at most in practice).
  * O(k^2) compares. */
-static void cc_sort(vcand *c, int k)
+static void cc_sort(cc_vcand *c, int k)
 {
     int i, j;
     for (i = 1; i < k; i++) {
-        vcand x = c[i];
-        for (j = i; j > 0 && cc_key_cmp(&c[j - 1], &x) > 0; j--)
+        cc_vcand x = c[i];
+        for (j = i; j > 0 && cc_var_key_cmp(c[j - 1].key, x.key) > 0; j--)
             c[j] = c[j - 1];
         c[j] = x;
     }
@@ -319,11 +287,11 @@ static void cc_sort(vcand *c, int k)
 void cc_var_arrange(const cc_rules *rules, cc_hand h, int decks, cc_arrangement *out)
 {
     cc_rules view = cc_view(rules);
-    vhand v;
-    vcand c[CC_VAR_MAX_CAND];
+    cc_vhand v;
+    cc_vcand c[CC_VAR_MAX_CAND];
     int k, bi, bj, i;
     cc_hand left = h;
-    cc_split(rules, h, decks, &v);
+    cc_var_split(rules, h, decks, &v);
     memset(out, 0, sizeof *out);
     if (v.nj == 0) {
         cc_hand w;
@@ -338,13 +306,16 @@ void cc_var_arrange(const cc_rules *rules, cc_hand h, int decks, cc_arrangement 
         out->unmatched.twice = cc_var_expand(rules->deck, out->unmatched.twice);
         return;
     }
-    k = cc_candidates(&view, rules, &v, c);
+    k = cc_var_candidates(rules, &v, c);
+    for (i = 0; i < k; i++)
+        c[i].pts = (int16_t)(cc_wpop(&view, c[i].o) + cc_wpop(&view, c[i].t) +
+                             (c[i].js >= 0 ? rules->joker_points : 0));
     cc_sort(c, k);
     out->points = cc_vtotal(&view, rules, &v) - cc_vsearch(&v, c, k, &bi, &bj);
     if (bi >= 0)
-        out->melds[out->n_melds++] = cc_raw_meld(rules, &c[bi]);
+        out->melds[out->n_melds++] = cc_var_raw_meld(rules, &c[bi]);
     if (bj >= 0)
-        out->melds[out->n_melds++] = cc_raw_meld(rules, &c[bj]);
+        out->melds[out->n_melds++] = cc_var_raw_meld(rules, &c[bj]);
     for (i = 0; i < out->n_melds; i++)
         left = cc_hand_minus(left, out->melds[i].cards);
     out->unmatched = left;
@@ -379,8 +350,8 @@ cc_outcome cc_var_outcome(const cc_rules *rules, cc_hand h, int d)
 int cc_var_deadwood(const cc_rules *rules, cc_hand h)
 {
     cc_rules view = cc_view(rules);
-    vhand v;
-    cc_split(rules, h, rules->decks, &v);
+    cc_vhand v;
+    cc_var_split(rules, h, rules->decks, &v);
     return cc_vdeadwood(&view, rules, &v);
 }
 

@@ -79,4 +79,54 @@ CC_INTERNAL void cc_var_arrange(const cc_rules *rules, cc_hand h, int decks,
  * O(1). */
 CC_INTERNAL cc_outcome cc_var_outcome(const cc_rules *rules, cc_hand h, int deadwood);
 
+/* ---- the candidate melds: the one lister of the arrangement and the settlement ---- */
+
+#define CC_VAR_MAX_CAND 384 /* > the most candidates of 8 cards with jokers (~150) */
+
+/* A hand split for the candidate lister: natural cards in the working space, jokers by
+ * slot (0: bit 0 under the wild ace, 1: *1, 2: *2). */
+typedef struct cc_vhand {
+    uint64_t a, b;  /* natural cards held once / twice (working space) */
+    uint8_t jn[3];  /* copies held of each joker */
+    int nj;         /* jokers held, copies counted */
+    int n;          /* cards held */
+    int cap;        /* set capacity: 4 per deck */
+} cc_vhand;
+
+/* A candidate meld. Its key (docs/design.md "Melds with a joker": the natural cards
+ * ascending, a copy twice, then 64 + the joker's bit, then a run joker's stand-in card)
+ * is packed: element i + 1 in byte 7 - i % 8 of key[i / 8], zero bytes after the last,
+ * so that the pair of words compares as the tuple does. */
+typedef struct cc_vcand {
+    uint64_t o, t;  /* its natural cards (working space) */
+    uint64_t key[2];
+    int8_t js;      /* joker slot, -1 none */
+    uint8_t kind;   /* CC_SET / CC_RUN */
+    uint8_t stand;  /* a run's joker: working bit of the card it stands for */
+    uint8_t place;  /* a set's place (its rank in the run order) */
+    int16_t pts;    /* points it melds (set by the arrangement, not the lister) */
+    uint8_t cnt;    /* cards it melds, the joker counted */
+} cc_vcand;
+
+/* Compare two packed meld keys (cc_vcand.key) as Python tuples (a proper prefix
+ * first). O(1). */
+CC_INLINE int cc_var_key_cmp(const uint64_t *x, const uint64_t *y)
+{
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Split a valid hand: natural cards to the working space, jokers counted by slot.
+ * decks: 1 or 2 (the set capacity), 0 to infer (2 when a card is held twice). O(1). */
+CC_INTERNAL void cc_var_split(const cc_rules *rules, cc_hand h, int decks, cc_vhand *v);
+
+/* Every candidate meld of a split hand, unsorted, into out (CC_VAR_MAX_CAND): the
+ * natural sets and runs, the sets of >= 2 natural cards and a joker, the runs of natural
+ * cards but for one place a joker stands for. Returns how many. O(candidates). */
+CC_INTERNAL int cc_var_candidates(const cc_rules *rules, const cc_vhand *v, cc_vcand *out);
+
+/* A candidate as a cc_meld with raw card bits. O(1). */
+CC_INTERNAL cc_meld cc_var_raw_meld(const cc_rules *rules, const cc_vcand *c);
+
 #endif /* CC_SRC_VARIANTS_H */

@@ -1,7 +1,6 @@
 /*
- * settle_layoffs.h -- internal: the lay-off search of the settlement under rules that
- * are not plain (settle_layoffs.c), for the plan search of settle_variants.c. How it
- * works: settle_variants.c's header comment, "The lay-off search".
+ * settle_layoffs.h -- internal: the lay-off search of the settlement (settle_layoffs.c,
+ * whose header comment says how it works), for the plan search of settle.c.
  */
 #ifndef CC_SRC_SETTLE_LAYOFFS_H
 #define CC_SRC_SETTLE_LAYOFFS_H
@@ -12,10 +11,10 @@
 
 #include "base/bits.h"
 
-#define SV_MAX_OPTS 128 /* > the places a joker may take on 10 table melds (<= 9 each) */
+#define CC_LAY_MAX_OPTS 128 /* > the places a joker may take on 10 table melds (<= 9 each) */
 
 /* A table meld open to lay-offs, as the search sees it. */
-typedef struct sv_target {
+typedef struct cc_lay_target {
     uint8_t index;  /* table meld index */
     uint8_t kind;   /* CC_SET / CC_RUN */
     uint8_t suit;   /* a run's suit */
@@ -23,20 +22,22 @@ typedef struct sv_target {
     uint8_t count;  /* cards on it */
     uint8_t joker;  /* 1 when it holds a joker */
     unsigned lane;  /* a run: the places it covers, its joker's included */
-} sv_target;
+} cc_lay_target;
 
 /* Where an item may go: target t (index into the targets), a joker on a run standing at
- * place `stand` (-1 otherwise); code as in the header comment. */
-typedef struct sv_opt {
+ * place `stand` (-1 otherwise); code as in settle_layoffs.c's header comment. */
+typedef struct cc_lay_opt {
     uint16_t code;
     uint8_t t;
     int8_t stand;
-} sv_opt;
+} cc_lay_opt;
 
-typedef struct sv_search {
+/* The state of one opponent's lay-off search: the targets and the set capacity, the
+ * items of the hand, those of one collection of own melds, the walk, the best plan. */
+typedef struct cc_lay_search {
     int cap;
     int n_tg;
-    const sv_target *tg;
+    const cc_lay_target *tg;
     /* the cards of the hand that may be laid off, ascending, and where each may go (found
      * once for the whole hand: a superset of what the cards left by any own melds can
      * reach; the leaves check the rest) */
@@ -46,7 +47,7 @@ typedef struct sv_search {
     uint8_t pts[CC_HAND_CARDS];
     int8_t place[CC_HAND_CARDS]; /* a natural card's place in the run order */
     int n_opts[CC_HAND_CARDS];
-    sv_opt opts[CC_HAND_CARDS][SV_MAX_OPTS];
+    cc_lay_opt opts[CC_HAND_CARDS][CC_LAY_MAX_OPTS];
     /* the items of one collection of own melds: those of the cards it leaves */
     int n_items;
     uint8_t sel[CC_HAND_CARDS];    /* indices into the arrays above */
@@ -64,19 +65,20 @@ typedef struct sv_search {
     int best_n;
     uint16_t best_codes[CC_HAND_CARDS];
     int best_choice[CC_HAND_CARDS];
-} sv_search;
+} cc_lay_search;
 
 /* Where each card of the hand may go (a superset of what the cards left by any own
  * melds can reach; the leaves check the rest), once per hand. s->cap, s->tg and s->n_tg
- * set. O(cards x targets). */
-CC_INTERNAL void sv_items(const cc_rules *rules, sv_search *s, cc_hand hand);
+ * set; the hand valid, <= 7 cards. O(targets + options). */
+CC_INTERNAL void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand);
 
-/* Select the items of the cards of rest (within the hand of sv_items); returns the
+/* Select the items of the cards of rest (within the hand of cc_lay_items); returns the
  * points they hold. O(items). */
-CC_INTERNAL int sv_select(sv_search *s, cc_hand rest);
+CC_INTERNAL int cc_lay_select(cc_lay_search *s, cc_hand rest);
 
 /* The best lay-off plan of the selected items onto the targets: the most points laid,
- * then the smallest key. Returns the points laid; the plan is in s (best_*). */
-CC_INTERNAL int sv_layoffs(sv_search *s);
+ * then the smallest key. Returns the points laid; the plan is in s (best_*).
+ * O(prod(options + 1)), cut by the bounds. */
+CC_INTERNAL int cc_lay_best(cc_lay_search *s);
 
 #endif /* CC_SRC_SETTLE_LAYOFFS_H */
