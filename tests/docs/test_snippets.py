@@ -12,7 +12,9 @@ A snippet may carry one marker, an HTML comment on the line right above its fenc
   cluster at an address, a browser). Use sparingly: the claim is then untested.
 - ``<!-- snippet: needs MODULE ... -->``: run only when every MODULE imports, else
   skipped (the optional extras' packages); under ``CHINCHON_REQUIRE_DASK_TESTS=1`` a
-  missing module of the dask extra is a failure, as in tests/simulate.
+  missing module of the dask extra is a failure, as in tests/simulate. The word
+  ``native`` among them asks for the native core in use (``chinchon.IMPLEMENTATION``):
+  for a snippet that plays thousands of games, minutes on the pure-Python solver.
 """
 
 from __future__ import annotations
@@ -65,6 +67,12 @@ def snippets(path: Path) -> list[Snippet]:
 def _missing(modules: list[str]) -> list[str]:
     missing = []
     for m in modules:
+        if m == "native":
+            import chinchon
+
+            if chinchon.IMPLEMENTATION != "native":
+                missing.append("the native core")
+            continue
         try:
             found = importlib.util.find_spec(m) is not None
         except ModuleNotFoundError:  # a parent package missing
