@@ -118,22 +118,3 @@ def test_read_records_with_columns(tmp_path):
     simulate(6, 3, seed=3, chunk_size=2, records=tmp_path / "g")
     t = read_records(str(tmp_path / "g"), columns=["winner", "lead"])
     assert t.column_names == ["winner", "lead"] and t.num_rows == 6
-
-
-def test_the_readme_seat_example_runs_on_records(tmp_path, monkeypatch, capsys):
-    """The README's analysis of the records (the seat question), run as written on a
-    small simulation of its table."""
-    import re
-    from pathlib import Path
-
-    readme = Path(__file__).resolve().parents[2] / "README.md"
-    if not readme.exists():
-        pytest.skip("no README beside the tests")
-    blocks = re.findall(r"```python\n(.*?)```", readme.read_text(), re.S)
-    code = next(b for b in blocks if 'pd.read_parquet("games.parquet")' in b)
-    monkeypatch.chdir(tmp_path)
-    r = simulate(N, 4, bots="greedy,greedy,random,random", seed=1, records="games.parquet")
-    exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - the README's own code
-    out = capsys.readouterr().out.splitlines()
-    assert len(out) == 4 and out[0].startswith("seat 0 (random plays before it): wins ")
-    assert f"{r.wins_per_seat[0] / N:.1%}" in out[0]
