@@ -192,9 +192,7 @@
         renderTable();
         break;
       case "left":
-        state.table = null; state.view = null;
-        history.replaceState(null, "", "#");
-        showLobby();
+        backToLobby();
         break;
       case "replaced":
         state.replaced = true;
@@ -203,9 +201,7 @@
       case "error":
         if (msg.code === "bad_token" || msg.code === "no_table") {
           if (state.table) store.forget(state.table);
-          state.table = null;
-          history.replaceState(null, "", "#");
-          showLobby();
+          backToLobby();
         }
         toast(msg.message, true);
         break;
@@ -225,6 +221,19 @@
   }
 
   // ------------------------------------------------------------------ lobby
+  function backToLobby() {
+    state.table = null; state.view = null;
+    history.replaceState(null, "", "#");
+    showLobby();
+  }
+
+  // leave the table; `forget`: drop its saved seat too (nothing to come back to)
+  function leave(forget) {
+    if (forget && state.table) store.forget(state.table);
+    send({ type: "leave" });
+    backToLobby();
+  }
+
   function fillCreateForm() {
     const w = state.welcome;
     const players = $("players"), rules = $("rules"), kind = $("bot-kind");
@@ -345,7 +354,7 @@
       case "ready": return `${who} is ready for the next hand.`;
       case "next_hand": return "A new hand is dealt.";
       case "disconnect": return `${who} lost the connection; the seat is held.`;
-      case "reconnect": return `${who} is back.`;
+      case "reconnect": return e.seat === v.you ? "You are back." : `${who} is back.`;
       case "restart": return "The server restarted; everyone is reconnecting.";
       case "tick": return "";
       default: return "";
@@ -449,7 +458,7 @@
     if (hints) best = Math.min(...Object.values(hints).map((h) => h.points));
     // the card just drawn from the stock or the discard: the one not held before
     const before = new Set(state.prevHand);
-    const drawn = v.hand.length === 8 ? v.hand.filter((c) => !before.has(c)) : [];
+    const drawn = v.can.discard ? v.hand.filter((c) => !before.has(c)) : [];
     state.prevHand = v.hand;
     const groups = v.arranged.melds.map((m) => ({ cards: m.cards, meld: m }));
     if (v.arranged.unmatched.length) groups.push({ cards: v.arranged.unmatched, meld: null });
@@ -621,21 +630,11 @@
     $("summary").addEventListener("click", (ev) => {
       if (ev.target === $("summary") && state.showLast) { state.showLast = false; renderTable(); }
     });
-    $("btn-lobby").addEventListener("click", () => {
-      if (state.table) store.forget(state.table);
-      send({ type: "leave" });
-      state.table = null; state.view = null;
-      history.replaceState(null, "", "#");
-      showLobby();
-    });
+    $("btn-lobby").addEventListener("click", () => leave(true));
     $("btn-leave").addEventListener("click", () => {
       const v = state.view;
       if (v && v.status === "playing" && !confirm("Leave the table? Your seat waits for you for a while; after that the game is cancelled for everyone.")) return;
-      if (v && v.status !== "playing" && state.table) store.forget(state.table);
-      send({ type: "leave" });
-      state.table = null; state.view = null;
-      history.replaceState(null, "", "#");
-      showLobby();
+      leave(!!v && v.status !== "playing");
     });
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape" && state.showLast) { state.showLast = false; renderTable(); }
