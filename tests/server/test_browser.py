@@ -33,7 +33,7 @@ from chinchon.server.faces import close_card, shown_melds  # noqa: E402
 from chinchon.server.store import Store, TableWrite  # noqa: E402
 from chinchon.server.tables import Table  # noqa: E402
 
-from .conftest import Server  # noqa: E402
+from .conftest import Server, void_hand_records  # noqa: E402
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              "/usr/bin/chromium") if p and os.path.exists(p)), None)
@@ -234,7 +234,7 @@ def _joker_inside(melds: list[dict[str, Any]]) -> bool:
     return any(m["joker"] is not None and m["cards"].index(m["joker"]) > 0 for m in melds)
 
 
-def _deal(preset: str) -> dict[str, Any]:
+def _deal(preset: str) -> list[dict[str, Any]]:
     """The create and start records of a table of ``preset`` where seat 0 (a person; the
     others are bots) leads holding a meld, draws from the stock a card that lets it
     close, and closes with melds on the table; under rules with jokers, a meld of its
@@ -262,36 +262,50 @@ def _deal(preset: str) -> dict[str, Any]:
         assert game.last_hand is not None
         closed = shown_melds(game.last_hand.settlement.closer.melds)
         if closed and (not has_jokers or _joker_inside(closed)):
-            return {"create": create, "start": start}
+            return [create, start]
     raise AssertionError(f"no deal of {preset} in 20000 seeds has the melds wanted")
 
 
 @pytest.fixture(scope="module")
 def dealt_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
-    """A server holding, for every preset, a table dealt by :func:`_deal`, stored before
-    the server starts (which resumes it). Bots wait long before moving, so that the
-    seat's cards stay as dealt."""
+    """A server holding, for every preset, a table dealt by :func:`_deal`, and a conga
+    table whose hand the player's next discard voids, stored before the server starts
+    (which resumes them). Bots wait long before moving, so that the seat's cards stay
+    as dealt."""
     db = tmp_path_factory.mktemp("dealt") / "tables.sqlite3"
+    token_sha256 = hashlib.sha256(TOKEN.encode()).hexdigest()
+    stored = {preset: _deal(preset) for preset in PRESETS}
+    stored["void"] = void_hand_records("T-void", token_sha256, NAME)
     store = Store(str(db))
     tables = {}
     try:
-        for preset in PRESETS:
-            records = _deal(preset)
-            table = Table.from_create(records["create"])
+        for key, records in stored.items():
+            table = Table.from_create(records[0])
             state, _ = table.state_json()
-            store.create(table.id, table.status, table.meta_json(), state,
-                         encode(records["create"]))
-            table.apply(dict(records["start"]))
+            store.create(table.id, table.status, table.meta_json(), state, encode(records[0]))
+            for record in records[1:]:
+                table.apply(dict(record))
             state, _ = table.state_json()
             store.write([TableWrite(table.id, 1, table.seq, table.status, state,
                                     (table.meta_json(), table.base_game_json()))],
-                        [(table.id, table.seq, encode(records["start"]))])
-            tables[preset] = table.id
+                        [(table.id, seq, encode(r)) for seq, r in enumerate(records[1:], 2)])
+            tables[key] = table.id
     finally:
         store.close()
-    s = Server(db, "--bot-delay", "600", "--reconnect-seconds", "600")
+    s = Server(db, "--bot-delay", "600", "--reconnect-seconds", "600", "--summary-seconds", "600")
     yield s, tables
     s.stop()
+
+
+def _open_table(d: Any, server: Server, table: str) -> WebDriverWait:
+    """Open the page at ``table`` holding seat 0's token, every message and script error
+    kept (:data:`CAPTURE_JS`); a wait that looks again at a re-drawn element."""
+    d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CAPTURE_JS})
+    d.get(server.http + "/")
+    d.execute_script("localStorage.setItem('chinchon.seats', JSON.stringify(arguments[0]))",
+                     {table: {"seat": 0, "token": TOKEN, "at": 0}})
+    d.get(f"{server.http}/?{table}#t={table}")
+    return WebDriverWait(d, 20, ignored_exceptions=(StaleElementReferenceException,))
 
 
 def _page_errors(d: Any) -> list[str]:
@@ -341,12 +355,7 @@ def test_every_preset_shows_its_melds_jokers_included(
     rules = PRESETS[preset]
     has_jokers = rules.jokers > 0 or rules.wild_ace_of_coins
     d = browser
-    d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CAPTURE_JS})
-    d.get(server.http + "/")
-    d.execute_script("localStorage.setItem('chinchon.seats', JSON.stringify(arguments[0]))",
-                     {table: {"seat": 0, "token": TOKEN, "at": 0}})
-    d.get(f"{server.http}/?{preset}#t={table}")
-    wait = WebDriverWait(d, 20, ignored_exceptions=(StaleElementReferenceException,))
+    wait = _open_table(d, server, table)
 
     # seat 0 leads: its turn to draw, seven cards
     wait.until(lambda d: _page_errors(d) or d.execute_script(STATE_JS) == "draw")
@@ -388,4 +397,27 @@ def test_every_preset_shows_its_melds_jokers_included(
             [m["cards"] for m in melds]
     assert _joker_inside(shown["melds"][0]) or not has_jokers
     shot(d, f"preset-{preset}-summary")
+    assert _page_errors(d) == []
+
+
+def test_a_void_hand_shows_its_summary(dealt_server: tuple[Server, dict[str, str]],
+                                       browser: Any) -> None:
+    """A hand voided at the stock (conga: the player's discard leaves 2 cards in it) has
+    no settlement: the summary says so, shows every seat's points, and the page throws
+    nothing."""
+    server, tables = dealt_server
+    d = browser
+    wait = _open_table(d, server, tables["void"])
+    wait.until(lambda d: _page_errors(d) or d.execute_script(STATE_JS) == "discard")
+    assert _page_errors(d) == []
+    d.find_element(By.CSS_SELECTOR, "#hand .card").click()
+    d.find_element(By.ID, "btn-discard").click()
+    wait.until(lambda d: _page_errors(d) or d.execute_script(STATE_JS) == "summary")
+    assert _page_errors(d) == []
+    shown = _last_view(d)["game"]["last_hand_shown"]
+    assert d.find_element(By.ID, "summary-title").text == f"Hand 1: {shown['title']}"
+    assert d.find_element(By.ID, "summary-sub").text == shown["note"]
+    rows = d.find_elements(By.CSS_SELECTOR, "#settlement .srow")
+    assert len(rows) == 3 and not d.find_elements(By.CSS_SELECTOR, "#settlement .minis")
+    shot(d, "void-summary")
     assert _page_errors(d) == []

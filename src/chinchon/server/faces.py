@@ -7,8 +7,9 @@ what it is sent and parses nothing (docs/protocol.md, "welcome" and "view").
   sota, caballo, rey or joker, and the card's name in words.
 - :func:`shown_melds`: melds as the table lays them out: kind, cards in table order (a
   run's joker in its place, a set's last), the joker and the card it stands for.
-- :data:`OUTCOMES`: the words for each way a hand can close, and :func:`outcome_note`,
-  what that close means under a table's rules.
+- :data:`OUTCOMES`: the words for each way a hand can close; :func:`summary_title` and
+  :func:`outcome_note`, how a summary names an ended hand and what its end means under
+  a table's rules (a void hand included).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from ..results import OUTCOMES as _OUTCOME_CODES
 from ..results import Arrangement, Hint, Meld
 from ..rules import Rules
 
-__all__ = ["CARD_FACES", "OUTCOMES", "shown_melds", "outcome_note", "close_card"]
+__all__ = ["CARD_FACES", "OUTCOMES", "shown_melds", "summary_title", "outcome_note",
+           "close_card"]
 
 _SUIT_WORDS = {"o": "coins", "c": "cups", "e": "swords", "b": "clubs"}
 _FIGURES = {10: "Sota", 11: "Caballo", 12: "Rey"}
@@ -50,8 +52,19 @@ OUTCOMES: dict[str, dict[str, Optional[str]]] = {
 assert set(OUTCOMES) == {o for o in _OUTCOME_CODES if o is not None}
 
 
+def summary_title(closer: Optional[str], outcome: str) -> str:
+    """How a summary names an ended hand: who closed and how (``closer``: that seat's
+    name; None for a void hand, ``outcome`` ``'void'``)."""
+    if closer is None:
+        return "nobody closed: the hand is void"
+    return f"{closer} {OUTCOMES[outcome]['name']}"
+
+
 def outcome_note(outcome: str, rules: Rules) -> str:
-    """What a close of that ``outcome`` means under ``rules``, in one sentence."""
+    """What a hand that ended with ``outcome`` (a close's, or ``'void'``) means under
+    ``rules``, in one sentence."""
+    if outcome == "void":
+        return "The stock ran down without a close: nobody scores this hand."
     if outcome == "chinchon":
         return "Seven in a row of one suit wins the game on the spot."
     if outcome == "minus_ten":

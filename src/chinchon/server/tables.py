@@ -250,11 +250,16 @@ class Table:
     def _on_discard(self, r: dict[str, Any]) -> None:
         game, _ = self._my_turn(r)
         game.discard(r["card"], False)
+        self._summary_opens(r)  # a discard that voids the hand (Rules.void_at_stock)
 
     def _on_close(self, r: dict[str, Any]) -> None:
         game, _ = self._my_turn(r)
         game.discard(r["card"], True)
-        if game.phase == "summary":
+        self._summary_opens(r)
+
+    def _summary_opens(self, r: dict[str, Any]) -> None:
+        """After a hand ends: nobody is ready yet, and the summary's wait starts now."""
+        if self._game().phase == "summary":
             self.ready = [False] * self.players
             self.summary_since = r["now"]
 

@@ -29,7 +29,7 @@ from typing import Any, Optional, Sequence
 
 from .._backend import best_melds
 from ._json import encode
-from .faces import close_card, outcome_note, shown_melds
+from .faces import close_card, outcome_note, shown_melds, summary_title
 from .protocol import PROTOCOL_VERSION
 from .tables import Table
 
@@ -184,15 +184,19 @@ def _seat_cards(table: Table, you: int) -> tuple[tuple[Any, ...], dict[str, Any]
 
 
 def _last_hand_shown(table: Table) -> Optional[dict[str, Any]]:
-    """The last closed hand as the summary shows it: a ``note`` on what its outcome means
-    under the table's rules, and each position's ``melds`` (closer first, then the
-    opponents in play order) laid out as :func:`~.faces.shown_melds` does."""
+    """The last ended hand as the summary shows it: its ``title`` (who closed, how), a
+    ``note`` on what its end means under the table's rules, and each position's
+    ``melds`` (the order of ``last_hand.order``: closer first, then the opponents in
+    play order; none in a void hand) laid out as :func:`~.faces.shown_melds` does."""
     last = None if table.game is None else table.game.last_hand
     if last is None:
         return None
     s = last.settlement
-    return {"note": outcome_note(s.outcome, table.rules),
-            "melds": [shown_melds(r.melds) for r in (s.closer, *s.opponents)]}
+    closer = None if last.closer is None else table.seats[last.closer].name
+    return {"title": summary_title(closer, last.outcome),
+            "note": outcome_note(last.outcome, table.rules),
+            "melds": ([[] for _ in last.order] if s is None
+                      else [shown_melds(r.melds) for r in (s.closer, *s.opponents)])}
 
 
 def private_view(table: Table, you: int) -> dict[str, Any]:

@@ -522,14 +522,12 @@
     if (!show) return;
     const last = g.last_hand;
     if (!last) { $("summary").hidden = true; return; }
-    const s = last.settlement;
+    const s = last.settlement;  // null in a void hand: nothing to lay out but the points
     const shown = g.last_hand_shown;
-    const outcome = state.welcome.outcomes[s.outcome];
-    $("summary-title").textContent = `Hand ${last.number}: ${seatName(v, last.closer)} ${outcome ? outcome.name : s.outcome}`;
+    $("summary-title").textContent = `Hand ${last.number}: ${shown.title}`;
     $("summary-sub").textContent = shown.note;
-    const table = s.table;
     const rows = last.order.map((seat, pos) => {
-      const r = pos === 0 ? s.closer : s.opponents[pos - 1];
+      const r = !s ? { layoffs: [], unmatched: [] } : pos === 0 ? s.closer : s.opponents[pos - 1];
       const parts = [];
       for (const m of shown.melds[pos]) {
         parts.push(el("span", { class: "minis meld", title: m.kind }, ...m.cards.map((c) => {
@@ -539,7 +537,7 @@
         })));
       }
       for (const [card, idx] of r.layoffs || []) {
-        const target = table[idx];
+        const target = s.table[idx];
         parts.push(el("span", { class: "minis lay", title: "laid off" }, miniCard(card),
           el("span", { class: "lab", text: `on ${seatName(v, last.order[target.owner])}'s ${target.kind}` })));
       }
@@ -547,9 +545,9 @@
       if (!parts.length) parts.push(el("span", { class: "muted", text: "—" }));
       const pts = last.points[seat];
       const out = last.eliminated.includes(seat);
-      return el("div", { class: "srow" + (pos === 0 ? " closer" : ""), "data-seat": seat },
+      return el("div", { class: "srow" + (pos === 0 && s ? " closer" : ""), "data-seat": seat },
         el("div", { class: "sname" }, seatName(v, seat) + (seat === v.you ? " (you)" : ""),
-           el("small", { text: pos === 0 ? "closed" : "" }),
+           el("small", { text: pos === 0 && s ? "closed" : "" }),
            out ? el("span", { class: "out-tag", text: "out of the game" }) : null),
         el("div", { class: "cards" }, ...parts),
         el("div", { class: "pts" + (pts < 0 ? " neg" : "") }, (pts > 0 ? "+" : "") + pts,
