@@ -79,14 +79,17 @@ def shown_melds(melds: Sequence[Meld]) -> list[dict[str, Any]]:
     """Each meld as the table lays it out: ``kind``, ``cards`` in table order,
     ``joker`` (its text, or None) and ``stands_for`` (the card a run's joker stands
     for, or None)."""
-    order = Arrangement(tuple(melds), (), 0).table_order()
-    out, at = [], 0
+    out = []
     for m in melds:
+        if m.joker is None:  # the cards are in table order already (ascending)
+            out.append({"kind": m.kind, "cards": [str(c) for c in m.cards], "joker": None,
+                        "stands_for": None})
+            continue
         stands_for = m.stands_for
-        out.append({"kind": m.kind, "cards": [str(c) for c in order[at:at + len(m.cards)]],
-                    "joker": None if m.joker is None else str(m.joker),
+        out.append({"kind": m.kind,
+                    "cards": [str(c) for c in Arrangement((m,), (), 0).table_order()],
+                    "joker": str(m.joker),
                     "stands_for": None if stands_for is None else str(stands_for)})
-        at += len(m.cards)
     return out
 
 
