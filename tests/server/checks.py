@@ -9,9 +9,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
+from chinchon.cards import JOKERS, RANKS, SUITS
 from chinchon.server.tables import Table
 
 CARD = re.compile(r"^((1[0-2]|[1-9])[ocebOCEB]|\*[12])$")  # a natural card or a joker
+#: every card of any rules: the welcome's table of card faces names each, and only them
+EVERY_CARD = [f"{r}{s}" for s in SUITS for r in RANKS] + [str(j) for j in JOKERS]
 
 
 @dataclass
@@ -73,6 +76,16 @@ def check_view(view: dict[str, Any], truth: Truth) -> None:
         assert game["stock_size"] == len(truth.stock)
     if view["hints"] is not None:
         assert set(view["hints"]) <= set(own), (view["hints"], own)
+    arranged = view["arranged"]
+    assert [m["cards"] for m in arranged["melds"]] == view["melds"]
+    assert [c for m in view["melds"] for c in m] + arranged["unmatched"] == view["hand"]
+    if game is not None and game["last_hand"] is not None:
+        # the summary's layout: the settlement's melds, each in table order
+        s = game["last_hand"]["settlement"]
+        assert [[(m["kind"], sorted(m["cards"])) for m in melds]
+                for melds in game["last_hand_shown"]["melds"]] == \
+            [[(m["kind"], sorted(m["cards"])) for m in r["melds"]]
+             for r in (s["closer"], *s["opponents"])]
     event = view["event"]
     if event is not None and "card" in event:
         kind = event["kind"]
@@ -83,14 +96,20 @@ def check_view(view: dict[str, Any], truth: Truth) -> None:
         if not CARD.match(text):
             continue
         top = path[0] if path else None
-        if top in ("hand", "melds"):
+        if path[:1] == ("arranged",) and path[-1] == "stands_for":
+            # the card a run's joker stands for: of the run's suit, not in it
+            meld = view["arranged"]["melds"][path[2]]
+            naturals = [c for c in meld["cards"] if c != meld["joker"]]
+            assert meld["kind"] == "run" and text not in naturals, (path, meld)
+            assert all(c[-1] == text[-1] for c in naturals), (path, meld)
+        elif top in ("hand", "melds", "arranged", "close_card"):
             assert text in own, (path, text)
         elif top == "hints" and path[-1] == "<key>" and len(path) == 2:
             assert text in own, (path, text)
         elif path == ("event", "card") or path == ("game", "discard_top"):
             pass  # checked above
-        elif path[:2] == ("game", "last_hand"):
-            pass  # equal to the public record of the last closed hand, checked above
+        elif path[:2] in (("game", "last_hand"), ("game", "last_hand_shown")):
+            pass  # the public record of the last closed hand, checked above
         else:
             raise AssertionError(f"seat {you} was shown a card at {path}: {text}")
 
@@ -104,6 +123,9 @@ def check_messages(messages: list[dict[str, Any]], table: str,
             check_view(m, truth[m["seq"]])
             n += 1
         elif m["type"] != "view":
+            if m["type"] == "welcome":  # the faces of every card, the same for everyone
+                assert list(m["cards"]) == EVERY_CARD
+                m = {k: v for k, v in m.items() if k != "cards"}
             for path, text in strings(m):
                 assert not CARD.match(text), (m, path, text)
     return n

@@ -176,6 +176,38 @@ class Client:
         return [m for m in self.messages if m["type"] == "view"]
 
 
+def void_hand_records(table_id: str, token_sha256: str, name: str = "Ana") -> list[dict[str, Any]]:
+    """The event records of a table under the ``conga`` rules (the hand is void when a
+    turn ends with 2 cards or fewer in the stock) whose first hand is about to end void:
+    seat 0, a person (the others are bots), has drawn, and any discard of its voids the
+    hand. Nobody closes; the bots take from the discard pile rather than end a turn
+    with 2 cards in the stock."""
+    from chinchon.rules import PRESETS
+    from chinchon.server.tables import Table
+
+    rules = PRESETS["conga"]
+    assert rules.void_at_stock == 2
+    create = Table.new_record(table_id, players=3, preset="conga", rules=rules, name=name,
+                              token_sha256=token_sha256, bots=2, bot="greedy", now=0.0)
+    records = [create, {"kind": "start", "seed": 1, "now": 1.0}]
+    table = Table.replay(records)
+    game = table.game
+    assert game is not None
+    while not (game.turn == 0 and game.phase == "discard" and game.stock_size <= 2):
+        seat = game.turn
+        if game.phase == "draw":
+            source = "discard" if seat != 0 and game.stock_size <= 3 else "stock"
+            record = {"kind": "draw", "seat": seat, "source": source, "now": 1.0}
+        else:
+            discards = [a for a in game.legal_actions() if a[0] == "discard"]
+            record = {"kind": "discard", "seat": seat, "card": str(discards[-1][1]),
+                      "now": 1.0}
+        table.apply(dict(record))
+        records.append(record)
+    assert game.last_hand is None
+    return records
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server shared by a module's tests: bots move at once, a dropped seat waits 2 s,

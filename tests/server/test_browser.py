@@ -1,6 +1,9 @@
 """The page in headless Chromium from the system's packages, driven by Selenium: create a
 table with bots, play a hand by clicking, check the points-left labels and the Close
-button against the library's own hints, and save screenshots as test artifacts.
+button against the library's own hints, and save screenshots as test artifacts. Then,
+for every rules preset, a table dealt so that its player holds melds (with a joker where
+the preset has jokers): the page shows the melds and cards the server sent, without a
+script error.
 
 Needs the server extra, Selenium, and ``chromium`` + ``chromedriver`` (Debian:
 ``apt-get install chromium chromium-driver``); nothing is downloaded at run time (the
@@ -11,6 +14,7 @@ skipped, except when ``CHINCHON_REQUIRE_SERVER_TESTS`` is set (``.ci/run``). Scr
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 from pathlib import Path
@@ -23,8 +27,13 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
 import chinchon  # noqa: E402
+from chinchon.rules import PRESETS  # noqa: E402
+from chinchon.server._json import encode  # noqa: E402
+from chinchon.server.faces import close_card, shown_melds  # noqa: E402
+from chinchon.server.store import Store, TableWrite  # noqa: E402
+from chinchon.server.tables import Table  # noqa: E402
 
-from .conftest import Server  # noqa: E402
+from .conftest import Server, void_hand_records  # noqa: E402
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
                              "/usr/bin/chromium") if p and os.path.exists(p)), None)
@@ -67,6 +76,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def browser() -> Iterator[Any]:
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--window-size=1280,900", "--no-first-run", "--disable-extensions"):
         opts.add_argument(arg)
@@ -191,3 +201,223 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
         assert d.find_element(By.ID, "gameover-title").text
     else:
         assert lit_seen and summaries >= 1
+
+
+# ---------------------------------------------------------------- every preset, jokers
+
+PLAYERS = 3
+TOKEN = "t" * 32
+
+#: run in the page before its own script: keep every message the server sends and every
+#: script error (the page's Content-Security-Policy does not apply to this)
+CAPTURE_JS = """
+window.__errors = [];
+window.addEventListener('error', (e) => window.__errors.push(String(e.message)));
+window.addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)));
+window.__received = [];
+const Native = window.WebSocket;
+function Capturing(url, protocols) {
+  const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
+  ws.addEventListener('message', (ev) => {
+    try { window.__received.push(JSON.parse(ev.data)); } catch (e) {}
+  });
+  return ws;
+}
+Capturing.prototype = Native.prototype;
+for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Capturing[k] = Native[k];
+window.WebSocket = Capturing;
+"""
+
+
+def _joker_inside(melds: list[dict[str, Any]]) -> bool:
+    """Whether a meld laid out for the table holds a joker after a natural card."""
+    return any(m["joker"] is not None and m["cards"].index(m["joker"]) > 0 for m in melds)
+
+
+def _deal(preset: str) -> list[dict[str, Any]]:
+    """The create and start records of a table of ``preset`` where seat 0 (a person; the
+    others are bots) leads holding a meld, draws from the stock a card that lets it
+    close, and closes with melds on the table; under rules with jokers, a meld of its
+    seven cards, of its eight and of the close hold a joker after a natural card
+    (``7o 7c *1``, ``5c *1 7c``): the first such seed."""
+    rules = PRESETS[preset]
+    create = Table.new_record(f"T-{preset}", players=PLAYERS, preset=preset, rules=rules,
+                              name=NAME, token_sha256=hashlib.sha256(TOKEN.encode()).hexdigest(),
+                              bots=PLAYERS - 1, bot="greedy", now=0.0)
+    has_jokers = rules.jokers > 0 or rules.wild_ace_of_coins
+    for seed in range(20000):
+        start = {"kind": "start", "seed": seed, "now": 1.0}
+        table = Table.replay([create, start])
+        game = table.game
+        assert game is not None
+        seven = shown_melds(chinchon.best_melds(game.held(0), rules=rules).melds)
+        if game.turn != 0 or not seven or (has_jokers and not _joker_inside(seven)):
+            continue
+        table.apply({"kind": "draw", "seat": 0, "source": "stock", "now": 1.0})
+        card = close_card(game.hints(), rules)
+        eight = shown_melds(chinchon.best_melds(game.held(0), rules=rules).melds)
+        if card is None or (has_jokers and not _joker_inside(eight)):
+            continue
+        table.apply({"kind": "close", "seat": 0, "card": card, "now": 1.0})
+        assert game.last_hand is not None
+        closed = shown_melds(game.last_hand.settlement.closer.melds)
+        if closed and (not has_jokers or _joker_inside(closed)):
+            return [create, start]
+    raise AssertionError(f"no deal of {preset} in 20000 seeds has the melds wanted")
+
+
+@pytest.fixture(scope="module")
+def dealt_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
+    """A server holding, for every preset, a table dealt by :func:`_deal`, and a conga
+    table whose hand the player's next discard voids, stored before the server starts
+    (which resumes them). Bots wait long before moving, so that the seat's cards stay
+    as dealt."""
+    db = tmp_path_factory.mktemp("dealt") / "tables.sqlite3"
+    token_sha256 = hashlib.sha256(TOKEN.encode()).hexdigest()
+    stored = {preset: _deal(preset) for preset in PRESETS}
+    stored["void"] = void_hand_records("T-void", token_sha256, NAME)
+    store = Store(str(db))
+    tables = {}
+    try:
+        for key, records in stored.items():
+            table = Table.from_create(records[0])
+            state, _ = table.state_json()
+            store.create(table.id, table.status, table.meta_json(), state, encode(records[0]))
+            for record in records[1:]:
+                table.apply(dict(record))
+            state, _ = table.state_json()
+            store.write([TableWrite(table.id, 1, table.seq, table.status, state,
+                                    (table.meta_json(), table.base_game_json()))],
+                        [(table.id, seq, encode(r)) for seq, r in enumerate(records[1:], 2)])
+            tables[key] = table.id
+    finally:
+        store.close()
+    s = Server(db, "--bot-delay", "600", "--reconnect-seconds", "600", "--summary-seconds", "600")
+    yield s, tables
+    s.stop()
+
+
+def _open_table(d: Any, server: Server, table: str) -> WebDriverWait:
+    """Open the page at ``table`` holding seat 0's token, every message and script error
+    kept (:data:`CAPTURE_JS`); a wait that looks again at a re-drawn element."""
+    d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CAPTURE_JS})
+    d.get(server.http + "/")
+    d.execute_script("localStorage.setItem('chinchon.seats', JSON.stringify(arguments[0]))",
+                     {table: {"seat": 0, "token": TOKEN, "at": 0}})
+    d.get(f"{server.http}/?{table}#t={table}")
+    return WebDriverWait(d, 20, ignored_exceptions=(StaleElementReferenceException,))
+
+
+def _page_errors(d: Any) -> list[str]:
+    errors = list(d.execute_script("return window.__errors || []"))
+    errors += [e["message"] for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+    return errors
+
+
+def _last_view(d: Any) -> dict[str, Any]:
+    views = d.execute_script("return window.__received.filter((m) => m.type === 'view')")
+    return views[-1]
+
+
+def _check_hand(d: Any, rules: chinchon.Rules) -> dict[str, Any]:
+    """The page shows the hand of the last view it received: each meld a group labelled
+    with its kind, its cards in the order sent; the rest in a group of its own; each
+    card drawn with the face the welcome gave it. The melds are the library's (kinds
+    included), under the table's rules."""
+    view = _last_view(d)
+    faces = d.execute_script("return window.__received.find((m) => m.type === 'welcome').cards")
+    groups = d.find_elements(By.CSS_SELECTOR, "#hand .group")
+    shown = [(g.get_attribute("data-label") or None,
+              [c.get_attribute("data-card") for c in g.find_elements(By.CSS_SELECTOR, ".card")])
+             for g in groups]
+    arrangement = chinchon.best_melds(view["hand"], rules=rules)
+    want = [(m["kind"], m["cards"]) for m in shown_melds(arrangement.melds)]
+    if arrangement.unmatched:
+        want.append((None, [str(c) for c in arrangement.unmatched]))
+    assert shown == want
+    sent = view["arranged"]
+    assert shown == [(m["kind"], m["cards"]) for m in sent["melds"]] + \
+        ([(None, sent["unmatched"])] if sent["unmatched"] else [])
+    assert [c for _, cards in shown for c in cards] == view["hand"]
+    for node in d.find_elements(By.CSS_SELECTOR, "#hand .card"):
+        face = faces[node.get_attribute("data-card")]
+        assert node.find_element(By.CSS_SELECTOR, ".rank").text == face["rank"]
+        assert face["suit"] in node.get_attribute("class").split("s-", 1)[1]
+        assert node.get_attribute("title").startswith(face["name"])
+    return view
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_shows_its_melds_jokers_included(
+        dealt_server: tuple[Server, dict[str, str]], browser: Any, preset: str) -> None:
+    server, tables = dealt_server
+    table = tables[preset]
+    rules = PRESETS[preset]
+    has_jokers = rules.jokers > 0 or rules.wild_ace_of_coins
+    d = browser
+    wait = _open_table(d, server, table)
+
+    # seat 0 leads: its turn to draw, seven cards
+    wait.until(lambda d: _page_errors(d) or d.execute_script(STATE_JS) == "draw")
+    assert _page_errors(d) == []
+    view = wait.until(lambda d: _check_hand(d, rules))
+    assert len(view["hand"]) == 7
+    assert _joker_inside(view["arranged"]["melds"]) or (view["melds"] and not has_jokers)
+    shot(d, f"preset-{preset}-draw")
+
+    # it draws: eight cards, each with the points left, a meld with a joker inside
+    d.find_element(By.ID, "stock").click()
+    wait.until(lambda d: _page_errors(d) or d.execute_script(STATE_JS) == "discard")
+    assert _page_errors(d) == []
+    view = wait.until(lambda d: _check_hand(d, rules))
+    assert len(view["hand"]) == 8
+    assert _joker_inside(view["arranged"]["melds"]) or not has_jokers
+    labels = {c.get_attribute("data-card"): c.find_element(By.CSS_SELECTOR, ".left")
+              for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")}
+    assert sorted(labels) == sorted(view["hints"])
+    for card, label in labels.items():
+        assert int(label.get_attribute("data-points")) == view["hints"][card]["points"]
+    close = d.find_element(By.ID, "btn-close")
+    assert "lit" in close.get_attribute("class")
+    assert close.get_attribute("data-card") == view["close_card"]
+    shot(d, f"preset-{preset}-discard")
+
+    # it closes: the summary lays out every player's melds as the server sent them
+    close.click()
+    wait.until(lambda d: _page_errors(d) or d.execute_script(STATE_JS) == "summary")
+    assert _page_errors(d) == []
+    view = _last_view(d)
+    shown = view["game"]["last_hand_shown"]
+    assert d.find_element(By.ID, "summary-sub").text == shown["note"]
+    rows = d.find_elements(By.CSS_SELECTOR, "#settlement .srow")
+    assert len(rows) == len(shown["melds"])
+    for row, melds in zip(rows, shown["melds"]):
+        assert [[c.get_attribute("data-card") for c in m.find_elements(By.CSS_SELECTOR, ".mini-card")]
+                for m in row.find_elements(By.CSS_SELECTOR, ".minis.meld")] == \
+            [m["cards"] for m in melds]
+    assert _joker_inside(shown["melds"][0]) or not has_jokers
+    shot(d, f"preset-{preset}-summary")
+    assert _page_errors(d) == []
+
+
+def test_a_void_hand_shows_its_summary(dealt_server: tuple[Server, dict[str, str]],
+                                       browser: Any) -> None:
+    """A hand voided at the stock (conga: the player's discard leaves 2 cards in it) has
+    no settlement: the summary says so, shows every seat's points, and the page throws
+    nothing."""
+    server, tables = dealt_server
+    d = browser
+    wait = _open_table(d, server, tables["void"])
+    wait.until(lambda d: _page_errors(d) or d.execute_script(STATE_JS) == "discard")
+    assert _page_errors(d) == []
+    d.find_element(By.CSS_SELECTOR, "#hand .card").click()
+    d.find_element(By.ID, "btn-discard").click()
+    wait.until(lambda d: _page_errors(d) or d.execute_script(STATE_JS) == "summary")
+    assert _page_errors(d) == []
+    shown = _last_view(d)["game"]["last_hand_shown"]
+    assert d.find_element(By.ID, "summary-title").text == f"Hand 1: {shown['title']}"
+    assert d.find_element(By.ID, "summary-sub").text == shown["note"]
+    rows = d.find_elements(By.CSS_SELECTOR, "#settlement .srow")
+    assert len(rows) == 3 and not d.find_elements(By.CSS_SELECTOR, "#settlement .minis")
+    shot(d, "void-summary")
+    assert _page_errors(d) == []

@@ -346,6 +346,29 @@ def test_encoded_views_are_the_views_as_json() -> None:
         assert checked > 50
 
 
+def test_a_void_hand_is_summed_up_without_a_settlement() -> None:
+    """A hand voided at the stock (conga) has no closer and no settlement: the summary
+    names it void, lays out no meld, and the encoded views are still the views."""
+    from chinchon.server.views import encode_views
+
+    from .conftest import void_hand_records
+
+    t = Table.replay(void_hand_records("T1", "0" * 64))
+    assert t.game is not None
+    t.apply({"kind": "discard", "seat": 0, "card": str(t.game.held(0)[0]), "now": 5.0})
+    assert t.game.phase == "summary" and t.game.last_hand.void
+    assert t.summary_since == 5.0 and t.ready == [False] * 3
+    connected = [True] * 3
+    texts = encode_views(t, [0, 1, 2], connected=connected, now=9.0, summary_seconds=45)
+    for seat in range(3):
+        view = view_for(t, seat, connected=connected, now=9.0, summary_seconds=45)
+        assert texts[seat] == json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+        assert view["game"]["last_hand"]["outcome"] == "void"
+        shown = view["game"]["last_hand_shown"]
+        assert "void" in shown["title"] and "nobody scores" in shown["note"]
+        assert shown["melds"] == [[] for _ in view["game"]["last_hand"]["order"]]
+
+
 def test_manager_group_commit_sends_nothing_before_the_commit_and_survives_a_failed_one(
         tmp_path: Path) -> None:
     now = [100.0]

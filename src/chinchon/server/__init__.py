@@ -8,10 +8,11 @@ Modules:
 
 - :mod:`.protocol` — message size, JSON and schema checks (standard library only);
 - :mod:`.tables` — one table as a state machine over stored event records;
-- :mod:`.views` — what one seat is shown;
+- :mod:`.views` — what one seat is shown, drawn by the page as sent: :mod:`.faces`
+  decides how cards, melds and outcomes are shown;
 - :mod:`.store` — the SQLite store (WAL; one transaction per event);
 - :mod:`.manager` — live tables and the messages, put together from
-  :mod:`.config` (settings, presets), :mod:`.live` (what is held in memory),
+  :mod:`.config` (settings, presets, the default database), :mod:`.live` (what is held in memory),
   :mod:`.commit` (the group commit), :mod:`.driving` (clock, timers, bots) and
   :mod:`.seats` (creating, joining, resuming, leaving);
 - :mod:`.app` — the Starlette app (needs the extra);

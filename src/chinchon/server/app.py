@@ -168,13 +168,15 @@ class _SocketClient:
 
 def create_app(config: Optional[ServerConfig] = None, *,
                store: Optional[Store] = None) -> ASGIApp:
-    """The server as an ASGI app. The manager opens (or creates) ``config.db`` at
-    startup and resumes every unfinished table in it."""
+    """The server as an ASGI app. The manager opens (or creates, with its folder)
+    ``config.db`` at startup and resumes every unfinished table in it."""
     config = config or ServerConfig()
     holder: dict[str, Manager] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if store is None:
+            Path(config.db).parent.mkdir(parents=True, exist_ok=True)
         manager = Manager(config, store)
         manager.start()
         holder["manager"] = manager

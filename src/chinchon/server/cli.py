@@ -7,10 +7,10 @@ imported only when the server starts, so the main CLI can always offer ``serve``
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 from typing import Optional, Sequence
+
+from .config import DEFAULT_DB, default_db
 
 __all__ = ["add_arguments", "main", "default_db", "DEFAULT_HOST", "DEFAULT_PORT"]
 
@@ -21,19 +21,12 @@ DEFAULT_PORT = 8000
 WS_MAX_BYTES = 64 * 1024
 
 
-def default_db() -> str:
-    """``$XDG_DATA_HOME/chinchon/tables.sqlite3`` (``~/.local/share/...`` by default)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
-    return os.path.join(base, "chinchon", "tables.sqlite3")
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"address to listen on ({DEFAULT_HOST}; 0.0.0.0 for every interface)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port ({DEFAULT_PORT})")
     p.add_argument("--db", default=None,
-                   help="SQLite file of the tables, created if missing "
-                        "(default: $XDG_DATA_HOME/chinchon/tables.sqlite3)")
+                   help=f"SQLite file of the tables, created if missing (default: {DEFAULT_DB})")
     p.add_argument("--reconnect-seconds", type=float, default=None, metavar="S",
                    help="override every table's reconnect wait (default: the rules', 60)")
     p.add_argument("--bot-delay", type=float, default=0.8, metavar="S",
@@ -73,7 +66,6 @@ def main(args: argparse.Namespace) -> int:
                   f"seconds, got {value}", file=sys.stderr)
             return 2
     db = args.db or default_db()
-    Path(db).parent.mkdir(parents=True, exist_ok=True)
     config = ServerConfig(db=db, reconnect_seconds=args.reconnect_seconds,
                           bot_delay=args.bot_delay, summary_seconds=args.summary_seconds,
                           rate=args.rate, burst=args.burst, durability=args.durability)

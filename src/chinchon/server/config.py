@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Optional
 
 from ..rules import Rules
 
-__all__ = ["ServerConfig", "presets"]
+__all__ = ["ServerConfig", "presets", "default_db", "DEFAULT_DB"]
+
+# the tables' file when no ``--db`` is given, under the user's data directory
+_DB_IN_DATA_HOME = ("chinchon", "tables.sqlite3")
+#: that place as the help and the docs write it
+DEFAULT_DB = "/".join(("$XDG_DATA_HOME",) + _DB_IN_DATA_HOME)
+
+
+def default_db() -> str:
+    """:data:`DEFAULT_DB` as a path: ``$XDG_DATA_HOME/chinchon/tables.sqlite3``
+    (``~/.local/share/chinchon/tables.sqlite3`` without ``XDG_DATA_HOME``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return os.path.join(base, *_DB_IN_DATA_HOME)
 
 
 def presets() -> dict[str, Rules]:
@@ -23,7 +37,8 @@ def presets() -> dict[str, Rules]:
 class ServerConfig:
     """Settings of a server (``chinchon serve`` options)."""
 
-    db: str = "chinchon-tables.sqlite3"
+    #: the SQLite file of the tables (:func:`default_db` by default)
+    db: str = field(default_factory=default_db)
     #: every table's ``rules.reconnect_seconds`` is replaced by this when set
     reconnect_seconds: Optional[float] = None
     #: a bot waits this long before each move, so that people can follow the play

@@ -37,6 +37,7 @@ from ..errors import ChinchonError, IllegalAction
 from ..rules import Rules
 from .commit import _dumps, _Staged
 from .config import ServerConfig, presets
+from .faces import CARD_FACES, OUTCOMES
 from .live import Client, Conn, Live
 from .protocol import MAX_MESSAGE_BYTES, MAX_NAME_CHARS, PROTOCOL_VERSION, ProtocolError, parse_message
 from .seats import Seating
@@ -119,6 +120,7 @@ class Manager(Seating):
                 "presets": {name: _rules_dict(r) for name, r in known.items()},
                 "bots": list(BOTS),
                 "players": self.player_counts,
+                "cards": CARD_FACES, "outcomes": OUTCOMES,
                 "limits": {"message_bytes": MAX_MESSAGE_BYTES, "rate": self.config.rate,
                            "burst": self.config.burst, "name_chars": MAX_NAME_CHARS},
             }))

@@ -17,14 +17,12 @@ Record kinds (docs/protocol.md, "Stored events"): ``create``, ``join``, ``leave`
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import asdict, dataclass
 from typing import Any, Optional
 
 from ..errors import IllegalAction
 from ..game import Game
 from ..game.state import OPTIONAL_STATE_KEYS, STATE_KEYS, GameState
-from ..results import _in_place
 from ..rules import Rules
 from ._json import encode
 
@@ -43,9 +41,6 @@ def same_base(a: Optional[tuple[Any, ...]], b: tuple[Any, ...]) -> bool:
     reshuffles: the generator's state is the same), the very same result and last
     hand."""
     return a is not None and a[:4] == b[:4] and a[4] is b[4] and a[5] is b[5]
-
-# a seat's cards as shown: (hand in table order, melds, deadwood or None)
-_Arranged = tuple[list[str], list[list[str]], Optional[int]]
 
 #: names given to bots, in order, skipping any a person at the table already uses
 BOT_NAMES = ("Lola", "Paco", "Carmen", "Manolo", "Pilar", "Curro", "Rocío", "Pepe",
@@ -90,7 +85,6 @@ class Table:
         self.bot_kind = "greedy"      # the bots that fill open seats at the start
         self.rules_dict = asdict(rules)
         self._last_hand: tuple[Any, Optional[dict[str, Any]]] = (None, None)
-        self._arranged: dict[int, tuple[tuple[Any, ...], _Arranged]] = {}
         #: bumped when a seat changes (join, leave, start): the stored base must follow
         self.seats_changed = 0
         #: draws that found the stock empty and had the discard pile shuffled into it
@@ -115,31 +109,6 @@ class Table:
 
     def bot_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "bot"]
-
-    def arranged(self, seat: int) -> _Arranged:
-        """The seat's cards as the table shows them: ``(hand, melds, deadwood)``, the hand
-        melds first (each meld sorted) then the rest, the deadwood only with 7 cards.
-        Kept until the seat's cards change (a hand changes for one seat per event, and
-        every event shows every seat its hand)."""
-        game = self.game
-        if game is None:
-            return [], [], None
-        held = tuple(game.held(seat))
-        known = self._arranged.get(seat)
-        if known is not None and known[0] == held:
-            return known[1]
-        if not held:
-            value: _Arranged = ([], [], None)
-        else:
-            arrangement = sys.modules["chinchon"].best_melds(list(held), decks=game.decks,
-                                                             rules=game.rules)
-            # each meld as the table shows it (a run's joker in its place)
-            melds = [[str(c) for c in _in_place(m.kind, m.cards, m.joker, m.joker_rank)]
-                     for m in arrangement.melds]
-            hand = [c for m in melds for c in m] + [str(c) for c in arrangement.unmatched]
-            value = (hand, melds, arrangement.points if len(held) == 7 else None)
-        self._arranged[seat] = (held, value)
-        return value
 
     def last_hand_dict(self) -> Optional[dict[str, Any]]:
         """The public record of the game's last closed hand as a dict, built once per
@@ -281,11 +250,16 @@ class Table:
     def _on_discard(self, r: dict[str, Any]) -> None:
         game, _ = self._my_turn(r)
         game.discard(r["card"], False)
+        self._summary_opens(r)  # a discard that voids the hand (Rules.void_at_stock)
 
     def _on_close(self, r: dict[str, Any]) -> None:
         game, _ = self._my_turn(r)
         game.discard(r["card"], True)
-        if game.phase == "summary":
+        self._summary_opens(r)
+
+    def _summary_opens(self, r: dict[str, Any]) -> None:
+        """After a hand ends: nobody is ready yet, and the summary's wait starts now."""
+        if self._game().phase == "summary":
             self.ready = [False] * self.players
             self.summary_since = r["now"]
 

@@ -7,10 +7,15 @@ A view has two halves with disjoint keys:
   pile's top card, counts, totals, chips, the public record of the last closed hand,
   the summary's countdown) and the result;
 - the **private** half, for one seat: ``you``, your ``hand`` in table order (melds
-  first) with its ``melds`` and ``deadwood``, your discard ``hints`` on your own turn,
-  what you ``can`` do now, and the last ``event`` as you may know it (a card drawn
-  from the stock is named only to the seat that drew it, the closing card to nobody
-  but the closer).
+  first) with its ``melds`` and ``deadwood`` and, laid out to be drawn, its
+  ``arranged`` melds (kind, cards in table order, joker) and unmatched cards; your
+  discard ``hints`` on your own turn and the ``close_card`` the page offers; what you
+  ``can`` do now, and the last ``event`` as you may know it (a card drawn from the
+  stock is named only to the seat that drew it, the closing card to nobody but the
+  closer).
+
+The page draws what it is sent (:mod:`chinchon.server.faces` decides how cards, melds
+and outcomes are shown); it parses no card and classifies no meld.
 
 These are the fields of :meth:`chinchon.Game.observation` for that seat (read
 directly, to build the public half once for every seat) plus the server's own. The
@@ -22,7 +27,9 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+from .._backend import best_melds
 from ._json import encode
+from .faces import close_card, outcome_note, shown_melds, summary_title
 from .protocol import PROTOCOL_VERSION
 from .tables import Table
 
@@ -78,6 +85,7 @@ def _game_now(table: Table, now: float, summary_seconds: float) -> dict[str, Any
         "discard_top": None if top is None else str(top),
         "discard_size": game.discard_size,
         "stock_size": game.stock_size,
+        "hand_sizes": [len(game.held(s)) for s in range(table.players)],
         "totals": list(game.totals),
         "in_game": list(game.in_game),
         "chips": list(game.chips),
@@ -103,6 +111,7 @@ def public_view(table: Table, *, connected: Sequence[bool], now: float,
     if table.game is not None:
         game = _game_now(table, now, summary_seconds)
         game["last_hand"] = table.last_hand_dict()
+        game["last_hand_shown"] = _last_hand_shown(table)
     return {
         "type": "view",
         "v": PROTOCOL_VERSION,
@@ -120,9 +129,9 @@ def public_view(table: Table, *, connected: Sequence[bool], now: float,
 def _private_rest(table: Table, you: int) -> dict[str, Any]:
     """The private half but its first fields (``you`` and the seat's cards: ``hand``,
     ``melds``, ``deadwood``, which change only when the seat's cards do)."""
-    can: dict[str, Any] = {"start": False, "leave": False, "draw": [], "discard": False,
-                           "close": False, "rejoin": False, "ready": False}
-    out: dict[str, Any] = {"hints": None, "can": can, "event": event_for(table.last, you)}
+    can: dict[str, Any] = dict(_CAN_NOTHING, draw=[])
+    out: dict[str, Any] = {"hints": None, "close_card": None, "can": can,
+                           "event": event_for(table.last, you)}
     game = table.game
     if game is None:
         if table.status == "waiting":
@@ -138,22 +147,61 @@ def _private_rest(table: Table, you: int) -> dict[str, Any]:
     elif phase == "discard" and mine:
         hints = game.hints()
         out["hints"] = {str(h.card): {"points": h.points, "close": h.outcome} for h in hints}
+        out["close_card"] = close_card(hints, table.rules)
         can["discard"] = True
-        can["close"] = any(h.can_close for h in hints)
+        can["close"] = out["close_card"] is not None
     elif phase == "summary":
         can["rejoin"] = ("rejoin", you) in game.legal_actions()
         can["ready"] = not table.ready[you]
     return out
 
 
-_NO_CARDS: tuple[list[str], list[list[str]], Optional[int]] = ([], [], None)
+def _seat_cards(table: Table, you: int) -> tuple[tuple[Any, ...], dict[str, Any], str]:
+    """The seat's cards as the view shows them, ``{"you", "hand", "melds", "deadwood",
+    "arranged"}`` (the hand melds first, each meld in table order, then the rest; the
+    deadwood only with 7 cards), and that dict encoded without its braces. Kept on the
+    table until the seat's cards change (a hand changes for one seat per event, and
+    every event shows every seat its hand)."""
+    game = table.game
+    held = () if game is None else tuple(game.held(you))
+    key = ("cards", you)
+    known = table.encoded.get(key)
+    if known is not None and known[0] == held:
+        return known  # type: ignore[no-any-return]  # the cache holds Any
+    if held:
+        assert game is not None
+        arrangement = best_melds(list(held), decks=game.decks, rules=game.rules)
+        melds = shown_melds(arrangement.melds)
+        unmatched = [str(c) for c in arrangement.unmatched]
+        deadwood = arrangement.points if len(held) == 7 else None
+    else:
+        melds, unmatched, deadwood = [], [], None
+    cards = {"you": you, "hand": [c for m in melds for c in m["cards"]] + unmatched,
+             "melds": [m["cards"] for m in melds], "deadwood": deadwood,
+             "arranged": {"melds": melds, "unmatched": unmatched}}
+    known = table.encoded[key] = (held, cards, _encode(cards)[1:-1])
+    return known
+
+
+def _last_hand_shown(table: Table) -> Optional[dict[str, Any]]:
+    """The last ended hand as the summary shows it: its ``title`` (who closed, how), a
+    ``note`` on what its end means under the table's rules, and each position's
+    ``melds`` (the order of ``last_hand.order``: closer first, then the opponents in
+    play order; none in a void hand) laid out as :func:`~.faces.shown_melds` does."""
+    last = None if table.game is None else table.game.last_hand
+    if last is None:
+        return None
+    s = last.settlement
+    closer = None if last.closer is None else table.seats[last.closer].name
+    return {"title": summary_title(closer, last.outcome),
+            "note": outcome_note(last.outcome, table.rules),
+            "melds": ([[] for _ in last.order] if s is None
+                      else [shown_melds(r.melds) for r in (s.closer, *s.opponents)])}
 
 
 def private_view(table: Table, you: int) -> dict[str, Any]:
     """The half of the view that only seat ``you`` gets."""
-    hand, melds, deadwood = _NO_CARDS if table.game is None else table.arranged(you)
-    out: dict[str, Any] = {"you": you, "hand": list(hand), "melds": list(melds),
-                           "deadwood": deadwood}
+    out = dict(_seat_cards(table, you)[1])
     out.update(_private_rest(table, you))
     return out
 
@@ -192,7 +240,9 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
             '{"type":"view","v":' + _encode(PROTOCOL_VERSION) + ',"table":' + _encode(table.id)
             + ',"seq":', ',"preset":' + _encode(table.preset) + ',"rules":'
             + _encode(table.rules_dict) + ",")
-    status = _STATUS_TEXT.get(table.status) or _encode(table.status)
+    status = _STATUS_TEXT.get(table.status)
+    if status is None:
+        status = _STATUS_TEXT[table.status] = _encode(table.status)
     head = fixed[0] + str(table.seq) + ',"status":' + status + fixed[1]
     game = table.game
     if game is None:
@@ -206,7 +256,8 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
     last = game.last_hand
     known = cache.get("last_hand")
     if known is None or known[0] is not last:
-        known = cache["last_hand"] = (last, _encode(table.last_hand_dict()))
+        known = cache["last_hand"] = (last, _encode(table.last_hand_dict()) + ',"last_hand_shown":'
+                                      + _encode(_last_hand_shown(table)))
     # '{...,"summary":...}' less its last brace
     state = _encode(_game_now(table, now, summary_seconds))[:-1]
     result = game.result
@@ -217,13 +268,7 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
 def _private_text(table: Table, you: int) -> str:
     """``_encode(private_view(table, you))`` without its opening brace."""
     cache = table.encoded
-    cards = _NO_CARDS if table.game is None else table.arranged(you)
-    key = ("cards", you)
-    known = cache.get(key)
-    if known is None or known[0] is not cards:
-        hand, melds, deadwood = cards
-        known = cache[key] = (cards, _encode(
-            {"you": you, "hand": hand, "melds": melds, "deadwood": deadwood})[1:-1])
+    cards_text = _seat_cards(table, you)[2]
     # the last event: the same for every seat but for whether it names the card
     last = table.last
     events = cache.get("event")
@@ -240,7 +285,8 @@ def _private_text(table: Table, you: int) -> str:
     game = table.game
     if (game is not None and game.turn != you and game.phase in ("draw", "discard")
             and game.result is None):  # not your turn: no hints, nothing to do
-        return known[1] + ',"hints":null,"can":' + _CAN_IDLE + ',"event":' + event_text + "}"
+        return (cards_text + ',"hints":null,"close_card":null,"can":' + _CAN_IDLE
+                + ',"event":' + event_text + "}")
     rest = _private_rest(table, you)
     hints = rest["hints"]
     # what a seat may do takes few values
@@ -251,8 +297,9 @@ def _private_text(table: Table, you: int) -> str:
         can_text = _encode(can)
         if len(_CAN_TEXT) < 256:
             _CAN_TEXT[can_key] = can_text
-    return (known[1] + ',"hints":' + ("null" if hints is None else _encode(hints))
-            + ',"can":' + can_text + ',"event":' + event_text + "}")
+    return (cards_text + ',"hints":' + ("null" if hints is None else _encode(hints))
+            + ',"close_card":' + _encode(rest["close_card"]) + ',"can":' + can_text
+            + ',"event":' + event_text + "}")
 
 
 def _sees_card(record: Optional[dict[str, Any]], you: int) -> bool:
@@ -265,11 +312,13 @@ def _sees_card(record: Optional[dict[str, Any]], you: int) -> bool:
             or record.get("seat") == you)
 
 
-_STATUS_TEXT = {status: _encode(status) for status in ("waiting", "playing", "over")}
+#: each table status as JSON text, encoded once
+_STATUS_TEXT: dict[str, str] = {}
 
-#: ``can`` of a seat with nothing to do (not its turn)
-_CAN_IDLE = _encode({"start": False, "leave": False, "draw": [], "discard": False,
-                     "close": False, "rejoin": False, "ready": False})
+#: ``can`` of a seat with nothing to do (not its turn), and as JSON text
+_CAN_NOTHING: dict[str, Any] = {"start": False, "leave": False, "draw": [], "discard": False,
+                                "close": False, "rejoin": False, "ready": False}
+_CAN_IDLE = _encode(_CAN_NOTHING)
 
 #: the encoded ``can`` of a private view, by its values
 _CAN_TEXT: dict[tuple[Any, ...], str] = {}

@@ -2,15 +2,12 @@
 // Speaks the JSON protocol of docs/protocol.md over one WebSocket (/ws).
 // Every text that comes from a player (names) is written with textContent, never as
 // markup; the page is served with a Content-Security-Policy that runs only this file.
+// The page draws what the server sends: card faces and outcome words come in the
+// welcome, each meld's kind and cards in table order in the view. It parses no card.
 "use strict";
 
 (() => {
   const PROTOCOL = 1;
-  const SUITS = { o: "coins", c: "cups", e: "swords", b: "clubs" };
-  const SUIT_ORDER = { o: 0, c: 1, e: 2, b: 3 };
-  const FACES = { 10: "Sota", 11: "Caballo", 12: "Rey" };
-  const OUTCOME = { normal: "closed", minus_ten: "minus ten", chinchon: "chinchón!",
-                    joker_chinchon: "chinchón with a joker" };
   const SVGNS = "http://www.w3.org/2000/svg";
 
   // suit drawings: [element, attributes] on a 24x24 box (constants, not user data)
@@ -29,6 +26,7 @@
         ["circle", { cx: 12.6, cy: 8, r: 1.3, fill: "#1b5e20" }],
         ["circle", { cx: 9, cy: 12.5, r: 1.2, fill: "#1b5e20" }],
         ["circle", { cx: 12.2, cy: 15.5, r: 1.1, fill: "#1b5e20" }]],
+    joker: [["path", { d: "M12 2l2.9 6.2 6.8.8-5 4.7 1.3 6.7L12 17.1l-6 3.3 1.3-6.7-5-4.7 6.8-.8z", fill: "#8e44ad", stroke: "#5b2c6f", "stroke-width": 1 }]],
   };
 
   // ------------------------------------------------------------------ helpers
@@ -63,39 +61,38 @@
     return svg;
   }
 
-  function parseCard(text) {
-    const m = /^(\d{1,2})([ocebOCEB])$/.exec(String(text));
-    if (!m) return null;
-    return { rank: Number(m[1]), suit: m[2].toLowerCase() };
+  // a card's face as the welcome message gives it (a text it does not know: as is)
+  function face(text) {
+    const faces = state.welcome && state.welcome.cards;
+    return (faces && faces[text]) || { rank: String(text), suit: "x", figure: "", name: String(text) };
   }
 
   function cardName(text) {
-    const c = parseCard(text);
-    if (!c) return String(text);
-    const rank = FACES[c.rank] ? FACES[c.rank].toLowerCase() : String(c.rank);
-    return `${rank} of ${SUITS[c.suit]}`;
+    return face(text).name;
   }
 
   // a full-size card; `tag` is "div" or "button"
   function cardEl(text, tag = "div", extra = {}) {
-    const c = parseCard(text);
-    const node = el(tag, Object.assign({ class: `card s-${c ? c.suit : "x"}`, "data-card": text,
-                                          title: cardName(text) }, extra));
+    const f = face(text);
+    const node = el(tag, Object.assign({ class: `card s-${f.suit}`, "data-card": text,
+                                          title: f.name }, extra));
     if (tag === "button") node.type = "button";
-    if (!c) { node.textContent = text; return node; }
-    node.append(el("span", { class: "rank", text: String(c.rank) }),
-                pip(c.suit, "mini"), pip(c.suit, "pip"));
-    if (FACES[c.rank]) node.append(el("span", { class: "face", text: FACES[c.rank] }));
+    node.append(el("span", { class: "rank", text: f.rank }), pip(f.suit, "mini"), pip(f.suit, "pip"));
+    if (f.figure) node.append(el("span", { class: "face", text: f.figure }));
     return node;
   }
 
   function miniCard(text) {
-    const c = parseCard(text);
-    const node = el("span", { class: `mini-card s-${c ? c.suit : "x"}`, title: cardName(text),
-                              "data-card": text });
-    node.append(el("span", { class: "rank", text: c ? String(c.rank) : text }));
-    if (c) node.append(pip(c.suit));
+    const f = face(text);
+    const node = el("span", { class: `mini-card s-${f.suit}`, title: f.name, "data-card": text });
+    node.append(el("span", { class: "rank", text: f.rank }), pip(f.suit));
     return node;
+  }
+
+  // the title of a meld's joker: what it stands for, when the server says
+  function jokerTitle(meld) {
+    const name = cardName(meld.joker);
+    return meld.stands_for ? `${name}, as the ${cardName(meld.stands_for)}` : name;
   }
 
   function toast(text, error) {
@@ -195,9 +192,7 @@
         renderTable();
         break;
       case "left":
-        state.table = null; state.view = null;
-        history.replaceState(null, "", "#");
-        showLobby();
+        backToLobby();
         break;
       case "replaced":
         state.replaced = true;
@@ -206,9 +201,7 @@
       case "error":
         if (msg.code === "bad_token" || msg.code === "no_table") {
           if (state.table) store.forget(state.table);
-          state.table = null;
-          history.replaceState(null, "", "#");
-          showLobby();
+          backToLobby();
         }
         toast(msg.message, true);
         break;
@@ -228,6 +221,19 @@
   }
 
   // ------------------------------------------------------------------ lobby
+  function backToLobby() {
+    state.table = null; state.view = null;
+    history.replaceState(null, "", "#");
+    showLobby();
+  }
+
+  // leave the table; `forget`: drop its saved seat too (nothing to come back to)
+  function leave(forget) {
+    if (forget && state.table) store.forget(state.table);
+    send({ type: "leave" });
+    backToLobby();
+  }
+
   function fillCreateForm() {
     const w = state.welcome;
     const players = $("players"), rules = $("rules"), kind = $("bot-kind");
@@ -348,7 +354,7 @@
       case "ready": return `${who} is ready for the next hand.`;
       case "next_hand": return "A new hand is dealt.";
       case "disconnect": return `${who} lost the connection; the seat is held.`;
-      case "reconnect": return `${who} is back.`;
+      case "reconnect": return e.seat === v.you ? "You are back." : `${who} is back.`;
       case "restart": return "The server restarted; everyone is reconnecting.";
       case "tick": return "";
       default: return "";
@@ -378,9 +384,8 @@
       for (let k = 0; k < max; k++) chips.append(el("i", { class: k < g.chips[i] ? "" : "spent" }));
       box.append(el("div", { class: "nums" }, el("span", { class: "total", text: String(g.totals[i]) }),
                     el("span", { text: "points" }), max ? chips : null));
-      if (!mine && g.in_game[i] && (g.phase === "draw" || g.phase === "discard")) {
-        const n = g.turn === i && g.phase === "discard" ? 8 : 7;
-        box.append(el("div", { class: "backs" }, ...Array.from({ length: n }, () => el("span"))));
+      if (!mine && g.hand_sizes[i]) {
+        box.append(el("div", { class: "backs" }, ...Array.from({ length: g.hand_sizes[i] }, () => el("span"))));
       }
       if (g.turn === i) box.classList.add("turn");
       if (!g.in_game[i]) box.classList.add("out");
@@ -443,16 +448,6 @@
     $("btn-start").hidden = !v.can.start;
   }
 
-  function bestCloseCard(hints) {
-    let best = null;
-    for (const [card, h] of Object.entries(hints)) {
-      if (!h.close) continue;
-      const rank = h.close === "chinchon" ? -2 : h.close === "minus_ten" ? -1 : h.points;
-      if (best === null || rank < best.rank) best = { card, rank };
-    }
-    return best && best.card;
-  }
-
   function renderHand(v) {
     const hand = $("hand");
     const hints = v.hints;
@@ -461,47 +456,37 @@
     if (state.selected && !v.hand.includes(state.selected)) state.selected = null;
     let best = null;
     if (hints) best = Math.min(...Object.values(hints).map((h) => h.points));
-    const fresh = new Set(v.hand);
     // the card just drawn from the stock or the discard: the one not held before
     const before = new Set(state.prevHand);
-    const drawn = v.hand.length === 8 ? v.hand.filter((c) => !before.has(c)) : [];
+    const drawn = v.can.discard ? v.hand.filter((c) => !before.has(c)) : [];
     state.prevHand = v.hand;
-    const groups = [];
-    let k = 0;
-    for (const meld of v.melds) {
-      const kind = meld.length && parseCard(meld[0]) && meld.every((c) => parseCard(c).rank === parseCard(meld[0]).rank) ? "set" : "run";
-      groups.push({ cards: v.hand.slice(k, k + meld.length), meld: kind });
-      k += meld.length;
-    }
-    if (k < v.hand.length) groups.push({ cards: v.hand.slice(k), meld: null });
+    const groups = v.arranged.melds.map((m) => ({ cards: m.cards, meld: m }));
+    if (v.arranged.unmatched.length) groups.push({ cards: v.arranged.unmatched, meld: null });
     hand.replaceChildren(...groups.map((grp) => el("div",
-      { class: "group" + (grp.meld ? " meld" : ""), "data-label": grp.meld || "" },
-      ...grp.cards.map((c) => handCard(c, hints, best, discarding, drawn.includes(c))))));
-    fresh.clear();
+      { class: "group" + (grp.meld ? " meld" : ""), "data-label": grp.meld ? grp.meld.kind : "" },
+      ...grp.cards.map((c) => {
+        const node = handCard(c, hints, best, discarding, drawn.includes(c));
+        if (grp.meld && c === grp.meld.joker) node.title = jokerTitle(grp.meld);
+        return node;
+      }))));
 
     const sel = state.selected;
     const selHint = sel && hints ? hints[sel] : null;
     const btnD = $("btn-discard"), btnC = $("btn-close");
     btnD.disabled = !discarding || !sel;
-    btnD.textContent = sel && discarding ? `Discard ${shortName(sel)}` : "Discard";
-    const closeCard = sel ? (selHint && selHint.close ? sel : null) : (discarding && v.can.close ? bestCloseCard(hints) : null);
+    btnD.textContent = sel && discarding ? `Discard ${cardName(sel)}` : "Discard";
+    const closeCard = sel ? (selHint && selHint.close ? sel : null) : (discarding ? v.close_card : null);
     const lit = discarding && !!closeCard;
     btnC.disabled = !lit;
     btnC.classList.toggle("lit", lit);
     btnC.dataset.card = closeCard || "";
-    btnC.textContent = lit ? `Close with ${shortName(closeCard)}` : "Close";
+    btnC.textContent = lit ? `Close with ${cardName(closeCard)}` : "Close";
 
     let note = "";
     if (discarding) note = "The number on each card: the points you keep if you discard it" +
                            (v.can.close ? " (green: you may close with it)." : ".");
     else if (v.deadwood !== null && v.deadwood !== undefined) note = `Points in your hand: ${v.deadwood}`;
     $("hand-note").textContent = note;
-  }
-
-  function shortName(card) {
-    const c = parseCard(card);
-    if (!c) return card;
-    return `${FACES[c.rank] || c.rank} of ${SUITS[c.suit]}`;
   }
 
   function handCard(c, hints, best, discarding, isNew) {
@@ -516,12 +501,9 @@
       node.addEventListener("dblclick", () => send({ type: "discard", card: c }));
       const h = hints[c];
       if (h) {
-        let cls = "left";
-        if (h.close === "chinchon") cls += " chinchon";
-        else if (h.close === "minus_ten") cls += " minus-ten";
-        else if (h.close) cls += " can-close";
-        else if (h.points === best) cls += " best";
-        const label = h.close === "chinchon" ? "chinchón" : h.close === "minus_ten" ? "−10" : String(h.points);
+        const mark = h.close ? state.welcome.outcomes[h.close].mark : null;
+        const cls = "left" + (mark ? " marked" : h.close ? " can-close" : h.points === best ? " best" : "");
+        const label = mark || String(h.points);
         node.append(el("span", { class: cls, "data-points": h.points, "data-close": h.close || "",
                                  title: h.close ? `keeps ${h.points} points; you may close` : `keeps ${h.points} points`,
                                  text: label }));
@@ -540,20 +522,22 @@
     if (!show) return;
     const last = g.last_hand;
     if (!last) { $("summary").hidden = true; return; }
-    const s = last.settlement;
-    const closer = last.closer;
-    $("summary-title").textContent = `Hand ${last.number}: ${seatName(v, closer)} ${OUTCOME[s.outcome] || s.outcome}`;
-    $("summary-sub").textContent = s.outcome === "minus_ten"
-      ? `All seven cards in melds: −${v.rules.minus_ten}, and nobody may lay off on them.`
-      : s.outcome === "chinchon" ? "Seven in a row of one suit wins the game on the spot."
-      : "Every player lays off what fits on the table's melds.";
-    const table = s.table;
+    const s = last.settlement;  // null in a void hand: nothing to lay out but the points
+    const shown = g.last_hand_shown;
+    $("summary-title").textContent = `Hand ${last.number}: ${shown.title}`;
+    $("summary-sub").textContent = shown.note;
     const rows = last.order.map((seat, pos) => {
-      const r = pos === 0 ? s.closer : s.opponents[pos - 1];
+      const r = !s ? { layoffs: [], unmatched: [] } : pos === 0 ? s.closer : s.opponents[pos - 1];
       const parts = [];
-      for (const m of r.melds) parts.push(el("span", { class: "minis meld", title: m.kind }, ...m.cards.map(miniCard)));
+      for (const m of shown.melds[pos]) {
+        parts.push(el("span", { class: "minis meld", title: m.kind }, ...m.cards.map((c) => {
+          const node = miniCard(c);
+          if (c === m.joker) node.title = jokerTitle(m);
+          return node;
+        })));
+      }
       for (const [card, idx] of r.layoffs || []) {
-        const target = table[idx];
+        const target = s.table[idx];
         parts.push(el("span", { class: "minis lay", title: "laid off" }, miniCard(card),
           el("span", { class: "lab", text: `on ${seatName(v, last.order[target.owner])}'s ${target.kind}` })));
       }
@@ -561,9 +545,9 @@
       if (!parts.length) parts.push(el("span", { class: "muted", text: "—" }));
       const pts = last.points[seat];
       const out = last.eliminated.includes(seat);
-      return el("div", { class: "srow" + (pos === 0 ? " closer" : ""), "data-seat": seat },
+      return el("div", { class: "srow" + (pos === 0 && s ? " closer" : ""), "data-seat": seat },
         el("div", { class: "sname" }, seatName(v, seat) + (seat === v.you ? " (you)" : ""),
-           el("small", { text: pos === 0 ? "closed" : "" }),
+           el("small", { text: pos === 0 && s ? "closed" : "" }),
            out ? el("span", { class: "out-tag", text: "out of the game" }) : null),
         el("div", { class: "cards" }, ...parts),
         el("div", { class: "pts" + (pts < 0 ? " neg" : "") }, (pts > 0 ? "+" : "") + pts,
@@ -644,21 +628,11 @@
     $("summary").addEventListener("click", (ev) => {
       if (ev.target === $("summary") && state.showLast) { state.showLast = false; renderTable(); }
     });
-    $("btn-lobby").addEventListener("click", () => {
-      if (state.table) store.forget(state.table);
-      send({ type: "leave" });
-      state.table = null; state.view = null;
-      history.replaceState(null, "", "#");
-      showLobby();
-    });
+    $("btn-lobby").addEventListener("click", () => leave(true));
     $("btn-leave").addEventListener("click", () => {
       const v = state.view;
       if (v && v.status === "playing" && !confirm("Leave the table? Your seat waits for you for a while; after that the game is cancelled for everyone.")) return;
-      if (v && v.status !== "playing" && state.table) store.forget(state.table);
-      send({ type: "leave" });
-      state.table = null; state.view = null;
-      history.replaceState(null, "", "#");
-      showLobby();
+      leave(!!v && v.status !== "playing");
     });
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape" && state.showLast) { state.showLast = false; renderTable(); }
