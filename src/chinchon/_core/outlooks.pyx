@@ -1,57 +1,53 @@
-# The outlook (csrc/src/outlook.c; docs/design.md, "The outlook"), included by
-# _binding.pyx. The common calls -- a Hand and a Hand of unseen cards, or none -- go
-# straight to the C core; anything else, and every refusal, goes through the shared
-# check (_args.check_unseen), which raises the documented error naming the card.
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible = True
+"""The outlook, hints one draw ahead (docs/design.md, "The outlook"), over
+``cc_prospect_of``, ``cc_outlook`` and ``cc_outlook_batch``.
 
-from ..results import DrawOutlook, Outlook, Prospect
-from .._args import check_unseen, unseen_row_error, unseen_row_status, row_status
-from ..cards import LANE_MASK as _LANE_MASK
+The common calls -- a Hand (or a list of Cards) and a Hand of unseen cards, or none --
+go straight to the C core; anything else, and every refusal, goes through the shared
+check (:func:`chinchon._args.check_unseen`), which raises the documented error naming
+the card.
+"""
+
+from libc.stdint cimport uint8_t, uint64_t
+
+from .chinchon cimport (CC_OK, CC_OUTLOOK_COLUMNS, cc_hand, cc_outlook, cc_outlook_batch,
+                        cc_prospect, cc_prospect_of, cc_rules, cc_status)
+from ._common cimport CRules, crules_of, hand_masks, raise_status, run_chunks, status_name
+from ._results cimport draw_outlook_of, outlook_of
+
+import numpy as np
+
+from .._args import (check_rules, check_threads, check_unseen, normalize_batch, row_error,
+                     row_status, unseen_row_error, unseen_row_status)
+from ..cards import LANE_MASK, Card, Hand, coerce_cards
 from ..errors import BatchRowError
+from ..rules import HOUSE_RULES
 
-_OUTLOOK_COLUMNS = ("points", "expected_points", "p_close", "p_minus_ten", "p_chinchon",
-                    "p_joker_chinchon")
-OUTLOOK_COLUMNS = _OUTLOOK_COLUMNS
-
-
-cdef inline tuple _prospect_fields(const cc_prospect *p):
-    """The Prospect fields of exact counts, divided as results.prospect_of divides."""
-    cdef double n = <double>p.draws
-    return ((<double>p.points_sum) / n, (<double>(p.draws - p.outcomes[0])) / n,
-            (<double>p.outcomes[2]) / n, (<double>(p.outcomes[3] + p.outcomes[4])) / n,
-            (<double>p.outcomes[4]) / n, <int>p.draws)
+# an outlook row is ~1000x a hint row: a batch is split over threads from this many on
+cdef size_t _MIN_ROWS_PER_THREAD = 256
 
 
-cdef inline cc_rules _outlook_rules(object rules, int decks) except *:
-    cdef cc_rules r
+cdef inline int _outlook_rules(object rules, int decks, cc_rules *out) except -1:
+    out[0] = crules_of(rules).r
+    out.decks = <uint8_t>decks
+    return 0
+
+
+cdef inline uint64_t _card_mask(object rules) except? 0:
     if rules is None or rules is HOUSE_RULES:
-        r = _house
-    else:
-        r = _crules_of(check_rules(rules)).r
-    r.decks = <uint8_t>decks
-    return r
-
-
-cdef inline uint64_t _card_mask(object rules):
-    if rules is None or rules is HOUSE_RULES:
-        return _LANE_MASK
+        return LANE_MASK
     return check_rules(rules).solver.card_mask
 
 
 cdef int _fast_hand(object hand, object decks, int n, cc_hand *h) except -1:
-    """The masks of a Hand or a list of Cards of n cards, without the generic parser: its
+    """The masks of a Hand or a list of Cards of n cards, without the generic check: its
     number of decks (the Hand's; for a list ``decks`` or 2 when a card is twice), or 0
     when anything is unusual (the generic check then raises the documented error)."""
-    if type(hand) is Hand:
-        if hand._n != n or (decks is not None and decks != hand._decks):
-            return 0
-        h.once = hand._once
-        h.twice = hand._twice
-        return hand._decks
-    if (type(hand) is list or type(hand) is tuple) and len(hand) == n:
-        if _fast_cards(hand, decks, h):
-            if decks is not None:
-                return decks
-            return 2 if h.twice else 1
+    cdef int nd = 0
+    cdef type t = type(hand)
+    if (t is Hand or t is list or t is tuple) and hand_masks(hand, decks, h, &nd) == n:
+        return nd
     return 0
 
 
@@ -102,33 +98,12 @@ def outlook(hand8, unseen=None, *, decks=None, rules=None):
         nd = hand._decks
         u.once = uo
         u.twice = ut
-    r = _outlook_rules(rules, nd)
+    _outlook_rules(rules, nd, &r)
     st = cc_outlook(&r, h, u, points, outcomes, p)
     if st != CC_OK:
         check_unseen(hand8, unseen, decks, check_rules(rules), 8)  # names the problem
-        _raise_status(st)
-    cdef list lines = []
-    cdef uint64_t m = h.once
-    cdef int i
-    cdef int k = 0
-    while m:  # ascending card order, a copy held twice listed twice
-        i = cc_ctz(m)
-        lines.append(tuple.__new__(Outlook, (_BY_INDEX[i], points[k], outcomes[k] != 0,
-                                             OUTCOMES[outcomes[k]]) + _prospect_fields(&p[k])))
-        k += 1
-        if h.twice >> i & 1:
-            lines.append(lines[k - 1])
-            k += 1
-        m &= m - 1
-    if order is None:
-        return lines
-    cdef uint64_t below
-    cdef list ordered = []
-    for c in order:  # a card's place in ascending order = cards held below it
-        i = c.index
-        below = ((<uint64_t>1) << i) - 1
-        ordered.append(lines[_popcount(h.once & below) + _popcount(h.twice & below)])
-    return ordered
+        raise_status(st)
+    return outlook_of(h, points, outcomes, p, order)
 
 
 def draw_outlook(hand7, top, unseen=None, *, decks=None, rules=None):
@@ -159,7 +134,7 @@ def draw_outlook(hand7, top, unseen=None, *, decks=None, rules=None):
         nd = hand._decks
         u.once = uo
         u.twice = ut
-    r = _outlook_rules(rules, nd)
+    _outlook_rules(rules, nd, &r)
     t.once = (<uint64_t>1) << (<int>top.index)
     t.twice = 0
     st = cc_prospect_of(&r, h, t, &take)
@@ -167,14 +142,12 @@ def draw_outlook(hand7, top, unseen=None, *, decks=None, rules=None):
         st = cc_prospect_of(&r, h, u, &stock)
     if st != CC_OK:
         check_unseen(hand7, unseen, decks, check_rules(rules), 7, top=top)
-        _raise_status(st)
-    return tuple.__new__(DrawOutlook, (
-        top, tuple.__new__(Prospect, _prospect_fields(&take)),
-        tuple.__new__(Prospect, _prospect_fields(&stock))))
+        raise_status(st)
+    return draw_outlook_of(top, &take, &stock)
 
 
-def _outlook_chunk(_CRules cr, const uint64_t[::1] flat, const uint64_t[::1] uflat,
-                   double[::1] res, int decks, size_t lo, size_t hi):
+def _chunk(CRules cr, const uint64_t[::1] flat, const uint64_t[::1] uflat, double[::1] res,
+           int decks, size_t lo, size_t hi):
     """Rows lo..hi of an outlook batch without the GIL: (status, absolute bad row)."""
     cdef size_t bad = 0
     cdef cc_status st
@@ -185,8 +158,7 @@ def _outlook_chunk(_CRules cr, const uint64_t[::1] flat, const uint64_t[::1] ufl
 
 
 def outlook_batch(masks, unseen_masks, *, threads=None, rules=None):
-    cdef _CRules cr = _HOUSE_CR if rules is None or rules is HOUSE_RULES else _crules_of(
-        check_rules(rules))
+    cdef CRules cr = crules_of(rules)
     rules_value = check_rules(rules)
     cdef int nthreads = check_threads(threads)
     arr, decks = normalize_batch(masks)
@@ -203,24 +175,11 @@ def outlook_batch(masks, unseen_masks, *, threads=None, rules=None):
         return out
     flat = arr.reshape(-1)
     uflat = uarr.reshape(-1)
-    res = out.reshape(-1)
-    # an outlook row is ~1000x a hint row: split from a few hundred rows on
-    cdef size_t chunks = min(<size_t>nthreads, (n + 255) // 256)
-    if chunks <= 1:
-        results = [_outlook_chunk(cr, flat, uflat, res, decks, 0, n)]
-    else:
-        step = (n + chunks - 1) // chunks
-        global _pool
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 2,
-                                       thread_name_prefix="chinchon")
-        futures = [_pool.submit(_outlook_chunk, cr, flat, uflat, res, decks, lo,
-                                min(n, lo + step))
-                   for lo in range(0, n, step)]
-        results = [f.result() for f in futures]
-    failures = [(row, st) for st, row in results if st != 0]
-    if failures:
-        row, st = min(failures)
+    cdef size_t chunks = min(<size_t>nthreads,
+                             (n + _MIN_ROWS_PER_THREAD - 1) // _MIN_ROWS_PER_THREAD)
+    st, row = run_chunks(_chunk, n, chunks, (cr, flat, uflat, out.reshape(-1), decks))
+    if st != CC_OK:
+        # the shared checks name the row's problem: its hand, else its unseen cards
         once = int(flat[row * decks])
         twice = 0 if decks == 1 else int(flat[row * decks + 1])
         status = row_status(once, twice, 8, rules_value)
@@ -231,5 +190,5 @@ def outlook_batch(masks, unseen_masks, *, threads=None, rules=None):
         status = unseen_row_status(once, twice, u_once, u_twice, decks, rules_value)
         if status != "CC_OK":
             raise unseen_row_error(status, row, u_once)
-        raise row_error(_STATUS_NAMES.get(st, f"status {st}"), row, once)
+        raise row_error(status_name(st), row, once)
     return out
