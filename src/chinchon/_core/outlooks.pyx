@@ -18,10 +18,9 @@ from ._results cimport draw_outlook_of, outlook_of
 
 import numpy as np
 
-from .._args import (check_rules, check_threads, check_unseen, normalize_batch, row_error,
-                     row_status, unseen_row_error, unseen_row_status)
+from .._args import (check_rules, check_threads, check_unseen, normalize_outlook_batch,
+                     row_error, row_status, unseen_row_error, unseen_row_status)
 from ..cards import LANE_MASK, Card, Hand, coerce_cards
-from ..errors import BatchRowError
 from ..rules import HOUSE_RULES
 
 # an outlook row is ~1000x a hint row: a batch is split over threads from this many on
@@ -49,6 +48,15 @@ cdef int _fast_hand(object hand, object decks, int n, cc_hand *h) except -1:
     if (t is Hand or t is list or t is tuple) and hand_masks(hand, decks, h, &nd) == n:
         return nd
     return 0
+
+
+cdef int _checked(object hand, object uo, object ut, cc_hand *h, cc_hand *u) except -1:
+    """The masks check_unseen gave (its Hand and unseen masks); returns the decks."""
+    h.once = hand._once
+    h.twice = hand._twice
+    u.once = uo
+    u.twice = ut
+    return hand._decks
 
 
 cdef int _fast_unseen(object unseen, object decks, int nd, uint64_t cm, uint64_t extra,
@@ -93,11 +101,7 @@ def outlook(hand8, unseen=None, *, decks=None, rules=None):
         hand, uo, ut, _ = check_unseen(hand8, unseen, decks, check_rules(rules), 8)
         if type(hand8) is not Hand:
             order = coerce_cards(hand8)
-        h.once = hand._once
-        h.twice = hand._twice
-        nd = hand._decks
-        u.once = uo
-        u.twice = ut
+        nd = _checked(hand, uo, ut, &h, &u)
     _outlook_rules(rules, nd, &r)
     st = cc_outlook(&r, h, u, points, outcomes, p)
     if st != CC_OK:
@@ -129,11 +133,7 @@ def draw_outlook(hand7, top, unseen=None, *, decks=None, rules=None):
             nd = 0
     if not nd:
         hand, uo, ut, top = check_unseen(hand7, unseen, decks, check_rules(rules), 7, top=top)
-        h.once = hand._once
-        h.twice = hand._twice
-        nd = hand._decks
-        u.once = uo
-        u.twice = ut
+        nd = _checked(hand, uo, ut, &h, &u)
     _outlook_rules(rules, nd, &r)
     t.once = (<uint64_t>1) << (<int>top.index)
     t.twice = 0
@@ -161,14 +161,7 @@ def outlook_batch(masks, unseen_masks, *, threads=None, rules=None):
     cdef CRules cr = crules_of(rules)
     rules_value = check_rules(rules)
     cdef int nthreads = check_threads(threads)
-    arr, decks = normalize_batch(masks)
-    try:
-        uarr, udecks = normalize_batch(unseen_masks)
-    except BatchRowError as exc:
-        raise BatchRowError(f"unseen_masks: {exc}", exc.row) from None
-    if uarr.shape != arr.shape:
-        raise BatchRowError(f"unseen_masks must have the shape of masks {arr.shape}, "
-                            f"got {uarr.shape}", -1)
+    arr, decks, uarr = normalize_outlook_batch(masks, unseen_masks)
     cdef size_t n = arr.shape[0]
     out = np.empty((n, 8, CC_OUTLOOK_COLUMNS), dtype=np.float64)
     if n == 0:
