@@ -284,8 +284,9 @@ def _any_case(spellings: dict[str, Card]) -> dict[str, Card]:
     return table
 
 
-#: the spellings in any case: plain card text parses by one look-up per token
-_ANY_CASE = _any_case(SPELLINGS)
+#: the card of a spelling in any case (KeyError for anything else): plain card text
+#: parses by one look-up per token
+_LOOKUP = _any_case(SPELLINGS).__getitem__
 
 
 def parse_cards(text: str) -> list[Card]:
@@ -300,7 +301,7 @@ def parse_cards(text: str) -> list[Card]:
         raise CardParseError(f"card text must be a str, got {type(text).__name__}",
                              shown(text))
     try:  # the common case: spellings separated by whitespace, a look-up each
-        return list(map(_ANY_CASE.__getitem__, text.split()))
+        return [*map(_LOOKUP, text.split())]
     except KeyError:  # commas, or a token to look at closer
         pass
     table = SPELLINGS
