@@ -23,6 +23,10 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 export CHINCHON_REQUIRE_NATIVE=1
 # The full-size suite runs in .ci/run; here each wheel gets a fifth of the random hands.
 export CHINCHON_TEST_SCALE=${CHINCHON_TEST_SCALE:-0.2}
+# The compiled modules of chinchon._core (CHINCHON_BINDING_MODULES in CMakeLists.txt)
+CORE_MODULES=$(sed -n 's/^set(CHINCHON_BINDING_MODULES \(.*\))$/\1/p' "$repo/CMakeLists.txt")
+[ -n "$CORE_MODULES" ] || { echo "FAIL: no CHINCHON_BINDING_MODULES in CMakeLists.txt" >&2; exit 1; }
+export CORE_MODULES
 unset CHINCHON_IMPLEMENTATION CMAKE_ARGS PYTHONPATH
 
 step() { printf '\n== [%3ss] %s\n' "$SECONDS" "$*"; }
@@ -48,14 +52,15 @@ step "2. the sdist holds what a build needs, and nothing else"
 tar tzf "$sdist" | sed 's|^[^/]*/||; /\/$/d; /^$/d' | sort >"$work/sdist.txt"
 echo "$(wc -l <"$work/sdist.txt") files"
 for need in PKG-INFO pyproject.toml CMakeLists.txt README.md LICENSE csrc/include/chinchon.h \
-  src/chinchon/__init__.py src/chinchon/_version.py src/chinchon/_core/_binding.pyx \
-  src/chinchon/_core/_binding.pxd src/chinchon/_core/_binding.pyi src/chinchon/py.typed \
-  src/chinchon/reference/__init__.py tests/conftest.py; do
+  src/chinchon/__init__.py src/chinchon/_version.py src/chinchon/_core/chinchon.pxd \
+  src/chinchon/_core/_common.pxd src/chinchon/_core/_results.pxd \
+  $(for m in $CORE_MODULES; do echo "src/chinchon/_core/$m.pyx src/chinchon/_core/$m.pyi"; done) \
+  src/chinchon/py.typed src/chinchon/reference/__init__.py tests/conftest.py; do
   grep -qxF "$need" "$work/sdist.txt" || fail "the sdist lacks $need"
 done
 grep -q '^csrc/.*\.c$' "$work/sdist.txt" || fail "the sdist holds no C source"
 # build outputs, caches, generated C, CI files: none of them belong in the sdist
-junk='(^|/)(build|dist|wheelhouse|_skbuild|__pycache__|\.git|\.github|\.ci|\.pytest_cache|\.mypy_cache|\.hypothesis|\.benchmarks|\.venv[^/]*|[^/]*\.egg-info)(/|$)|\.(so|pyd|dll|dylib|o|obj|a|lib|pyc|whl)$|^src/chinchon/_core/_binding\.c$'
+junk='(^|/)(build|dist|wheelhouse|_skbuild|__pycache__|\.git|\.github|\.ci|\.pytest_cache|\.mypy_cache|\.hypothesis|\.benchmarks|\.venv[^/]*|[^/]*\.egg-info)(/|$)|\.(so|pyd|dll|dylib|o|obj|a|lib|pyc|whl)$|^src/chinchon/_core/[^/]*\.c$'
 if grep -E "$junk" "$work/sdist.txt"; then fail "the sdist holds the files above"; fi
 # and nothing that git does not track (a scratch file beside the sources, say)
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
@@ -79,10 +84,11 @@ check_wheel() {
     *) fail "$name: the repaired wheel has no manylinux tag: $repaired" ;;
   esac
   "$tools/python" - "$repaired" <<'EOF'
-import re, sys, zipfile
+import os, re, sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-need = [r"chinchon/_core/_binding\..*(so|pyd)$", r"chinchon/_core/_binding\.pyi$",
-        r"chinchon/py\.typed$", r"chinchon/__init__\.py$", r"chinchon/reference/__init__\.py$",
+need = [p for m in os.environ["CORE_MODULES"].split()
+        for p in (rf"chinchon/_core/{m}\..*(so|pyd)$", rf"chinchon/_core/{m}\.pyi$")]
+need += [r"chinchon/py\.typed$", r"chinchon/__init__\.py$", r"chinchon/reference/__init__\.py$",
         r"\.dist-info/licenses/LICENSE$"]
 missing = [p for p in need if not any(re.search(p, n) for n in names)]
 junk = [n for n in names if re.search(r"\.(c|h|o|pyc|pyx|pxd|pxi)$|__pycache__|/tests?/", n)]
@@ -107,15 +113,17 @@ test_wheel() {
 import os, shutil, sys
 compilers = [c for c in ("cc", "gcc", "clang", "c99", "tcc") if shutil.which(c)]
 assert not compilers, f"compilers on PATH: {compilers}"
-import chinchon, chinchon._core._binding
+import importlib
+import chinchon
 venv = os.path.realpath(sys.prefix)
-for mod in (chinchon, chinchon._core._binding):
+core = [importlib.import_module(f"chinchon._core.{m}") for m in os.environ["CORE_MODULES"].split()]
+for mod in (chinchon, *core):
     assert os.path.realpath(mod.__file__).startswith(venv + os.sep), mod.__file__
 assert chinchon.IMPLEMENTATION == "native", chinchon.IMPLEMENTATION
 from importlib.metadata import version
 assert version("chinchon") == chinchon.__version__, (version("chinchon"), chinchon.__version__)
 print(f"chinchon {chinchon.__version__}: IMPLEMENTATION={chinchon.IMPLEMENTATION!r}, "
-      f"_core from {chinchon._core._binding.__file__}")
+      f"_core from {os.path.dirname(core[0].__file__)}")
 EOF
   # CHINCHON_IMPLEMENTATION=native: a wheel whose extension does not load fails loudly
   (

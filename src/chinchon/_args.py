@@ -51,6 +51,7 @@ __all__ = [
     "check_threads",
     "check_decks",
     "normalize_batch",
+    "normalize_outlook_batch",
     "row_status",
     "row_error",
     "seat_name",
@@ -168,6 +169,20 @@ def normalize_batch(masks: Any) -> tuple[np.ndarray, int]:
         bad = int(np.argwhere(arr < 0)[0][0])
         raise BatchRowError(f"row {bad}: negative mask", bad)
     return np.ascontiguousarray(arr, dtype=np.uint64), decks
+
+
+def normalize_outlook_batch(masks: Any, unseen_masks: Any) -> tuple[np.ndarray, int, np.ndarray]:
+    """:func:`normalize_batch` of an outlook batch's hands and of their unseen cards, of
+    the same shape: ``(hands, decks, unseen)``."""
+    arr, decks = normalize_batch(masks)
+    try:
+        uarr, _ = normalize_batch(unseen_masks)
+    except BatchRowError as exc:
+        raise BatchRowError(f"unseen_masks: {exc}", exc.row) from None
+    if uarr.shape != arr.shape:
+        raise BatchRowError(f"unseen_masks must have the shape of masks {arr.shape}, "
+                            f"got {uarr.shape}", -1)
+    return arr, decks, uarr
 
 
 def row_status(once: int, twice: int, exact: Optional[int],

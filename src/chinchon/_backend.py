@@ -6,16 +6,19 @@ falls back to the pure-Python reference (:mod:`chinchon.reference`) with a
 ``native`` (fail if it cannot load) or ``python``.
 
 Every layer above the solver (the game, the bots, the CLI, the server) calls the
-solver through this module, never through the package's ``__init__``. The docstrings
-live once, on the reference's functions, and are copied onto the compiled ones.
+solver through this module, never through the package's ``__init__``; the game's C
+generator and the C game engine are reached through :func:`native` (nothing else
+imports :mod:`chinchon._core`). The docstrings live once, on the reference's functions,
+and are copied onto the compiled ones.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import reference
 from ._args import SOLVER_FUNCTIONS
@@ -23,7 +26,9 @@ from ._args import SOLVER_FUNCTIONS
 #: the solver functions both implementations provide, with the same signatures
 FUNCTIONS = SOLVER_FUNCTIONS
 
-__all__ = ["IMPLEMENTATION", "FUNCTIONS", *FUNCTIONS]
+__all__ = ["IMPLEMENTATION", "FUNCTIONS", "native", *FUNCTIONS]
+
+_CORE = f"{__package__}._core"
 
 
 def _load_native(required: bool) -> ModuleType | None:
@@ -31,7 +36,7 @@ def _load_native(required: bool) -> ModuleType | None:
     try:
         from . import _core
     except ModuleNotFoundError as exc:
-        if exc.name != "chinchon._core._binding":
+        if not (exc.name or "").startswith(f"{_CORE}."):  # not a compiled module missing
             raise
         why = "it is not installed (this install built no C extension)"
         if required:
@@ -51,6 +56,17 @@ def _load_native(required: bool) -> ModuleType | None:
         stacklevel=4,
     )
     return None
+
+
+def native(name: str) -> Any:
+    """The compiled module ``chinchon._core.<name>`` beyond the solver functions:
+    ``"rng"`` (the game's generator in C) or ``"engine"`` (whole games between the
+    built-in bots); None where the extension is not built or does not load. Whatever
+    :data:`IMPLEMENTATION` is: the C engine runs when asked for by name."""
+    try:
+        return importlib.import_module(f"{_CORE}.{name}")
+    except ImportError:
+        return None
 
 
 def _load_implementation() -> ModuleType:

@@ -273,8 +273,26 @@ def _spellings() -> dict[str, Card]:
 SPELLINGS = _spellings()
 
 
+def _any_case(spellings: dict[str, Card]) -> dict[str, Card]:
+    """Every spelling in every mix of upper and lower case -> its Card."""
+    table = {}
+    for spelling, card in spellings.items():
+        variants = [""]
+        for ch in spelling:
+            variants = [v + c for v in variants for c in {ch.lower(), ch.upper()}]
+        table.update(dict.fromkeys(variants, card))
+    return table
+
+
+#: the card of a spelling in any case (KeyError for anything else): plain card text
+#: parses by one look-up per token
+_LOOKUP = _any_case(SPELLINGS).__getitem__
+
+
 def parse_cards(text: str) -> list[Card]:
     """Parse card text, separated by whitespace and/or commas, into a list of cards.
+
+    The one card parser: the native binding parses card text with it too.
 
     >>> [str(c) for c in parse_cards("7o, Sc 12b")]
     ['7o', '10c', '12b']
@@ -282,6 +300,10 @@ def parse_cards(text: str) -> list[Card]:
     if not isinstance(text, str):
         raise CardParseError(f"card text must be a str, got {type(text).__name__}",
                              shown(text))
+    try:  # the common case: spellings separated by whitespace, a look-up each
+        return [*map(_LOOKUP, text.split())]
+    except KeyError:  # commas, or a token to look at closer
+        pass
     table = SPELLINGS
     out = []
     for tok in _SPLIT.split(text.strip()) if "," in text else text.split():

@@ -61,7 +61,7 @@ def _slotted(cls: _C) -> _C:
     before): what ``dataclass(slots=True)`` does from Python 3.10, here for 3.9 as well.
 
     The native settlement is made of a dozen of these per call: the binding allocates
-    each and stores its fields straight into the slots (``_core/_settle.pxi``), with no
+    each and stores its fields straight into the slots (``_core/_results.pyx``), with no
     instance dictionary to build or free. Equality, hash, repr, ``to_dict``, pickling and
     copying stay as they were; only ``vars()`` of a result is gone."""
     names = [f.name for f in fields(cls)]

@@ -134,7 +134,7 @@ def test_state_round_trip_and_checks():
 
 @pytest.mark.skipif(not NATIVE, reason="the C generator is reached through the native binding")
 def test_c_and_python_agree_draw_for_draw():
-    from chinchon._core import _binding as b
+    from chinchon._core import rng as b
     rnd = random.Random(2024)
     for _ in range(200):
         seed = rnd.randrange(-(2**256) + 1, 2**256)

@@ -152,12 +152,12 @@ def native_games(players: int, bots: Sequence[str], seed: int, start: int, stop:
                  rules: Optional[Rules], max_turns: int
                  ) -> tuple[list[GameRecord], list[list[int]]]:
     """Games ``start..stop-1`` by the C engine, with their events."""
-    from chinchon._core import _binding
+    from chinchon._core import engine
     names = builtin_bots(bots)
     assert names is not None
-    rows, traces = _binding._play_games(players, names, seed, start, stop, rules, max_turns,
-                                        bots_module.STALE_TURNS, bots_module.STALE_SHAKE,
-                                        bots_module.ExpertBot.WAIT_FOR, True)
+    rows, traces = engine._play_games(players, names, seed, start, stop, rules, max_turns,
+                                      bots_module.STALE_TURNS, bots_module.STALE_SHAKE,
+                                      bots_module.ExpertBot.WAIT_FOR, True)
     return [GameRecord(*r) for r in rows], traces
 
 

@@ -1,10 +1,28 @@
-"""The native implementation of chinchon: the compiled binding over the C core.
+"""The native implementation of chinchon: the compiled binding over the C core (csrc/).
 
-The functions are those of :mod:`chinchon._core._binding` (built from ``_binding.pyx``
-over ``csrc/``), with the same arguments, results and errors as
-:mod:`chinchon.reference`. Importing this package fails with ``ImportError`` where the
-extension was not built; ``chinchon`` then falls back to the reference.
+One compiled module per subject, over one declaration of the C header
+(``chinchon.pxd``) and the helpers they share (``_common``: rules, the hand fast path,
+statuses; ``_results``: every result object made of a C struct):
+
+- :mod:`.melds`: deadwood, best melds, close outcome, discard hints, and their batches
+- :mod:`.settlement`: the settlement of a closed hand
+- :mod:`.outlooks`: the outlook, hints one draw ahead
+- :mod:`.rng`: the game's random generator (for :mod:`chinchon.game.rng`)
+- :mod:`.engine`: whole games between the built-in bots (for the simulations)
+
+This package has the solver functions, with the same arguments, results and errors as
+:mod:`chinchon.reference`; in the package, :mod:`chinchon._backend` alone imports it.
+Importing it fails with ``ImportError`` where the extension was not built; ``chinchon``
+then falls back to the reference.
 """
 
-from ._binding import *  # noqa: F403  (IMPLEMENTATION and the solver functions)
-from ._binding import __all__
+from .._args import SOLVER_FUNCTIONS
+from .melds import (best_melds, close_outcome, deadwood, deadwood_batch, discard_hints,
+                    hints_batch)
+from .outlooks import draw_outlook, outlook, outlook_batch
+from .settlement import settle
+
+#: always ``'native'`` here
+IMPLEMENTATION = "native"
+
+__all__ = ["IMPLEMENTATION", *SOLVER_FUNCTIONS]

@@ -20,14 +20,13 @@ from .._args import (
     check_rules,
     check_threads,
     check_unseen,
-    normalize_batch,
+    normalize_outlook_batch,
     row_error,
     row_status,
     unseen_row_error,
     unseen_row_status,
 )
 from ..cards import Hand, HandLike, coerce_cards, mask_to_cards
-from ..errors import BatchRowError
 from ..results import OUTCOMES, DrawOutlook, Outlook, Prospect, prospect_of
 from ..rules import Rules
 from .melds import Deck, arrangement, deck_for, outcome_code
@@ -136,14 +135,7 @@ def outlook_batch(masks: Any, unseen_masks: Any, *, threads: Optional[int] = Non
     (n, 8, 6), the columns of :data:`OUTLOOK_COLUMNS`."""
     rules = check_rules(rules)
     check_threads(threads)
-    arr, decks = normalize_batch(masks)
-    try:
-        uarr, udecks = normalize_batch(unseen_masks)
-    except BatchRowError as exc:
-        raise BatchRowError(f"unseen_masks: {exc}", exc.row) from None
-    if uarr.shape != arr.shape:
-        raise BatchRowError(f"unseen_masks must have the shape of masks {arr.shape}, "
-                            f"got {uarr.shape}", -1)
+    arr, decks, uarr = normalize_outlook_batch(masks, unseen_masks)
     deck = deck_for(rules.solver, decks)
     out = np.empty((arr.shape[0], 8, len(OUTLOOK_COLUMNS)), dtype=np.float64)
     rows = arr.reshape(-1, decks).tolist()

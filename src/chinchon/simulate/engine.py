@@ -48,11 +48,7 @@ def builtin_bots(specs: Sequence[BotSpec]) -> Optional[list[str]]:
 
 def _binding() -> Any:
     """The native binding, or None when it cannot be imported."""
-    try:
-        from .._core import _binding
-    except ImportError:
-        return None
-    return _binding if hasattr(_binding, "_play_games") else None
+    return _backend.native("engine")
 
 
 def native_available() -> bool:

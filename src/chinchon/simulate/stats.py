@@ -209,8 +209,8 @@ def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
 def from_counts(counts: dict[str, Any], games: int, players: int, bot_names: list[str],
                 seed: int, rules: Optional[Rules] = None) -> SimulationResult:
     """The statistics of ``games`` games from the counts the C engine made of them
-    (``_binding._count_games``: no record per game), equal to :func:`aggregate` of their
-    records, kept records aside (none)."""
+    (``chinchon._core.engine._count_games``: no record per game), equal to
+    :func:`aggregate` of their records, kept records aside (none)."""
     wins_per_seat = list(counts["wins_per_seat"])
     wins_per_bot = {b: 0 for b in bot_names}
     for s, w in enumerate(wins_per_seat):

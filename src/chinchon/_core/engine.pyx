@@ -1,13 +1,23 @@
-# Whole games between the built-in bots (csrc/src/engine.c, cc_play_game) for
-# chinchon.simulate: each game is played without the GIL; its record comes back as a
-# plain tuple (the simulate package makes its GameRecord), and the statistics of the
-# games are counted in C (_Counter) with the records or without any. Included by
-# _binding.pyx.
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible = True
+"""Whole games between the built-in bots (``cc_play_game``) for the simulations: each
+game is played without the GIL; its record comes back as a plain tuple (the simulation
+package makes its GameRecord), and the statistics of the games are counted in C
+(``_Counter``) with the records or without any.
+"""
 
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
+from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_GAME_WON,
+                        CC_MAX_PLAYERS, CC_OK, CC_RNG_SEED_WORDS, cc_game_config,
+                        cc_game_record, cc_play_game, cc_status)
+from ._common cimport crules_of, raise_status
+
+from .._args import check_rules
 from ..errors import ChinchonError
+
+cdef int _INT_MAX = 2147483647
 
 # a hand's outcome code (cc_outcome, and CC_HAND_VOID) as GameRecord.outcomes spells it
 _HAND_OUTCOMES = (None, "normal", "minus_ten", "chinchon", "joker_chinchon", "void")
@@ -59,13 +69,10 @@ cdef int _game_config(cc_game_config *cfg, int players, bots, seed, object rules
     if not 2 <= players <= CC_MAX_PLAYERS or len(bots) != players:
         raise ChinchonError(f"the engine seats 2..{CC_MAX_PLAYERS} bots, one per player")
     rules = check_rules(rules)
-    if rules is HOUSE_RULES:
-        cfg.rules = _house
-    else:
-        if rules.minus_ten > _INT_MAX:
-            raise ChinchonError(f"the native engine takes Rules.minus_ten up to {_INT_MAX}, "
-                                f"got {rules.minus_ten}")
-        cfg.rules = _crules_of(rules).r
+    if rules.minus_ten > _INT_MAX:
+        raise ChinchonError(f"the native engine takes Rules.minus_ten up to {_INT_MAX}, "
+                            f"got {rules.minus_ten}")
+    cfg.rules = crules_of(rules).r
     cfg.players = players
     for s in range(players):
         code = _BOT_CODES.get(bots[s])
@@ -85,7 +92,7 @@ cdef int _game_config(cc_game_config *cfg, int players, bots, seed, object rules
         raise ChinchonError(f"seed must be an int of at most 256 bits, got {seed!r}")
     cfg.seed_negative = 1 if seed < 0 else 0
     mag = -seed if seed < 0 else seed
-    for k in range(4):
+    for k in range(CC_RNG_SEED_WORDS):
         cfg.seed_magnitude[k] = (mag >> (64 * k)) & 0xFFFFFFFFFFFFFFFF
     cfg.stale_turns = stale_turns
     cfg.stale_shake = stale_shake
@@ -109,7 +116,7 @@ cdef int _play_one(cc_game_config *cfg, uint64_t index, cc_game_record *rec, _Bu
         with nogil:
             st = cc_play_game(cfg, index, rec)
         if st != CC_OK:
-            _raise_status(st)
+            raise_status(st)
         if rec.n_ended > rec.cap_ended or rec.n_points > rec.cap_points or (
                 trace and rec.n_events > rec.cap_events):
             buf.grow(max(rec.n_ended, rec.n_points // CC_MAX_PLAYERS + 1, buf.cap_ended),
@@ -170,7 +177,7 @@ cdef enum:
     _SEATS = 16  # CC_MAX_PLAYERS or more (checked below)
 
 if CC_MAX_PLAYERS > _SEATS:
-    raise ImportError("_engine.pxi: _SEATS is below CC_MAX_PLAYERS")
+    raise ImportError("chinchon._core.engine: _SEATS is below CC_MAX_PLAYERS")
 
 
 cdef dict _histogram(const int64_t *counts, Py_ssize_t n, long long low, dict more):

@@ -1,11 +1,20 @@
-# The C core's public header, csrc/include/chinchon.h, mirrored for Cython: every type, status
-# and function the binding calls. The status enum is declared in full, down to its
-# sentinel, so that the binding maps each status to its exception by name.
+# The C core's one public header, csrc/include/chinchon.h, mirrored for Cython in full,
+# in the header's order: its constants, types and functions. The status enum is declared
+# down to its sentinel, so the binding can check at import that every status has its
+# exception (errors.STATUS_ERRORS, keyed by the name cc_status_name gives).
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 
 cdef extern from "chinchon.h" nogil:
+    enum:
+        CC_NRANKS
+        CC_NSUITS
+        CC_MAX_HAND
+        CC_MAX_MELDS
+        CC_MAX_CANDIDATES
+    const uint64_t CC_LANE_MASK
+
     ctypedef enum cc_status:
         CC_OK
         CC_ERR_LANE_BITS
@@ -23,12 +32,10 @@ cdef extern from "chinchon.h" nogil:
         uint64_t once
         uint64_t twice
 
-    ctypedef struct cc_rules:
-        uint8_t points[12]
-        uint8_t close_limit
-        int minus_ten
-        uint8_t plain
-        uint8_t decks
+    enum:
+        CC_JOKER1_BIT
+        CC_JOKER2_BIT
+    const uint64_t CC_EIGHTS_NINES
 
     ctypedef struct cc_variant:
         int deck
@@ -38,6 +45,28 @@ cdef extern from "chinchon.h" nogil:
         int seven_run_wins
         int joker_chinchon
 
+    ctypedef struct cc_rules:
+        uint8_t points[CC_NRANKS]
+        uint8_t close_limit
+        int minus_ten
+        uint64_t plane[5]
+        uint8_t deck
+        uint8_t wild_ace
+        uint8_t jokers
+        uint8_t joker_points
+        uint8_t seven_run_wins
+        uint8_t plain
+        uint8_t decks
+        int joker_chinchon
+        uint64_t joker_mask
+        uint64_t card_mask
+        uint64_t wplane[5]
+        uint8_t wpoints[16]
+
+    ctypedef enum cc_meld_kind:
+        CC_SET
+        CC_RUN
+
     ctypedef struct cc_meld:
         cc_hand cards
         uint8_t kind
@@ -45,7 +74,7 @@ cdef extern from "chinchon.h" nogil:
         uint8_t joker_rank
 
     ctypedef struct cc_arrangement:
-        cc_meld melds[2]
+        cc_meld melds[CC_MAX_MELDS]
         int n_melds
         cc_hand unmatched
         int points
@@ -58,8 +87,11 @@ cdef extern from "chinchon.h" nogil:
         CC_JOKER_CHINCHON
 
     void cc_rules_default(cc_rules *rules)
-    cc_status cc_rules_init_variant(cc_rules *rules, const uint8_t *points, int close_limit,
-                                    int minus_ten, const cc_variant *variant)
+    cc_status cc_rules_init(cc_rules *rules, const uint8_t points[CC_NRANKS], int close_limit,
+                            int minus_ten)
+    cc_status cc_rules_init_variant(cc_rules *rules, const uint8_t points[CC_NRANKS],
+                                    int close_limit, int minus_ten, const cc_variant *variant)
+    cc_status cc_check_hand(cc_hand h, int max_cards, int *n_cards)
     cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
     cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
     cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
@@ -71,6 +103,18 @@ cdef extern from "chinchon.h" nogil:
                              int decks, uint8_t *out, size_t *bad_row)
     const char *cc_status_message(cc_status status)
     const char *cc_status_name(cc_status status)
+
+    # helpers shared with the settlement code
+    int cc_hand_points(const cc_rules *rules, cc_hand h)
+    int cc_enumerate_melds(cc_hand h, cc_meld *out, int cap)
+    int cc_meld_key_compare(cc_hand x, cc_hand y)
+    cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangement *out)
+
+    # settlement
+    enum:
+        CC_HAND_CARDS
+        CC_MAX_OPPONENTS
+        CC_MAX_TABLE
 
     ctypedef struct cc_layoff:
         uint8_t card
@@ -85,9 +129,9 @@ cdef extern from "chinchon.h" nogil:
         uint8_t joker_rank
 
     ctypedef struct cc_seat_result:
-        cc_meld melds[2]
+        cc_meld melds[CC_MAX_MELDS]
         int n_melds
-        cc_layoff layoffs[7]
+        cc_layoff layoffs[CC_HAND_CARDS]
         int n_layoffs
         cc_hand unmatched
         int points
@@ -98,24 +142,25 @@ cdef extern from "chinchon.h" nogil:
         int deadwood
         cc_seat_result closer
         int n_opponents
-        cc_seat_result opponents[5]
+        cc_seat_result opponents[CC_MAX_OPPONENTS]
         int n_table
-        cc_table_meld table[12]
-        int points[6]
+        cc_table_meld table[CC_MAX_TABLE]
+        int points[6]  # 1 + CC_MAX_OPPONENTS
         int bad_seat
         int bad_card
 
     cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
                         int n_opponents, int decks, cc_settlement *out)
 
+    # the outlook: hints one draw ahead
+    enum:
+        CC_OUTLOOK_COLUMNS
 
-    # the outlook (csrc/src/outlook.c)
     ctypedef struct cc_prospect:
         uint32_t draws
         uint32_t points_sum
         uint32_t outcomes[5]
 
-    int CC_OUTLOOK_COLUMNS
     cc_status cc_prospect_of(const cc_rules *rules, cc_hand h7, cc_hand unseen,
                              cc_prospect *out)
     cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint8_t points[8],
@@ -124,38 +169,37 @@ cdef extern from "chinchon.h" nogil:
                                const uint64_t *unseen, size_t n, int decks, double *out,
                                size_t *bad_row)
 
-    # the game's random generator (csrc/src/rng.c)
+    # the game's random generator
     ctypedef struct cc_rng:
         uint64_t s[4]
 
-    int CC_RNG_SEED_WORDS
+    enum:
+        CC_RNG_SEED_WORDS
+
     uint64_t cc_splitmix64_next(uint64_t *state)
-    uint64_t cc_rng_derive(int negative, const uint64_t *magnitude, const uint64_t *words,
-                           size_t n_words)
+    uint64_t cc_rng_derive(int negative, const uint64_t magnitude[CC_RNG_SEED_WORDS],
+                           const uint64_t *words, size_t n_words)
     void cc_rng_seed(cc_rng *r, uint64_t derived)
     uint64_t cc_rng_next(cc_rng *r)
     uint32_t cc_rng_below(cc_rng *r, uint32_t n)
     double cc_rng_double(cc_rng *r)
     void cc_rng_shuffle(cc_rng *r, uint8_t *items, size_t n)
 
-    # whole games between the built-in bots (csrc/src/engine.c)
-    int CC_MAX_PLAYERS
-    int CC_HAND_VOID
+    # whole games between the built-in bots
+    enum:
+        CC_MAX_PLAYERS
+        CC_MAX_DECK
+
     ctypedef enum cc_bot:
         CC_BOT_RANDOM
         CC_BOT_GREEDY
         CC_BOT_EXPERT
         CC_BOT_END
 
-    ctypedef enum cc_game_status:
-        CC_GAME_WON
-        CC_GAME_DRAW
-        CC_GAME_STALLED
-
     ctypedef struct cc_game_config:
         cc_rules rules
         int players
-        uint8_t bots[6]
+        uint8_t bots[CC_MAX_PLAYERS]
         int64_t eliminate_above
         int64_t rejoin_chips
         int first_round_close
@@ -163,17 +207,35 @@ cdef extern from "chinchon.h" nogil:
         int void_at_stock
         uint32_t max_turns
         int seed_negative
-        uint64_t seed_magnitude[4]
+        uint64_t seed_magnitude[CC_RNG_SEED_WORDS]
         int stale_turns
         double stale_shake
         double wait_for
+
+    ctypedef enum cc_game_status:
+        CC_GAME_WON
+        CC_GAME_DRAW
+        CC_GAME_STALLED
+
+    enum:
+        CC_HAND_VOID
+
+    enum:
+        CC_EV_DEAL
+        CC_EV_DRAW
+        CC_EV_RESHUFFLE
+        CC_EV_DISCARD
+        CC_EV_HAND
+        CC_EV_POINTS
+        CC_EV_REJOIN
+        CC_EV_END
 
     ctypedef struct cc_game_record:
         uint8_t status
         int8_t winner
         uint32_t hands
-        int64_t totals[6]
-        uint32_t rejoins[6]
+        int64_t totals[CC_MAX_PLAYERS]
+        uint32_t rejoins[CC_MAX_PLAYERS]
         size_t n_ended
         size_t cap_ended
         uint32_t *turns
@@ -187,8 +249,3 @@ cdef extern from "chinchon.h" nogil:
 
     cc_status cc_play_game(const cc_game_config *config, uint64_t index,
                            cc_game_record *record)
-
-
-# the core's count-trailing-zeros (csrc/src/bits.h: builtin, MSVC intrinsic or fallback)
-cdef extern from "bits.h" nogil:
-    int cc_ctz(uint64_t x)  # x != 0

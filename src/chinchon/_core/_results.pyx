@@ -1,59 +1,45 @@
-# The settle() part of the native binding (SPEC section 4), over cc_settle in the C
-# core. Included from _binding.pyx (it uses _rules_for and _KINDS from there; the C
-# declarations are in _binding.pxd).
-#
-# Validation is shared with the reference (chinchon._args.prepare_settle) so both raise
-# the same classes with the same messages. Fast path: when every hand is a Hand, the C
-# core validates; on any bad-deal status the shared validation is run to raise the
-# documented error. The result dataclasses are filled directly (no __init__ call, see
-# _alloc and _put below): they are plain frozen dataclasses with slots, without
-# __post_init__. Every rule variant (SPEC 9.3) is settled by the C core
-# (csrc/src/settle_variants.c).
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible = True
+"""The result objects of the binding, made of the C core's structs in one place
+(declared in ``_results.pxd``): the cards of a mask, melds, arrangements, hints,
+settlements and outlooks, as :mod:`chinchon.results` defines them.
+
+The result objects are made the cheapest way CPython offers. The settlement's classes
+keep their fields in ``__slots__`` (``results._slotted``): each object is allocated by
+the type's allocator (what ``object.__new__`` calls; the dataclasses define no
+``__new__`` nor ``__post_init__``) and each field stored straight into its slot, at the
+offset its slot descriptor holds -- no ``__init__``, no attribute lookup, no instance
+dict. A fresh object's slots are NULL, so nothing is released; every field is stored
+before the object is returned. The outlook's results are named tuples, made by
+``tuple.__new__``.
+"""
 
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdint cimport uint8_t, uint64_t
 
-import types as _types
+from .chinchon cimport (CC_JOKER_CHINCHON, CC_MINUS_TEN, cc_arrangement, cc_hand, cc_meld,
+                        cc_prospect, cc_seat_result, cc_settlement, cc_table_meld)
+from ._common cimport chinchon_ctz, read_slot, slot_offset
 
-from ..results import CloserResult, OpponentResult, Settlement, TableMeld
-from .._args import MAX_OPPONENTS
-from .._args import cannot_close_error as _cannot_close_error
-from .._args import deal_error as _deal_error
-from .._args import prepare_settle as _settle_prepare
-from ..rules import Rules as _Rules
+from ..cards import CARD_AT
+from ..results import (OUTCOMES, Arrangement, CloserResult, DrawOutlook, Hint, Meld,
+                       OpponentResult, Outlook, Prospect, Settlement, TableMeld)
+
+# the card of each bit index (None outside the lanes)
+cdef tuple _BY_INDEX = CARD_AT
+cdef tuple _KIND_OF = ("set", "run")  # by cc_meld_kind
+cdef tuple _OUTCOME_OF = tuple(OUTCOMES)  # by cc_outcome
 
 
-# The result objects are made the cheapest way CPython offers. Their classes keep their
-# fields in __slots__ (results._slotted): each object is allocated by the type's
-# allocator (what object.__new__ calls; the dataclasses define no __new__ nor
-# __post_init__) and each field stored straight into its slot, at the offset its slot
-# descriptor holds -- no __init__, no attribute lookup, no instance dict. A fresh object's
-# slots are NULL, so nothing is released; every field is stored before the object is
-# returned. A Hand's masks are read from its slots the same way (exact Hands only).
+cdef object outcome_name(int outcome):
+    """The name of a cc_outcome (None for CC_CANNOT_CLOSE)."""
+    return _OUTCOME_OF[outcome]
+
 
 cdef extern from "Python.h":
-    ctypedef struct PyMemberDef:
-        int type
-        Py_ssize_t offset
-        int flags
-    ctypedef struct PyMemberDescrObject:
-        PyMemberDef *d_member
     PyObject *PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t nitems) except NULL
-
-cdef extern from "structmember.h":  # the old names, still defined by 3.12+
-    int Py_T_OBJECT_EX "T_OBJECT_EX"
-    int Py_READONLY "READONLY"
-
-
-cdef Py_ssize_t _slot(type cls, str name) except -1:
-    """The offset of the slot that holds field ``name`` of cls's instances."""
-    d = getattr(cls, name)
-    if (type(d) is not _types.MemberDescriptorType
-            or (<PyMemberDescrObject*>d).d_member.type != Py_T_OBJECT_EX
-            or (<PyMemberDescrObject*>d).d_member.flags & Py_READONLY):
-        raise ImportError(f"chinchon._core: {cls.__name__}.{name} is not a plain slot")
-    return (<PyMemberDescrObject*>d).d_member.offset
 
 
 cdef type _plain(type cls):
@@ -76,47 +62,34 @@ cdef inline void _put(object obj, Py_ssize_t offset, object value) noexcept:
     (<PyObject**>((<char*><PyObject*>obj) + offset))[0] = <PyObject*>value
 
 
-cdef inline object _get(object obj, Py_ssize_t offset, str name):
-    """The value of the slot at offset (named name: an unset slot raises as reading the
-    attribute does)."""
-    cdef PyObject *v = (<PyObject**>((<char*><PyObject*>obj) + offset))[0]
-    if v is NULL:
-        return getattr(obj, name)
-    return <object>v
-
-
 for _cls in (Meld, TableMeld, Arrangement, CloserResult, OpponentResult, Settlement):
     _plain(_cls)
 
-cdef Py_ssize_t _M_KIND = _slot(Meld, "kind"), _M_CARDS = _slot(Meld, "cards")
-cdef Py_ssize_t _M_JOKER = _slot(Meld, "joker"), _M_JOKER_RANK = _slot(Meld, "joker_rank")
-cdef Py_ssize_t _T_KIND = _slot(TableMeld, "kind"), _T_CARDS = _slot(TableMeld, "cards")
-cdef Py_ssize_t _T_OWNER = _slot(TableMeld, "owner"), _T_OPEN = _slot(TableMeld, "open")
-cdef Py_ssize_t _T_JOKER = _slot(TableMeld, "joker")
-cdef Py_ssize_t _T_JOKER_RANK = _slot(TableMeld, "joker_rank")
-cdef Py_ssize_t _A_MELDS = _slot(Arrangement, "melds")
-cdef Py_ssize_t _A_UNMATCHED = _slot(Arrangement, "unmatched")
-cdef Py_ssize_t _A_POINTS = _slot(Arrangement, "points")
-cdef Py_ssize_t _C_MELDS = _slot(CloserResult, "melds")
-cdef Py_ssize_t _C_UNMATCHED = _slot(CloserResult, "unmatched")
-cdef Py_ssize_t _C_POINTS = _slot(CloserResult, "points")
-cdef Py_ssize_t _O_MELDS = _slot(OpponentResult, "melds")
-cdef Py_ssize_t _O_LAYOFFS = _slot(OpponentResult, "layoffs")
-cdef Py_ssize_t _O_UNMATCHED = _slot(OpponentResult, "unmatched")
-cdef Py_ssize_t _O_POINTS = _slot(OpponentResult, "points")
-cdef Py_ssize_t _S_OUTCOME = _slot(Settlement, "outcome")
-cdef Py_ssize_t _S_CLOSER = _slot(Settlement, "closer")
-cdef Py_ssize_t _S_OPPONENTS = _slot(Settlement, "opponents")
-cdef Py_ssize_t _S_TABLE = _slot(Settlement, "table")
-cdef Py_ssize_t _S_POINTS = _slot(Settlement, "points")
-
-# a Hand's masks (Hand keeps them in __slots__ too; they are always set)
-cdef Py_ssize_t _H_ONCE = _slot(Hand, "_once")
-cdef Py_ssize_t _H_TWICE = _slot(Hand, "_twice")
-cdef Py_ssize_t _H_DECKS = _slot(Hand, "_decks")
-
-cdef tuple _KIND_OF = tuple(_KINDS)
-cdef tuple _OUTCOME_OF = tuple(OUTCOMES)
+cdef Py_ssize_t _M_KIND = slot_offset(Meld, "kind")
+cdef Py_ssize_t _M_CARDS = slot_offset(Meld, "cards")
+cdef Py_ssize_t _M_JOKER = slot_offset(Meld, "joker")
+cdef Py_ssize_t _M_JOKER_RANK = slot_offset(Meld, "joker_rank")
+cdef Py_ssize_t _T_KIND = slot_offset(TableMeld, "kind")
+cdef Py_ssize_t _T_CARDS = slot_offset(TableMeld, "cards")
+cdef Py_ssize_t _T_OWNER = slot_offset(TableMeld, "owner")
+cdef Py_ssize_t _T_OPEN = slot_offset(TableMeld, "open")
+cdef Py_ssize_t _T_JOKER = slot_offset(TableMeld, "joker")
+cdef Py_ssize_t _T_JOKER_RANK = slot_offset(TableMeld, "joker_rank")
+cdef Py_ssize_t _A_MELDS = slot_offset(Arrangement, "melds")
+cdef Py_ssize_t _A_UNMATCHED = slot_offset(Arrangement, "unmatched")
+cdef Py_ssize_t _A_POINTS = slot_offset(Arrangement, "points")
+cdef Py_ssize_t _C_MELDS = slot_offset(CloserResult, "melds")
+cdef Py_ssize_t _C_UNMATCHED = slot_offset(CloserResult, "unmatched")
+cdef Py_ssize_t _C_POINTS = slot_offset(CloserResult, "points")
+cdef Py_ssize_t _O_MELDS = slot_offset(OpponentResult, "melds")
+cdef Py_ssize_t _O_LAYOFFS = slot_offset(OpponentResult, "layoffs")
+cdef Py_ssize_t _O_UNMATCHED = slot_offset(OpponentResult, "unmatched")
+cdef Py_ssize_t _O_POINTS = slot_offset(OpponentResult, "points")
+cdef Py_ssize_t _S_OUTCOME = slot_offset(Settlement, "outcome")
+cdef Py_ssize_t _S_CLOSER = slot_offset(Settlement, "closer")
+cdef Py_ssize_t _S_OPPONENTS = slot_offset(Settlement, "opponents")
+cdef Py_ssize_t _S_TABLE = slot_offset(Settlement, "table")
+cdef Py_ssize_t _S_POINTS = slot_offset(Settlement, "points")
 
 
 # The card tuples of a settlement's melds, by mask: a table meld nobody laid off onto
@@ -130,14 +103,14 @@ cdef struct _Seen:
 
 
 cdef inline tuple _meld_cards(cc_hand h, _Seen *seen):
-    """_settle_cards(h), or the tuple of an earlier meld of the call with these cards."""
+    """cards_of(h), or the tuple of an earlier meld of the call with these cards."""
     cdef int i
     if seen is NULL:
-        return _settle_cards(h)
+        return cards_of(h)
     for i in range(seen.n):
         if seen.once[i] == h.once and seen.twice[i] == h.twice:
             return <tuple>seen.cards[i]
-    out = _settle_cards(h)
+    out = cards_of(h)
     _remember_cards(seen, h, <PyObject*>out)
     return out
 
@@ -243,7 +216,7 @@ cdef object _meld_of(const cc_meld *m, _Seen *seen):
     e = _entry(m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0)
     if _holds(e, m.cards, m.kind, joker, m.joker_rank, _NOT_ON_TABLE, 0):
         obj = <object>e.obj
-        cards = _get(obj, _M_CARDS, "cards")  # alive while the meld is
+        cards = read_slot(obj, _M_CARDS, "cards")  # alive while the meld is
         _remember_cards(seen, m.cards, <PyObject*>cards)
         return obj
     obj = _new_meld(m, seen)
@@ -266,17 +239,17 @@ cdef object _table_meld_of(const cc_table_meld *t, _Seen *seen):
     return obj
 
 
-cdef tuple _settle_cards(cc_hand h):
+cdef tuple cards_of(cc_hand h):
     cdef uint64_t m = h.once
     cdef int i, k = 0, n = 0
     cdef tuple cards = _BY_INDEX
     while m:
-        n += 1 + <int>((h.twice >> cc_ctz(m)) & 1)
+        n += 1 + <int>((h.twice >> chinchon_ctz(m)) & 1)
         m &= m - 1
     out = PyTuple_New(n)
     m = h.once
     while m:
-        i = cc_ctz(m)
+        i = chinchon_ctz(m)
         c = cards[i]
         Py_INCREF(c)
         PyTuple_SET_ITEM(out, k, c)
@@ -327,7 +300,8 @@ cdef object _new_table_meld(const cc_table_meld *t, _Seen *seen):
     return obj
 
 
-cdef object _settlement_of(const cc_settlement *s, object rules):
+cdef object settlement_of(const cc_settlement *s, object rules):
+    """The Settlement of a C settlement."""
     # rules: None (the house rules) or the Rules value. Rules does not bound minus_ten
     # nor joker_chinchon, so the closer's points on those closes are computed here from
     # the Python ints (a C int would overflow).
@@ -343,7 +317,7 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
         closer_points = s.closer.points
     closer = _alloc(CloserResult)
     _put(closer, _C_MELDS, _settle_melds(&s.closer, &seen))
-    _put(closer, _C_UNMATCHED, _settle_cards(s.closer.unmatched))
+    _put(closer, _C_UNMATCHED, cards_of(s.closer.unmatched))
     _put(closer, _C_POINTS, closer_points)
     opponents = PyTuple_New(s.n_opponents)
     points = PyTuple_New(s.n_opponents + 1)
@@ -359,7 +333,7 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
         o = _alloc(OpponentResult)
         _put(o, _O_MELDS, _settle_melds(r, &seen))
         _put(o, _O_LAYOFFS, layoffs)
-        _put(o, _O_UNMATCHED, _settle_cards(r.unmatched))
+        _put(o, _O_UNMATCHED, cards_of(r.unmatched))
         p = r.points
         _put(o, _O_POINTS, p)
         Py_INCREF(o)
@@ -380,75 +354,97 @@ cdef object _settlement_of(const cc_settlement *s, object rules):
     return settlement
 
 
-# The Rules value of the last settle call and its cc_rules (Rules is frozen): a game
-# settles every hand under one Rules value, and looking a Rules value up (its solver
-# view, hashed) costs more than a small settlement. Read and written with the GIL held.
-cdef object _last_rules = None
-cdef Py_ssize_t _MAX_OPPONENTS = MAX_OPPONENTS
-cdef cc_rules _last_crules
+cdef object arrangement_of(const cc_arrangement *a):
+    """The Arrangement of a C arrangement (its melds shared as a settlement's are)."""
+    cdef int i
+    melds = PyTuple_New(a.n_melds)
+    for i in range(a.n_melds):
+        m = _meld_of(&a.melds[i], NULL)
+        Py_INCREF(m)
+        PyTuple_SET_ITEM(melds, i, m)
+    arrangement = _alloc(Arrangement)
+    _put(arrangement, _A_MELDS, melds)
+    _put(arrangement, _A_UNMATCHED, cards_of(a.unmatched))
+    _put(arrangement, _A_POINTS, a.points)
+    return arrangement
 
 
-cdef inline void _remember_rules(object rules, const cc_rules *r):
-    global _last_rules, _last_crules
-    _last_crules = r[0]
-    _last_rules = rules
+cdef list _in_order(list lines, cc_hand h, object order):
+    """``lines`` (one per card of h in ascending card order, a copy held twice listed
+    twice) in the order of the cards of ``order`` instead (None: as they are). A card's
+    line is the first at its place in ascending order."""
+    if order is None:
+        return lines
+    cdef uint8_t first[64]
+    cdef uint64_t m = h.once
+    cdef int i, k = 0
+    while m:
+        i = chinchon_ctz(m)
+        first[i] = k
+        k += 1 + <int>((h.twice >> i) & 1)
+        m &= m - 1
+    return [lines[first[<int>c.index]] for c in order]
 
 
-def settle(closer7, opponents, *, decks=None, rules=None):
-    cdef cc_hand hands[6]
-    cdef cc_settlement out
-    cdef cc_rules r
-    cdef const cc_rules *rp
-    cdef int n, k, c_decks
-    cdef cc_status st
-    fast = (type(closer7) is Hand and type(opponents) in (list, tuple)
-            and 1 <= len(opponents) <= _MAX_OPPONENTS
-            and (decks is None or (type(decks) is int and (decks == 1 or decks == 2)))
-            and (rules is None or isinstance(rules, _Rules)))  # a preset name: slow path
-    if fast:
-        for h in opponents:
-            if type(h) is not Hand:
-                fast = False
-                break
-    if fast:
-        n = len(opponents)
-        hands[0].once = _get(closer7, _H_ONCE, "_once")
-        hands[0].twice = _get(closer7, _H_TWICE, "_twice")
-        says_two = _get(closer7, _H_DECKS, "_decks") == 2
-        for k in range(n):
-            h = opponents[k]
-            hands[k + 1].once = _get(h, _H_ONCE, "_once")
-            hands[k + 1].twice = _get(h, _H_TWICE, "_twice")
-            says_two = says_two or _get(h, _H_DECKS, "_decks") == 2
-        # decks=None: a Hand of two decks makes it 2 (the set capacity under jokers), as
-        # in prepare_settle; else the C core infers it from the cards
-        c_decks = (2 if says_two else 0) if decks is None else decks
-    else:
-        masks, c_decks, rules = _settle_prepare(closer7, opponents, decks, rules)
-        n = len(masks) - 1
-        for k in range(n + 1):
-            hands[k].once = masks[k][0]
-            hands[k].twice = masks[k][1]
-    if rules is None or rules is HOUSE_RULES:
-        rp = &_house
-    elif rules is _last_rules:  # the same Rules value as the last call (a game's case)
-        r = _last_crules  # a copy: the global may change under a free-threaded build
-        rp = &r
-    else:
-        r = _rules_for(rules)
-        _remember_rules(rules, &r)
-        rp = &r
-    # with the GIL, as every one-hand call: a settlement is 0.3-3 us of C, and giving the
-    # GIL up and taking it back costs a tenth of that alone (more when another thread
-    # holds it: then the wait is up to the switch interval, 5 ms)
-    st = cc_settle(rp, hands[0], &hands[1], n, c_decks, &out)
-    if st != CC_OK:
-        if <int>st == <int>CC_ERR_CANNOT_CLOSE:
-            raise _cannot_close_error((hands[0].once, hands[0].twice), out.deadwood,
-                                      HOUSE_RULES if rules is None else rules)
-        if fast:  # the shared check names the problem (a joker the rules lack, ...)
-            _settle_prepare(closer7, opponents, decks, rules)
-        raise _deal_error(_STATUS_NAMES.get(st, f"status {<int>st}"),
-                          [(hands[k].once, hands[k].twice) for k in range(n + 1)],
-                          out.bad_seat, out.bad_card)
-    return _settlement_of(&out, rules)
+# Hints are immutable values; a server asks for eight every turn, so each distinct one
+# is built once and shared (at most 64 cards x 256 points x 5 outcomes).
+cdef list _HINTS = [None] * (64 * 256 * 5)
+
+
+cdef inline object _hint(int index, int points, int outcome):
+    cdef int key = (index * 256 + points) * 5 + outcome
+    hint = _HINTS[key]
+    if hint is None:
+        hint = Hint(_BY_INDEX[index], points, outcome != 0, _OUTCOME_OF[outcome])
+        _HINTS[key] = hint
+    return hint
+
+
+cdef list hints_of(cc_hand h, const uint8_t *points, const uint8_t *outcomes, object order):
+    """The Hints of cc_discard_hints's rows for hand h: in ascending card order, or in
+    the order of the cards of ``order`` (the hand as the caller gave it; None: none)."""
+    cdef list hints = []
+    cdef uint64_t m = h.once
+    cdef int i, k = 0
+    while m:  # ascending card order, a copy held twice listed twice
+        i = chinchon_ctz(m)
+        hints.append(_hint(i, points[k], outcomes[k]))
+        k += 1
+        if (h.twice >> i) & 1:
+            hints.append(_hint(i, points[k], outcomes[k]))
+            k += 1
+        m &= m - 1
+    return _in_order(hints, h, order)
+
+
+cdef inline tuple _prospect_fields(const cc_prospect *p):
+    """The Prospect fields of exact counts, divided as results.prospect_of divides."""
+    cdef double n = <double>p.draws
+    return ((<double>p.points_sum) / n, (<double>(p.draws - p.outcomes[0])) / n,
+            (<double>p.outcomes[2]) / n, (<double>(p.outcomes[3] + p.outcomes[4])) / n,
+            (<double>p.outcomes[4]) / n, <int>p.draws)
+
+
+cdef list outlook_of(cc_hand h, const uint8_t *points, const uint8_t *outcomes,
+                     const cc_prospect *prospects, object order):
+    """The Outlook lines of cc_outlook's rows for hand h, ordered as hints_of's."""
+    cdef list lines = []
+    cdef uint64_t m = h.once
+    cdef int i, k = 0
+    while m:  # ascending card order, a copy held twice listed twice
+        i = chinchon_ctz(m)
+        lines.append(tuple.__new__(Outlook, (_BY_INDEX[i], points[k], outcomes[k] != 0,
+                                             _OUTCOME_OF[outcomes[k]])
+                                   + _prospect_fields(&prospects[k])))
+        k += 1
+        if (h.twice >> i) & 1:
+            lines.append(lines[k - 1])
+            k += 1
+        m &= m - 1
+    return _in_order(lines, h, order)
+
+
+cdef object draw_outlook_of(object top, const cc_prospect *take, const cc_prospect *stock):
+    """The DrawOutlook of taking ``top`` and of drawing from the stock."""
+    return tuple.__new__(DrawOutlook, (top, tuple.__new__(Prospect, _prospect_fields(take)),
+                                       tuple.__new__(Prospect, _prospect_fields(stock))))

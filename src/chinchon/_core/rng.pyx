@@ -1,9 +1,15 @@
-# The game's random generator (csrc/src/rng.c) for chinchon.game.rng: the shuffle at C
-# speed, and the draws the tests compare with the Python implementation. Included by
-# _binding.pyx. A state is the tuple of four words (ints 0..2**64-1, not all zero), as
-# chinchon.game.rng.Rng.getstate() returns it.
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible = True
+"""The game's random generator (``cc_rng_*``) for :mod:`chinchon.game.rng`: the shuffle
+at C speed, and the draws the tests compare with the Python implementation. A state is
+the tuple of four words (ints 0..2**64-1, not all zero), as
+:meth:`chinchon.game.rng.Rng.getstate` returns it.
+"""
 
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
+
+from .chinchon cimport (CC_RNG_SEED_WORDS, cc_rng, cc_rng_below, cc_rng_derive, cc_rng_double,
+                        cc_rng_next, cc_rng_seed)
 
 
 cdef int _rng_load(cc_rng *r, state) except -1:
@@ -57,13 +63,13 @@ def _rng_draws(state, str kind, Py_ssize_t count, uint32_t bound=0):
 def _rng_seed(negative, magnitude, words=()):
     """The state cc_rng_seed(cc_rng_derive(negative, magnitude, words)) gives
     (``magnitude``: the seed's absolute value in 4 words, least significant first)."""
-    cdef uint64_t mag[4]
+    cdef uint64_t mag[CC_RNG_SEED_WORDS]
     cdef uint64_t w[64]
     cdef Py_ssize_t k, n = len(words)
     cdef cc_rng r
-    if len(magnitude) != 4 or n > 64:
+    if len(magnitude) != CC_RNG_SEED_WORDS or n > 64:
         raise ValueError("four magnitude words and at most 64 words")
-    for k in range(4):
+    for k in range(CC_RNG_SEED_WORDS):
         mag[k] = magnitude[k]
     for k in range(n):
         w[k] = words[k]

@@ -1,0 +1,253 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible = True
+"""What the binding's subject modules share (declared in ``_common.pxd``).
+
+- the C rules of a call: the house rules, or a ``cc_rules`` built once per distinct
+  solver view of a :class:`~chinchon.rules.Rules` value and cached;
+- the one conversion of a hand to its masks, with a fast path for a :class:`Hand`, card
+  text (parsed by :func:`chinchon.cards.parse_cards`) and a list of :class:`Card`;
+  anything else, and every refusal, goes through :func:`chinchon.cards.as_hand`, which
+  raises the documented error;
+- a C status raised as its exception: by the name ``cc_status_name`` gives, looked up in
+  :data:`chinchon.errors.STATUS_ERRORS` (checked against the C core at import);
+- batches split into contiguous chunks over a thread pool (each chunk runs without the
+  GIL).
+"""
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+from cpython.object cimport PyTypeObject
+from libc.stdint cimport uint8_t, uint64_t
+
+from .chinchon cimport (CC_OK, CC_STATUS_END, cc_hand, cc_rules, cc_rules_default,
+                        cc_rules_init_variant, cc_status, cc_status_name, cc_variant)
+
+import types
+
+from .._args import check_rules, hand_for
+from ..cards import Card, Hand, as_hand, parse_cards
+from ..errors import STATUS_ERRORS
+from ..errors import raise_status as _raise_named
+from ..rules import HOUSE_RULES
+
+
+# ---------------------------------------------------------------- statuses
+
+cdef str status_name(int status):
+    """The C name of a status code ("CC_STATUS_UNKNOWN" for no status code)."""
+    return cc_status_name(<cc_status>status).decode()
+
+
+cdef int raise_status(int status) except -1:
+    """Raise the exception of a C status (errors.STATUS_ERRORS, by the status's name)."""
+    _raise_named(status_name(status))
+    return -1
+
+
+# Every status of the C core has its exception and every exception its status, by name:
+# a status added to csrc/include/chinchon.h without one fails here, at import.
+_HEADER_NAMES = [status_name(k) for k in range(CC_STATUS_END)]
+if (_HEADER_NAMES[:1] != ["CC_OK"] or sorted(_HEADER_NAMES[1:]) != sorted(STATUS_ERRORS)
+        or status_name(CC_STATUS_END) != "CC_STATUS_UNKNOWN"):
+    raise ImportError(f"chinchon._core: the C core's statuses {_HEADER_NAMES} are not those "
+                      f"of chinchon.errors.STATUS_ERRORS {sorted(STATUS_ERRORS)}")
+
+
+# ---------------------------------------------------------------- rules
+
+cdef class CRules:
+    pass
+
+
+cdef CRules _HOUSE = CRules()
+cc_rules_default(&_HOUSE.r)
+cdef dict _CACHE = {}
+cdef int _INT_MAX = 2147483647
+
+
+cdef CRules crules_of(object rules):
+    """The C rules of a rules argument (None, a Rules value or a preset name; checked):
+    the house rules', or those built on first use and cached by the solver view."""
+    if rules is None or rules is HOUSE_RULES:
+        return _HOUSE
+    solver = check_rules(rules).solver
+    cached = _CACHE.get(solver)
+    if cached is not None:
+        return <CRules>cached
+    cdef CRules c = CRules()
+    cdef uint8_t points[12]
+    cdef cc_variant v
+    cdef int i
+    for i in range(12):
+        points[i] = <uint8_t>solver.points[i]
+    v.deck = solver.deck
+    v.wild_ace_of_coins = 1 if solver.wild_ace_of_coins else 0
+    v.jokers = solver.jokers
+    v.joker_points = solver.joker_points
+    v.seven_run_wins = 1 if solver.seven_run_wins else 0
+    v.joker_chinchon = (-1 if solver.joker_chinchon is None
+                        else min(solver.joker_chinchon, _INT_MAX))
+    # Rules.minus_ten is an unbounded int: the C copy only matters when it fits (the
+    # settlement's closer points are taken from the Python int)
+    st = cc_rules_init_variant(&c.r, points, solver.close_limit,
+                               solver.minus_ten if solver.minus_ten <= _INT_MAX else 0, &v)
+    if st != CC_OK:
+        raise_status(st)
+    if len(_CACHE) >= 1024:
+        _CACHE.clear()
+    _CACHE[solver] = c
+    return c
+
+
+cdef int rules_for(object rules, object hand, object decks, cc_rules *out) except -1:
+    """The C rules of a one-hand call: the house rules for None, else the cached rules
+    with the hand's number of decks (its set capacity): given, a Hand's own, or 0
+    (inferred by the C core: 2 when a card is held twice)."""
+    if rules is None or rules is HOUSE_RULES:
+        out[0] = _HOUSE.r
+        return 0
+    out[0] = crules_of(rules).r
+    if decks is not None and type(decks) is int and (decks == 1 or decks == 2):
+        out.decks = <uint8_t>decks
+    elif decks is None and type(hand) is Hand:
+        out.decks = <uint8_t>read_slot(hand, _H_DECKS, "_decks")
+    else:
+        out.decks = 0
+    return 0
+
+
+# ---------------------------------------------------------------- slots
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+        int flags
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
+
+cdef extern from "structmember.h":  # the old names, still defined by 3.12+
+    int Py_T_OBJECT_EX "T_OBJECT_EX"
+    int Py_READONLY "READONLY"
+
+
+cdef Py_ssize_t slot_offset(type cls, str name) except -1:
+    """The offset of the slot that holds field ``name`` of cls's instances (checked to
+    be a plain writable object slot, what read_slot and the result builders assume)."""
+    d = getattr(cls, name)
+    if (type(d) is not types.MemberDescriptorType
+            or (<PyMemberDescrObject*>d).d_member.type != Py_T_OBJECT_EX
+            or (<PyMemberDescrObject*>d).d_member.flags & Py_READONLY):
+        raise ImportError(f"chinchon._core: {cls.__name__}.{name} is not a plain slot")
+    return (<PyMemberDescrObject*>d).d_member.offset
+
+
+# a Hand's fields and a Card's index, read from their slots (always set)
+cdef Py_ssize_t _H_ONCE = slot_offset(Hand, "_once")
+cdef Py_ssize_t _H_TWICE = slot_offset(Hand, "_twice")
+cdef Py_ssize_t _H_DECKS = slot_offset(Hand, "_decks")
+cdef Py_ssize_t _H_N = slot_offset(Hand, "_n")
+cdef Py_ssize_t _CARD_INDEX = slot_offset(Card, "index")
+
+
+# ---------------------------------------------------------------- hands
+
+cdef int hand_masks(object hand, object decks, cc_hand *h, int *hand_decks) except -2:
+    """The masks of a hand, without building a Hand: a Hand's own (unless ``decks``
+    says otherwise), or those of card text or a list or tuple of Cards (``decks`` 1, 2
+    or None). Returns the number of cards and sets ``*hand_decks`` (a Hand's, else
+    ``decks``, or 2 when a card is held twice); -1 when anything is unusual (another
+    type, a third copy, a copy with decks=1, ...): the caller's generic path then
+    raises the documented error. Card text that names no card raises CardParseError."""
+    cdef uint64_t once = 0, twice = 0, b
+    cdef int n = 0
+    cdef bint single
+    cdef type t = type(hand)
+    if t is Hand:
+        if decks is not None and decks != read_slot(hand, _H_DECKS, "_decks"):
+            return -1
+        h.once = read_slot(hand, _H_ONCE, "_once")
+        h.twice = read_slot(hand, _H_TWICE, "_twice")
+        hand_decks[0] = read_slot(hand, _H_DECKS, "_decks")
+        return read_slot(hand, _H_N, "_n")
+    if decks is not None and (type(decks) is not int or (decks != 1 and decks != 2)):
+        return -1
+    if t is str:
+        hand = parse_cards(hand)
+    elif t is not list and t is not tuple:
+        return -1
+    single = decks is not None and decks == 1
+    for c in hand:
+        if type(c) is not Card:
+            return -1
+        b = (<uint64_t>1) << (<int>read_slot(c, _CARD_INDEX, "index"))
+        if once & b:
+            if twice & b or single:
+                return -1
+            twice |= b
+        else:
+            once |= b
+        n += 1
+    h.once = once
+    h.twice = twice
+    hand_decks[0] = (2 if twice else 1) if decks is None else decks
+    return n
+
+
+cdef int hand_of(object hand, object decks, int max_cards, int exact, cc_hand *h,
+                 int *hand_decks) except -1:
+    """The masks of any hand argument (hand_masks, else as_hand) of at most
+    ``max_cards`` cards, exactly ``exact`` unless it is -1 (else CardCountError);
+    returns the number of cards, sets ``*hand_decks`` (unless NULL)."""
+    cdef int nd = 0
+    cdef int n = hand_masks(hand, decks, h, &nd)
+    if n < 0:
+        hand = as_hand(hand, decks)
+        h.once = hand._once
+        h.twice = hand._twice
+        nd = hand._decks
+        n = hand._n
+    if (exact >= 0 and n != exact) or n > max_cards:
+        # the Python check raises the documented CardCountError
+        as_hand(hand, decks, exact=exact if exact >= 0 else None, max_cards=max_cards)
+    if hand_decks is not NULL:
+        hand_decks[0] = nd
+    return n
+
+
+cdef int refused(object hand, object decks, object rules, int max_cards, int exact,
+                 cc_status status) except -1:
+    """Raise the documented error of a hand the C core refused: the shared check names
+    the card (a joker the rules do not have, ...), else the status's own error."""
+    hand_for(hand, decks, check_rules(rules), max_cards=max_cards,
+             exact=exact if exact >= 0 else None)
+    return raise_status(status)
+
+
+# ---------------------------------------------------------------- batches
+
+_pool = None
+
+
+cdef tuple run_chunks(object chunk, size_t n, size_t chunks, tuple args):
+    """Rows 0..n-1 of a batch in ``chunks`` contiguous chunks, one per thread of a
+    shared pool (one chunk: in this thread): ``chunk(*args, lo, hi)`` runs rows lo..hi
+    without the GIL and returns ``(status, absolute bad row)``. Returns the first
+    failure's ``(status, row)`` by row, or ``(CC_OK, 0)``."""
+    global _pool
+    if chunks <= 1:
+        results = [chunk(*args, 0, n)]
+    else:
+        step = (n + chunks - 1) // chunks
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 2,
+                                       thread_name_prefix="chinchon")
+        futures = [_pool.submit(chunk, *args, lo, min(n, lo + step))
+                   for lo in range(0, n, step)]
+        results = [f.result() for f in futures]
+    failures = [(row, st) for st, row in results if st != CC_OK]
+    if not failures:
+        return (CC_OK, 0)
+    row, st = min(failures)
+    return (st, row)
