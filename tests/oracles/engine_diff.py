@@ -1,7 +1,7 @@
 """The C game engine against the Python loop, game by game.
 
 Each game is played twice: by the C engine (``csrc/src/engine.c`` through the binding's
-``_play_games`` with its event trace) and by the Python loop (``simulate.play._drive``
+``_play_games`` with its event trace) and by the Python loop (``simulation.play._drive``
 over a :class:`~chinchon.game.state.GameState` that records the same events: every deal,
 draw, reshuffle, discard, close, hand result, rejoin and the end). The two event lists
 and the two :class:`GameRecord` must be equal; a per-game digest of the events is
@@ -35,8 +35,8 @@ from chinchon import bots as bots_module
 from chinchon.bots import make_bot
 from chinchon.game.state import GameState
 from chinchon.rules import Rules
-from chinchon.simulate.engine import builtin_bots
-from chinchon.simulate.play import GameRecord, _drive, game_seed
+from chinchon.simulation.engine import builtin_bots
+from chinchon.simulation.play import GameRecord, _drive, game_seed
 
 # the event codes of csrc/include/chinchon.h (CC_EV_*) and a hand's void outcome
 DEAL, DRAW, RESHUFFLE, DISCARD, HAND, POINTS, REJOIN, END = range(1, 9)
@@ -140,7 +140,7 @@ class TracedState(GameState):
 
 def python_game(players: int, bots: Sequence[str], seed: int, index: int,
                 rules: Optional[Rules], max_turns: int) -> tuple[GameRecord, list[int]]:
-    """Game ``index`` by the Python loop (as ``simulate.play.play_game``), with events."""
+    """Game ``index`` by the Python loop (as ``simulation.play.play_game``), with events."""
     game = TracedState(players, seed=game_seed(seed, index), rules=rules)
     seats = [make_bot(b, game_seed(seed, index, 1 + s)) for s, b in enumerate(bots)]
     rec = _drive(game, seats, index, max_turns)
