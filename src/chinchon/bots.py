@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable, Optional, Union, cast
+from typing import Any, Optional, Union, cast
 
 from . import _backend as solver
 from .cards import Card
@@ -319,8 +319,6 @@ class ExpertBot(Bot):
     def choose_rejoin(self, obs: Observation, seat: int) -> bool:
         return True
 
-
-BotFactory = Callable[..., Bot]
 
 #: bot names accepted by :func:`make_bot`, ``simulate`` and the CLI
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}

@@ -378,8 +378,6 @@ def check_decks(decks: object) -> int | None:
     raise InvalidHandError(f"decks must be 1, 2 or None, got {shown(decks)}")
 
 
-_check_decks = check_decks
-
 
 class Hand:
     """An immutable multiset of cards, single deck (``decks=1``) or double (``decks=2``).
@@ -397,7 +395,7 @@ class Hand:
     _n: int
 
     def __init__(self, cards: HandLike = (), *, decks: int | None = None) -> None:
-        decks = _check_decks(decks)
+        decks = check_decks(decks)
         if isinstance(cards, Hand):
             once, twice, n = cards._once, cards._twice, cards._n
         else:
@@ -415,7 +413,7 @@ class Hand:
     @classmethod
     def from_mask(cls, mask: int | tuple[int, int], *, decks: int | None = None) -> Hand:
         """The hand of a public-encoding mask: an int, or ``(once, twice)``."""
-        decks = _check_decks(decks)
+        decks = check_decks(decks)
         if isinstance(mask, tuple):
             if len(mask) != 2:
                 raise InvalidHandError(
@@ -569,7 +567,7 @@ def full_deck(decks: int = 1, *, rules: Optional[Rules] = None) -> list[Card]:
     """Every card of one or two decks, in ascending bit order: the 48 cards of the
     house rules, or with ``rules`` the rules' deck (40 or 48 natural cards and the extra
     jokers in play)."""
-    _check_decks(decks)
+    check_decks(decks)
     if rules is None:
         return [c for c in _ALL_CARDS for _ in range(decks)]
     mask = rules.solver.card_mask

@@ -138,7 +138,7 @@ def outlook_batch(masks: Any, unseen_masks: Any, *, threads: Optional[int] = Non
     check_threads(threads)
     arr, decks = normalize_batch(masks)
     try:
-        uarr, udecks = normalize_batch(unseen_masks)
+        uarr, _ = normalize_batch(unseen_masks)
     except BatchRowError as exc:
         raise BatchRowError(f"unseen_masks: {exc}", exc.row) from None
     if uarr.shape != arr.shape:
