@@ -127,8 +127,9 @@ def _best_hint(hints: list[Any], rules: Rules) -> Any:
             if p < bp or (p == bp and h.card.points > best.card.points):
                 best, bp = h, p
     else:  # the order of _discard_key, without a tuple per hint
-        jm: int = rules._joker_bits  # type: ignore[attr-defined]
-        pts: tuple[int, ...] = rules._bit_points  # type: ignore[attr-defined]
+        solver_rules = rules.solver
+        jm = solver_rules.joker_mask
+        pts = solver_rules.bit_points
         i = best.card.index
         bp, bj = best.points, jm >> i & 1
         bv = 0 if bj else pts[i]
@@ -261,17 +262,7 @@ class ExpertBot(Bot):
 
     def __init__(self, seed: Optional[int] = None) -> None:
         super().__init__(seed)
-        self._points: tuple[Optional[Rules], tuple[int, ...]] = (None, ())
         self._turns: dict[int, _TurnCount] = {}
-
-    def _card_points(self, rules: Rules) -> tuple[int, ...]:
-        """Each card's points under ``rules``, by bit index (cached for the last rules)."""
-        if self._points[0] is not rules:
-            solver_rules = rules.solver
-            self._points = (rules, tuple(
-                solver_rules.card_points(i) if i % 16 < 12 or i in (12, 28) else 0
-                for i in range(64)))
-        return self._points[1]
 
     def choose_draw(self, obs: Observation, seat: int) -> str:
         top = obs.discard_top
@@ -300,7 +291,7 @@ class ExpertBot(Bot):
             for line in closing:
                 if line.outcome == outcome:
                     return line.card, True
-        points = self._card_points(rules)
+        points = rules.solver.bit_points
         best = lines[0]
         bkey = (_value(best), best.points, -points[best.card.index])
         for x in lines:

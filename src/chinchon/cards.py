@@ -60,6 +60,9 @@ __all__ = [
     "add_card",
     "CARD_AT",
     "SPELLINGS",
+    "card_index",
+    "rank_of",
+    "lane_of",
 ]
 
 SUITS = "oceb"
@@ -75,6 +78,26 @@ JOKER_MASK = (1 << 12) | (1 << 28)
 CARD_MASK = LANE_MASK | JOKER_MASK
 #: one mask per suit: every card of that suit
 SUIT_MASKS = {s: 0xFFF << (16 * i) for i, s in enumerate(SUITS)}
+
+
+
+def card_index(rank: int, lane: int) -> int:
+    """The bit index of the natural card of ``rank`` (1-12) in suit lane ``lane``
+    (0-3, the position of its suit in :data:`SUITS`): ``16 * lane + rank - 1``, the one
+    place that says it (docs/rules.md#the-card-bitmask)."""
+    return 16 * lane + rank - 1
+
+
+def rank_of(index: int) -> int:
+    """The rank of the natural card of bit ``index`` (1-12; 13-16 for the bits 12-15 of
+    a lane, which are no natural card: the jokers' 12 and 28 among them)."""
+    return index % 16 + 1
+
+
+def lane_of(index: int) -> int:
+    """The suit lane (0-3) of bit ``index``: ``SUITS[lane_of(i)]`` is its suit."""
+    return index // 16
+
 
 _ALIASES = {"s": 10, "j": 10, "c": 11, "n": 11, "r": 12, "k": 12}
 #: the accepted spellings of each extra joker (lower case), canonical first
@@ -119,7 +142,7 @@ class Card:
             raise CardParseError(f"bad card suit {shown(suit)}: suits are o, c, e, b",
                                  shown(suit))
         suit = suit.lower()
-        index = 16 * SUITS.index(suit) + rank - 1
+        index = card_index(rank, SUITS.index(suit))
         card = cls._cache.get(index)
         if card is None:
             card = object.__new__(cls)
@@ -178,7 +201,7 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """The card of bit index ``16 * suit + rank - 1``, or a joker (12, 28)."""
+        """The card of bit ``index`` (:func:`card_index`), or a joker (12, 28)."""
         if isinstance(index, bool) or not isinstance(index, int):
             raise InvalidHandError(f"card index must be an int, got {shown(index)}")
         card = CARD_AT[index] if 0 <= index < 64 else None
@@ -251,7 +274,7 @@ JOKERS = (JOKER_1, JOKER_2)
 #: the one bit index -> Card table: ``CARD_AT[i]`` is the card of bit ``i``: the natural
 #: cards, the jokers at 12 and 28, ``None`` for the bits that are never a card
 CARD_AT: tuple[Card | None, ...] = tuple(
-    Card(i % 16 + 1, SUITS[i // 16]) if i % 16 < 12
+    Card(rank_of(i), SUITS[lane_of(i)]) if rank_of(i) <= 12
     else JOKER_1 if i == JOKER_BITS[0] else JOKER_2 if i == JOKER_BITS[1] else None
     for i in range(64)
 )

@@ -17,7 +17,7 @@ from typing import Any, Optional, Sequence
 
 from ..cards import Card, full_deck
 from ..errors import IllegalAction, shown
-from ..results import CloserResult, Meld, OpponentResult, Settlement, TableMeld
+from ..results import CLOSE_OUTCOMES, CloserResult, Meld, OpponentResult, Settlement, TableMeld
 from ..rules import Rules
 from .rng import GENERATOR, LEGACY_GENERATOR
 
@@ -232,7 +232,6 @@ def read_rng(value: object, field: str) -> tuple[str, tuple[Any, ...]]:
 
 # ---------------------------------------------------------------- settlements
 
-_OUTCOMES = ("normal", "minus_ten", "chinchon", "joker_chinchon")
 _MELD_KINDS = ("set", "run")
 
 
@@ -265,7 +264,7 @@ def read_settlement(value: object, field: str, seats: int) -> Settlement:
     (whether it is the right settlement of the cards is the caller's check)."""
     d = read_object(value, field)
     only_keys(d, field, ("outcome", "closer", "opponents", "table", "points"))
-    outcome = read_str(get(d, "outcome", field), f"{field}.outcome", _OUTCOMES)
+    outcome = read_str(get(d, "outcome", field), f"{field}.outcome", CLOSE_OUTCOMES)
     f = f"{field}.closer"
     c = read_object(get(d, "closer", field), f)
     only_keys(c, f, ("melds", "unmatched", "points"))

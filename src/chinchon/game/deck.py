@@ -9,9 +9,10 @@ from typing import Optional, Union
 
 from ..cards import CARD_AT, Card, full_deck
 from ..errors import IllegalAction, shown
-from ..rules import Rules
+from ..rules import Rules, decks_for
 
-__all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "check_seat_count", "deck_for", "multiset_problem"]
+__all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "check_seat_count", "decks_for", "deck_for",
+           "multiset_problem"]
 
 
 #: a card as a :class:`~chinchon.Card` or its text

@@ -16,7 +16,7 @@ from .. import _backend as solver
 from ..errors import ChinchonError, shown
 from ..results import Settlement
 from . import _checks as check
-from .deck import MAX_PLAYERS, MIN_PLAYERS, deck_for, multiset_problem
+from .deck import MAX_PLAYERS, MIN_PLAYERS, deck_for, decks_for, multiset_problem
 from .records import RESULT_STATUSES, GameResult, HandResult
 from .rng import from_state
 from .state import MAX_SEED_BITS, MAX_TOTAL, PHASES, GameState, _index
@@ -46,7 +46,7 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
                   for i, v in enumerate(check.read_list(get("names"), at("names"),
                                                         min_len=MIN_PLAYERS, max_len=MAX_PLAYERS)))
     n = len(names)
-    decks = 2 if n >= 5 else 1
+    decks = decks_for(n)
     rules = check.read_rules(get("rules"), at("rules"))
     want = deck_for(rules, decks)
     seed = get("seed")

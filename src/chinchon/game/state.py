@@ -58,7 +58,7 @@ from .actions import Action, Discard, Draw, NextHand, Rejoin, as_action
 from .capture import StateCapture
 # CardLike and _index are re-exported: table and snapshot import them from here
 from .deck import CardLike as CardLike, _index as _index
-from .deck import check_seat_count, deck_for, multiset_problem
+from .deck import check_seat_count, deck_for, decks_for, multiset_problem
 from .hand_end import HandEnd
 from .observation import Observation
 from .records import GameResult, HandResult
@@ -119,7 +119,7 @@ class GameState(HandEnd, StateCapture):
         self._n = n
         self._names = tuple(names) if names is not None else tuple(
             f"Player {i + 1}" for i in range(n))
-        self._decks = 2 if n >= 5 else 1
+        self._decks = decks_for(n)
         self._rules = rules
         dealt = None if deck is None else self._check_deck(deck)
         self._seed = seed

@@ -53,7 +53,8 @@ from ..rules import Rules
 from . import _checks as check
 from .actions import SOURCES
 from .snapshot import restore
-from .deck import MAX_PLAYERS, MIN_PLAYERS, check_seat_count, deck_for, multiset_problem
+from .deck import (MAX_PLAYERS, MIN_PLAYERS, check_seat_count, deck_for, decks_for,
+                   multiset_problem)
 from .records import GameResult, HandResult
 from .rng import GENERATOR, GENERATORS, LEGACY_GENERATOR, generator_of
 from .state import (
@@ -531,7 +532,7 @@ def _read_new(d: dict[str, Any], field: str) -> tuple[dict[str, Any], Rules]:
     rules = check.read_rules(d["rules"], f"{field}.rules")
     deck = d["deck"]
     if deck is not None:
-        want = deck_for(rules, 2 if n >= 5 else 1)
+        want = deck_for(rules, decks_for(n))
         cards = check.read_cards(deck, f"{field}.deck", len(want), length=len(want))
         problem = multiset_problem(cards, want, "in the deck")
         if problem is not None:
