@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import warnings
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from . import reference
 from ._args import SOLVER_FUNCTIONS
@@ -23,7 +23,7 @@ from ._args import SOLVER_FUNCTIONS
 #: the solver functions both implementations provide, with the same signatures
 FUNCTIONS = SOLVER_FUNCTIONS
 
-__all__ = ["IMPLEMENTATION", "FUNCTIONS", *FUNCTIONS]
+__all__ = ["IMPLEMENTATION", "FUNCTIONS", "native_binding", *FUNCTIONS]
 
 
 def _load_native(required: bool) -> ModuleType | None:
@@ -51,6 +51,18 @@ def _load_native(required: bool) -> ModuleType | None:
         stacklevel=4,
     )
     return None
+
+
+def native_binding() -> Optional[ModuleType]:
+    """The compiled module itself, for the callers of its engine and generator entries
+    (:mod:`chinchon.simulation.engine`, :mod:`chinchon.game.rng`), or None where it
+    cannot be imported (whichever implementation the solver functions below are): with
+    the switch below, the one door to ``chinchon._core``."""
+    try:
+        from ._core import _binding
+    except ImportError:
+        return None
+    return _binding
 
 
 def _load_implementation() -> ModuleType:

@@ -36,6 +36,7 @@ from .errors import ChinchonError, shown
 from .game.observation import Observation
 from .game.rng import Rng
 from .game.state import GameState
+from .game.table import Game
 from .rules import Rules
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "BOTS", "make_bot", "play_turn", "bots_rejoin"]
@@ -326,29 +327,30 @@ def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None) -> Bo
     raise ChinchonError(f"unknown bot {shown(spec)}; choose from {', '.join(BOTS)}")
 
 
-def play_turn(game: GameState, bots: list[Bot]) -> None:
+def play_turn(game: Union[GameState, Game], bots: list[Bot]) -> None:
     """Let the bots make the next move of ``game`` (draw, discard or, in the summary,
     their rejoins and then the next hand)."""
     phase = game.phase
     if phase == "draw":
         seat = cast(int, game.turn)  # draw or discard phase: someone's turn
-        game.draw(bots[seat].choose_draw(Observation(game, seat), seat))
+        game.draw(bots[seat].choose_draw(game.observe(seat), seat))
     elif phase == "discard":
         seat = cast(int, game.turn)
-        card, close = bots[seat].choose_discard(Observation(game, seat), seat)
+        card, close = bots[seat].choose_discard(game.observe(seat), seat)
         game.discard(card, close)
     elif phase == "summary":
         bots_rejoin(game, bots, range(game.players))
         game.next_hand()
 
 
-def bots_rejoin(game: GameState, bots: Sequence[Bot], seats: Iterable[int]) -> list[int]:
+def bots_rejoin(game: Union[GameState, Game], bots: Sequence[Bot], seats: Iterable[int]
+                ) -> list[int]:
     """In the summary of a hand, each eliminated seat of ``seats`` with a chip whose bot
     wants to rejoins; returns the seats that did."""
     back = []
     for seat in seats:
         if (not game.in_game[seat] and game.chips[seat] > 0
-                and bots[seat].choose_rejoin(Observation(game, seat), seat)):
+                and bots[seat].choose_rejoin(game.observe(seat), seat)):
             game.rejoin(seat)
             back.append(seat)
     return back

@@ -35,35 +35,11 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .errors import CardCountError, CardParseError, DuplicateCardError, InvalidHandError, shown
 
-__all__ = [
-    "SUITS",
-    "SUIT_NAMES",
-    "RANKS",
-    "LANE_MASK",
-    "JOKER_MASK",
-    "CARD_MASK",
-    "JOKER_BITS",
-    "SUIT_MASKS",
-    "JOKER_1",
-    "JOKER_2",
-    "JOKERS",
-    "Card",
-    "Hand",
-    "HandLike",
-    "parse_cards",
-    "as_hand",
-    "as_card",
-    "coerce_cards",
-    "full_deck",
-    "mask_to_cards",
-    "cards_to_mask",
-    "add_card",
-    "CARD_AT",
-    "SPELLINGS",
-    "card_index",
-    "rank_of",
-    "lane_of",
-]
+__all__ = ["SUITS", "SUIT_NAMES", "RANKS", "LANE_MASK", "JOKER_MASK", "CARD_MASK",
+           "JOKER_BITS", "SUIT_MASKS", "JOKER_1", "JOKER_2", "JOKERS", "Card", "Hand",
+           "HandLike", "parse_cards", "as_hand", "as_card", "coerce_cards", "full_deck",
+           "mask_to_cards", "cards_to_mask", "add_card", "CARD_AT", "SPELLINGS",
+           "card_index", "rank_of", "lane_of"]
 
 SUITS = "oceb"
 SUIT_NAMES = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
@@ -82,15 +58,14 @@ SUIT_MASKS = {s: 0xFFF << (16 * i) for i, s in enumerate(SUITS)}
 
 
 def card_index(rank: int, lane: int) -> int:
-    """The bit index of the natural card of ``rank`` (1-12) in suit lane ``lane``
-    (0-3, the position of its suit in :data:`SUITS`): ``16 * lane + rank - 1``, the one
-    place that says it (docs/rules.md#the-card-bitmask)."""
+    """The bit of the natural card of ``rank`` (1-12) in suit lane ``lane`` (0-3, its
+    suit's place in :data:`SUITS`), the one place that says it
+    (docs/rules.md#the-card-bitmask)."""
     return 16 * lane + rank - 1
 
 
 def rank_of(index: int) -> int:
-    """The rank of the natural card of bit ``index`` (1-12; 13-16 for the bits 12-15 of
-    a lane, which are no natural card: the jokers' 12 and 28 among them)."""
+    """The rank of bit ``index`` (1-12; 13-16: bits 12-15 of a lane, no natural card)."""
     return index % 16 + 1
 
 
@@ -461,6 +436,13 @@ class Hand:
         if decks == 1 and twice:
             dup = mask_to_cards(twice)[0]
             raise DuplicateCardError(f"card {dup} appears twice in a single-deck hand")
+        return cls.trusted(once, twice, decks)
+
+    @classmethod
+    def trusted(cls, once: int, twice: int, decks: int) -> Hand:
+        """The hand of masks the caller has already checked (cards of the encoding,
+        ``twice`` within ``once``, no ``twice`` with one deck): built as cheaply as
+        :meth:`from_mask` builds it once it has checked them. Nothing is checked."""
         h = object.__new__(cls)
         object.__setattr__(h, "_once", once)
         object.__setattr__(h, "_twice", twice)

@@ -194,6 +194,11 @@ class Meld:
         """Sum of the cards' :attr:`Card.points` (the default point table)."""
         return sum(c.points for c in self.cards)
 
+    def table_order(self) -> list[Card]:
+        """The meld's cards as a table shows them: a run in rank order with its joker
+        in its place, a set's joker last (without a joker: ascending card order)."""
+        return _in_place(self.kind, self.cards, self.joker, self.joker_rank)
+
     def __str__(self) -> str:
         return _shown(self.kind, self.cards, self.joker, self.joker_rank)
 
@@ -227,7 +232,7 @@ class Arrangement:
         """The cards in the order a table shows a hand: the melds first (each sorted; a
         run's joker in its place, a set's last), then the unmatched cards ascending."""
         return [c for m in self.melds
-                for c in _in_place(m.kind, m.cards, m.joker, m.joker_rank)] + list(self.unmatched)
+                for c in m.table_order()] + list(self.unmatched)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -99,31 +99,35 @@ def describe(ev: int) -> str:
 
 
 class TracedState(GameState):
-    """A GameState that records the C engine's events as it plays."""
+    """A GameState that records the C engine's events as it plays (read from its public
+    methods: each deal, reshuffle, draw, discard, closed hand and rejoin)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.events: list[int] = []
         super().__init__(*args, **kwargs)
+        self._dealt()
 
-    def _deal(self, deck: Any) -> None:
-        super()._deal(deck)
-        self.events.append(event(DEAL, self._lead, 0, self._hand_number))
+    def _dealt(self) -> None:
+        self.events.append(event(DEAL, self.lead, 0, self.hand_number))
 
-    def _reshuffled(self) -> None:
-        super()._reshuffled()
-        self.events.append(event(RESHUFFLE, self._turn, 0, len(self._stock)))
+    def next_hand(self, deck: Any = None) -> None:
+        super().next_hand(deck)
+        self._dealt()
 
     def draw(self, source: str) -> Any:
-        seat = self._turn
+        seat = self.turn
+        if source == "stock" and not self.stock_size and self.phase == "draw":
+            stock = self.reshuffle()
+            self.events.append(event(RESHUFFLE, seat, 0, len(stock)))
         card = super().draw(source)
         self.events.append(event(DRAW, seat, 1 if source == "discard" else 0, card.index))
         return card
 
     def discard(self, card: Any, close: bool = False) -> Any:
-        seat, before = self._turn, self._last
+        seat, before = self.turn, self.last_hand
         out = super().discard(card, close)
         self.events.append(event(DISCARD, seat, 1 if close else 0, card.index))
-        last = self._last
+        last = self.last_hand
         if last is not before and last is not None:
             self.events.append(event(HAND, last.closer, _OUTCOME_CODES[last.outcome],
                                      last.number))

@@ -51,7 +51,7 @@ _TYPE_NAMES = {dict: "an object", list: "a list", tuple: "a list", str: "a strin
                bool: "a boolean", int: "an int", float: "a number", type(None): "null"}
 
 
-def _kind(value: object) -> str:
+def kind_of(value: object) -> str:
     return _TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
 
 
@@ -62,8 +62,8 @@ def bad(field: str, problem: str) -> IllegalAction:
 
 def _got(value: object) -> str:
     if isinstance(value, (dict, list, tuple)):
-        return _kind(value)
-    return f"{_kind(value)} {shown(value, 40)}" if value is not None else "null"
+        return kind_of(value)
+    return f"{kind_of(value)} {shown(value, 40)}" if value is not None else "null"
 
 
 def read_object(value: object, field: str) -> dict[str, Any]:

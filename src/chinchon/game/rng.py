@@ -27,7 +27,7 @@ from .. import _backend
 #: the same draws and the same order as :meth:`Rng.shuffle`'s Python loop, ~10x faster
 _native_shuffle: Optional[Callable[[list[Any], Any], tuple[int, int, int, int]]] = None
 if _backend.IMPLEMENTATION == "native":
-    from .._core._binding import _rng_shuffle as _native_shuffle
+    _native_shuffle = getattr(_backend.native_binding(), "_rng_shuffle", None)
 
 __all__ = ["Rng", "derive", "splitmix64", "GENERATOR", "MAX_SEED_BITS"]
 

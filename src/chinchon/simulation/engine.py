@@ -48,11 +48,8 @@ def builtin_bots(specs: Sequence[BotSpec]) -> Optional[list[str]]:
 
 def _binding() -> Any:
     """The native binding, or None when it cannot be imported."""
-    try:
-        from .._core import _binding
-    except ImportError:
-        return None
-    return _binding if hasattr(_binding, "_play_games") else None
+    binding = _backend.native_binding()
+    return binding if hasattr(binding, "_play_games") else None
 
 
 def native_available() -> bool:
