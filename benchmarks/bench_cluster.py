@@ -23,8 +23,8 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 import chinchon  # noqa: E402
-from chinchon.simulate import SimulationParams, simulate  # noqa: E402
-from chinchon.simulate.run import as_executor, run_chunks  # noqa: E402
+from chinchon.simulation import SimulationParams, simulate  # noqa: E402
+from chinchon.simulation.run import as_executor, run_chunks  # noqa: E402
 
 NATIVE = chinchon.IMPLEMENTATION == "native"
 #: games per run and engine: a few seconds of one core each (the C engine plays ~50x

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 import chinchon
-from chinchon.simulate.engine import native_available, play_games
+from chinchon.simulation.engine import native_available, play_games
 
 NATIVE = chinchon.IMPLEMENTATION == "native" and native_available()
 

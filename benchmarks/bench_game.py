@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 import chinchon
-from chinchon.simulate import play_game, simulate
+from chinchon.simulation import play_game, simulate
 
 NATIVE = chinchon.IMPLEMENTATION == "native"
 GAMES = 100 if NATIVE else 3

@@ -78,7 +78,7 @@ from .rules import (
     Rules,
     SolverRules,
 )
-from .simulate import SimulationResult, simulate
+from .simulation import SimulationResult, simulate
 
 __all__ = [
     "__version__",

@@ -39,7 +39,7 @@ from .errors import (
     status_error,
 )
 from .results import seat_label
-from .rules import HOUSE_RULES, SolverRules, Rules
+from .rules import HOUSE_RULES, Rules, SolverRules, decks_for
 
 __all__ = [
     "SOLVER_FUNCTIONS",
@@ -338,7 +338,7 @@ def prepare_settle(closer7: HandLike, opponents: Any, decks: object,
         acc_twice |= (acc_once & once) | twice
         acc_once |= once
     if decks is None:
-        decks = 2 if (acc_twice or says_two or len(opponents) >= 4) else 1
+        decks = 2 if (acc_twice or says_two) else decks_for(1 + len(opponents))
     if decks == 1 and acc_twice:
         raise deal_error("CC_ERR_DUPLICATE", masks, -1, (acc_twice & -acc_twice).bit_length() - 1)
     return masks, decks, rules

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable, Optional, Union, cast
+from typing import Any, Optional, Union, cast
 
 from . import _backend as solver
 from .cards import Card
@@ -36,6 +36,7 @@ from .errors import ChinchonError, shown
 from .game.observation import Observation
 from .game.rng import Rng
 from .game.state import GameState
+from .game.table import Game
 from .rules import Rules
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "BOTS", "make_bot", "play_turn", "bots_rejoin"]
@@ -127,8 +128,9 @@ def _best_hint(hints: list[Any], rules: Rules) -> Any:
             if p < bp or (p == bp and h.card.points > best.card.points):
                 best, bp = h, p
     else:  # the order of _discard_key, without a tuple per hint
-        jm: int = rules._joker_bits  # type: ignore[attr-defined]
-        pts: tuple[int, ...] = rules._bit_points  # type: ignore[attr-defined]
+        solver_rules = rules.solver
+        jm = solver_rules.joker_mask
+        pts = solver_rules.bit_points
         i = best.card.index
         bp, bj = best.points, jm >> i & 1
         bv = 0 if bj else pts[i]
@@ -261,17 +263,7 @@ class ExpertBot(Bot):
 
     def __init__(self, seed: Optional[int] = None) -> None:
         super().__init__(seed)
-        self._points: tuple[Optional[Rules], tuple[int, ...]] = (None, ())
         self._turns: dict[int, _TurnCount] = {}
-
-    def _card_points(self, rules: Rules) -> tuple[int, ...]:
-        """Each card's points under ``rules``, by bit index (cached for the last rules)."""
-        if self._points[0] is not rules:
-            solver_rules = rules.solver
-            self._points = (rules, tuple(
-                solver_rules.card_points(i) if i % 16 < 12 or i in (12, 28) else 0
-                for i in range(64)))
-        return self._points[1]
 
     def choose_draw(self, obs: Observation, seat: int) -> str:
         top = obs.discard_top
@@ -300,7 +292,7 @@ class ExpertBot(Bot):
             for line in closing:
                 if line.outcome == outcome:
                     return line.card, True
-        points = self._card_points(rules)
+        points = rules.solver.bit_points
         best = lines[0]
         bkey = (_value(best), best.points, -points[best.card.index])
         for x in lines:
@@ -320,8 +312,6 @@ class ExpertBot(Bot):
         return True
 
 
-BotFactory = Callable[..., Bot]
-
 #: bot names accepted by :func:`make_bot`, ``simulate`` and the CLI
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
 
@@ -337,29 +327,30 @@ def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None) -> Bo
     raise ChinchonError(f"unknown bot {shown(spec)}; choose from {', '.join(BOTS)}")
 
 
-def play_turn(game: GameState, bots: list[Bot]) -> None:
+def play_turn(game: Union[GameState, Game], bots: list[Bot]) -> None:
     """Let the bots make the next move of ``game`` (draw, discard or, in the summary,
     their rejoins and then the next hand)."""
     phase = game.phase
     if phase == "draw":
         seat = cast(int, game.turn)  # draw or discard phase: someone's turn
-        game.draw(bots[seat].choose_draw(Observation(game, seat), seat))
+        game.draw(bots[seat].choose_draw(game.observe(seat), seat))
     elif phase == "discard":
         seat = cast(int, game.turn)
-        card, close = bots[seat].choose_discard(Observation(game, seat), seat)
+        card, close = bots[seat].choose_discard(game.observe(seat), seat)
         game.discard(card, close)
     elif phase == "summary":
         bots_rejoin(game, bots, range(game.players))
         game.next_hand()
 
 
-def bots_rejoin(game: GameState, bots: Sequence[Bot], seats: Iterable[int]) -> list[int]:
+def bots_rejoin(game: Union[GameState, Game], bots: Sequence[Bot], seats: Iterable[int]
+                ) -> list[int]:
     """In the summary of a hand, each eliminated seat of ``seats`` with a chip whose bot
     wants to rejoins; returns the seats that did."""
     back = []
     for seat in seats:
         if (not game.in_game[seat] and game.chips[seat] > 0
-                and bots[seat].choose_rejoin(Observation(game, seat), seat)):
+                and bots[seat].choose_rejoin(game.observe(seat), seat)):
             game.rejoin(seat)
             back.append(seat)
     return back

@@ -35,32 +35,11 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .errors import CardCountError, CardParseError, DuplicateCardError, InvalidHandError, shown
 
-__all__ = [
-    "SUITS",
-    "SUIT_NAMES",
-    "RANKS",
-    "LANE_MASK",
-    "JOKER_MASK",
-    "CARD_MASK",
-    "JOKER_BITS",
-    "SUIT_MASKS",
-    "JOKER_1",
-    "JOKER_2",
-    "JOKERS",
-    "Card",
-    "Hand",
-    "HandLike",
-    "parse_cards",
-    "as_hand",
-    "as_card",
-    "coerce_cards",
-    "full_deck",
-    "mask_to_cards",
-    "cards_to_mask",
-    "add_card",
-    "CARD_AT",
-    "SPELLINGS",
-]
+__all__ = ["SUITS", "SUIT_NAMES", "RANKS", "LANE_MASK", "JOKER_MASK", "CARD_MASK",
+           "JOKER_BITS", "SUIT_MASKS", "JOKER_1", "JOKER_2", "JOKERS", "Card", "Hand",
+           "HandLike", "parse_cards", "as_hand", "as_card", "coerce_cards", "full_deck",
+           "mask_to_cards", "cards_to_mask", "add_card", "CARD_AT", "SPELLINGS",
+           "card_index", "rank_of", "lane_of"]
 
 SUITS = "oceb"
 SUIT_NAMES = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
@@ -75,6 +54,25 @@ JOKER_MASK = (1 << 12) | (1 << 28)
 CARD_MASK = LANE_MASK | JOKER_MASK
 #: one mask per suit: every card of that suit
 SUIT_MASKS = {s: 0xFFF << (16 * i) for i, s in enumerate(SUITS)}
+
+
+
+def card_index(rank: int, lane: int) -> int:
+    """The bit of the natural card of ``rank`` (1-12) in suit lane ``lane`` (0-3, its
+    suit's place in :data:`SUITS`), the one place that says it
+    (docs/rules.md#the-card-bitmask)."""
+    return 16 * lane + rank - 1
+
+
+def rank_of(index: int) -> int:
+    """The rank of bit ``index`` (1-12; 13-16: bits 12-15 of a lane, no natural card)."""
+    return index % 16 + 1
+
+
+def lane_of(index: int) -> int:
+    """The suit lane (0-3) of bit ``index``: ``SUITS[lane_of(i)]`` is its suit."""
+    return index // 16
+
 
 _ALIASES = {"s": 10, "j": 10, "c": 11, "n": 11, "r": 12, "k": 12}
 #: the accepted spellings of each extra joker (lower case), canonical first
@@ -119,7 +117,7 @@ class Card:
             raise CardParseError(f"bad card suit {shown(suit)}: suits are o, c, e, b",
                                  shown(suit))
         suit = suit.lower()
-        index = 16 * SUITS.index(suit) + rank - 1
+        index = card_index(rank, SUITS.index(suit))
         card = cls._cache.get(index)
         if card is None:
             card = object.__new__(cls)
@@ -178,7 +176,7 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """The card of bit index ``16 * suit + rank - 1``, or a joker (12, 28)."""
+        """The card of bit ``index`` (:func:`card_index`), or a joker (12, 28)."""
         if isinstance(index, bool) or not isinstance(index, int):
             raise InvalidHandError(f"card index must be an int, got {shown(index)}")
         card = CARD_AT[index] if 0 <= index < 64 else None
@@ -251,7 +249,7 @@ JOKERS = (JOKER_1, JOKER_2)
 #: the one bit index -> Card table: ``CARD_AT[i]`` is the card of bit ``i``: the natural
 #: cards, the jokers at 12 and 28, ``None`` for the bits that are never a card
 CARD_AT: tuple[Card | None, ...] = tuple(
-    Card(i % 16 + 1, SUITS[i // 16]) if i % 16 < 12
+    Card(rank_of(i), SUITS[lane_of(i)]) if rank_of(i) <= 12
     else JOKER_1 if i == JOKER_BITS[0] else JOKER_2 if i == JOKER_BITS[1] else None
     for i in range(64)
 )
@@ -400,8 +398,6 @@ def check_decks(decks: object) -> int | None:
     raise InvalidHandError(f"decks must be 1, 2 or None, got {shown(decks)}")
 
 
-_check_decks = check_decks
-
 
 class Hand:
     """An immutable multiset of cards, single deck (``decks=1``) or double (``decks=2``).
@@ -419,7 +415,7 @@ class Hand:
     _n: int
 
     def __init__(self, cards: HandLike = (), *, decks: int | None = None) -> None:
-        decks = _check_decks(decks)
+        decks = check_decks(decks)
         if isinstance(cards, Hand):
             once, twice, n = cards._once, cards._twice, cards._n
         else:
@@ -437,7 +433,7 @@ class Hand:
     @classmethod
     def from_mask(cls, mask: int | tuple[int, int], *, decks: int | None = None) -> Hand:
         """The hand of a public-encoding mask: an int, or ``(once, twice)``."""
-        decks = _check_decks(decks)
+        decks = check_decks(decks)
         if isinstance(mask, tuple):
             if len(mask) != 2:
                 raise InvalidHandError(
@@ -462,6 +458,13 @@ class Hand:
         if decks == 1 and twice:
             dup = mask_to_cards(twice)[0]
             raise DuplicateCardError(f"card {dup} appears twice in a single-deck hand")
+        return cls.trusted(once, twice, decks)
+
+    @classmethod
+    def trusted(cls, once: int, twice: int, decks: int) -> Hand:
+        """The hand of masks the caller has already checked (cards of the encoding,
+        ``twice`` within ``once``, no ``twice`` with one deck): built as cheaply as
+        :meth:`from_mask` builds it once it has checked them. Nothing is checked."""
         h = object.__new__(cls)
         object.__setattr__(h, "_once", once)
         object.__setattr__(h, "_twice", twice)
@@ -591,7 +594,7 @@ def full_deck(decks: int = 1, *, rules: Optional[Rules] = None) -> list[Card]:
     """Every card of one or two decks, in ascending bit order: the 48 cards of the
     house rules, or with ``rules`` the rules' deck (40 or 48 natural cards and the extra
     jokers in play)."""
-    _check_decks(decks)
+    check_decks(decks)
     if rules is None:
         return [c for c in _ALL_CARDS for _ in range(decks)]
     mask = rules.solver.card_mask

@@ -97,7 +97,7 @@ class IllegalAction(ChinchonError):
 class SimulationError(ChinchonError):
     """A simulated game that failed (a bot that raised, most often): ``.index`` and
     ``.seed`` are the game's index and the simulation's seed, which replay it alone
-    (``chinchon.simulate.play_game(players, bots, seed, index)``); ``.cause`` is the
+    (``chinchon.simulation.play_game(players, bots, seed, index)``); ``.cause`` is the
     original exception's type and message."""
 
     def __init__(self, message: str, index: int, seed: int, cause: str = "") -> None:

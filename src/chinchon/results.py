@@ -10,13 +10,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import FrozenInstanceError, dataclass, fields
 from typing import Any, NamedTuple, Optional, TypeVar, cast
 
-from .cards import CARD_AT, Card
+from .cards import CARD_AT, Card, card_index, lane_of
 
 __all__ = [
     "Meld",
     "Arrangement",
     "Hint",
     "OUTCOMES",
+    "CLOSE_OUTCOMES",
+    "HAND_OUTCOMES",
     "TableMeld",
     "CloserResult",
     "OpponentResult",
@@ -33,6 +35,10 @@ __all__ = [
 #: outcome names by the C core's cc_outcome code (0 = cannot close)
 OUTCOMES: tuple[Optional[str], ...] = (None, "normal", "minus_ten", "chinchon",
                                        "joker_chinchon")
+#: the outcomes of a close (a settlement's), in cc_outcome order
+CLOSE_OUTCOMES: tuple[str, ...] = ("normal", "minus_ten", "chinchon", "joker_chinchon")
+#: how a hand can end: a close's outcome, or ``'void'`` (``Rules.void_at_stock``)
+HAND_OUTCOMES: tuple[str, ...] = CLOSE_OUTCOMES + ("void",)
 
 
 def seat_label(position: int) -> str:
@@ -105,8 +111,8 @@ def _joker_key(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
     key = (*naturals, 64 + joker.index)
     if kind == "run":
         assert joker_rank is not None
-        suit = next(c for c in cards if c.index != joker.index).index // 16
-        key += (16 * suit + joker_rank - 1,)
+        lane = lane_of(next(c for c in cards if c.index != joker.index).index)
+        key += (card_index(joker_rank, lane),)
     return key
 
 
@@ -188,6 +194,11 @@ class Meld:
         """Sum of the cards' :attr:`Card.points` (the default point table)."""
         return sum(c.points for c in self.cards)
 
+    def table_order(self) -> list[Card]:
+        """The meld's cards as a table shows them: a run in rank order with its joker
+        in its place, a set's joker last (without a joker: ascending card order)."""
+        return _in_place(self.kind, self.cards, self.joker, self.joker_rank)
+
     def __str__(self) -> str:
         return _shown(self.kind, self.cards, self.joker, self.joker_rank)
 
@@ -221,7 +232,7 @@ class Arrangement:
         """The cards in the order a table shows a hand: the melds first (each sorted; a
         run's joker in its place, a set's last), then the unmatched cards ascending."""
         return [c for m in self.melds
-                for c in _in_place(m.kind, m.cards, m.joker, m.joker_rank)] + list(self.unmatched)
+                for c in m.table_order()] + list(self.unmatched)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -1,6 +1,6 @@
 """Rule variants. :class:`Rules` holds the house rules of the Barajamos table by default.
 
-Every field of SPEC section 9.1 is here: what the solver reads (the deck, the jokers,
+Every field of the rules (docs/rules.md#rule-fields) is here: what the solver reads (the deck, the jokers,
 the point table, how a close scores) and what the table reads (elimination, rejoin
 chips, closing on the first round, ...). The named presets are values of
 :class:`Rules`, importable as constants and found by name:
@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, NamedTuple, Optional
 
-from .cards import JOKER_BITS, LANE_MASK
+from .cards import JOKER_BITS, LANE_MASK, rank_of
 from .errors import ChinchonError, shown
 
 __all__ = [
@@ -33,6 +34,8 @@ __all__ = [
     "PRESETS",
     "HOUSE_POINTS",
     "RULE_BOUNDS",
+    "PRESET_DESCRIPTIONS",
+    "decks_for",
 ]
 
 #: the house point table: a card's points are its rank number (ranks 1-12)
@@ -53,12 +56,21 @@ MAX_RULE_NUMBER = 2**53 - 1
 #: to stay exact in JSON and in float arithmetic.
 RULE_BOUNDS: dict[str, tuple[int, int]] = {
     "close_limit": (0, 255),
-    "eliminate_above": (-MAX_RULE_NUMBER, MAX_RULE_NUMBER),
+    # every total starts at 0 and a total over this is out: below 0 the whole table
+    # would be out at the first hand
+    "eliminate_above": (0, MAX_RULE_NUMBER),
     "minus_ten": (0, MAX_RULE_NUMBER),
     "rejoin_chips": (0, MAX_RULE_NUMBER),
     "reconnect_seconds": (0, MAX_RULE_NUMBER),
 }
 _MAX_POINTS = 31        # a card's points: 8 cards x 31 = 248 fits a uint8 deadwood
+
+
+def decks_for(players: int) -> int:
+    """How many decks a table of ``players`` seats plays with: one for 2-4 players, two
+    (every card twice, jokers included) for 5-6. The one place that says it: the game
+    (:mod:`chinchon.game.deck`), the settlement's default and the CLI read it here."""
+    return 2 if players >= 5 else 1
 
 
 class SolverRules(NamedTuple):
@@ -75,6 +87,13 @@ class SolverRules(NamedTuple):
     joker_chinchon: Optional[int]
     close_limit: int
     minus_ten: int
+
+    @property
+    def bit_points(self) -> tuple[int, ...]:
+        """Points of each card bit 0-63 left unmatched: :meth:`card_points` of every
+        card bit, 0 for the bits that are never a card. The one table the bots and the
+        pure-Python solver read (worked out once per rule set)."""
+        return _bit_points(self)
 
     @property
     def plain(self) -> bool:
@@ -117,9 +136,15 @@ class SolverRules(NamedTuple):
         if index in JOKER_BITS or self.joker_mask >> index & 1:
             return self.joker_points
         if isinstance(index, bool) or not isinstance(index, int) or not (
-                0 <= index < 64 and index % 16 < 12):
+                0 <= index < 64 and rank_of(index) <= 12):
             raise ChinchonError(f"{index!r} is not a card bit index")
-        return self.points[index % 16]
+        return self.points[rank_of(index) - 1]
+
+
+@lru_cache(maxsize=256)
+def _bit_points(solver: SolverRules) -> tuple[int, ...]:
+    return tuple(solver.card_points(i) if rank_of(i) <= 12 or i in JOKER_BITS else 0
+                 for i in range(64))
 
 
 def _int_field(name: str, value: object, lo: int, hi: Optional[int]) -> None:
@@ -154,7 +179,7 @@ def _points_table(value: object) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules that vary between tables (SPEC 9.1); the defaults are the house rules.
+    """The rules that vary between tables (docs/rules.md#rule-fields); the defaults are the house rules.
 
     What the solver reads:
 
@@ -244,12 +269,6 @@ class Rules:
                              self.close_limit, self.minus_ten)
         object.__setattr__(self, "_solver", solver)
         object.__setattr__(self, "_plain", solver.plain)
-        # what the bots read every turn, once: the joker bits, and each bit's points
-        jm = solver.joker_mask
-        object.__setattr__(self, "_joker_bits", jm)
-        object.__setattr__(self, "_bit_points", tuple(
-            self.joker_points if jm >> i & 1 else self.points[i % 16] if i % 16 < 12 else 0
-            for i in range(64)))
 
     def __repr__(self) -> str:
         changed = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
@@ -287,7 +306,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The named preset (SPEC 9.1): ``'barajamos'`` (the house rules), ``'classic'``,
+        """The named preset (docs/rules.md#rule-fields): ``'barajamos'`` (the house rules), ``'classic'``,
         ``'conga'``, ``'fifty'``. Case and surrounding spaces are ignored."""
         if not isinstance(name, str):
             raise ChinchonError(f"a rules preset name must be a str, got {type(name).__name__}")
@@ -296,6 +315,13 @@ class Rules:
             raise ChinchonError(
                 f"unknown rules preset {name!r}; the presets are {', '.join(PRESETS)}")
         return rules
+
+    @property
+    def description(self) -> Optional[str]:
+        """What these rules are when they equal a preset (:data:`PRESET_DESCRIPTIONS`),
+        else None."""
+        name = self.preset_name
+        return None if name is None else PRESET_DESCRIPTIONS[name]
 
     @property
     def preset_name(self) -> Optional[str]:
@@ -330,20 +356,17 @@ class Rules:
 
 
 HOUSE_RULES = Rules()
-"""The house rules of the Barajamos table (seeds 000/001): preset ``'barajamos'``."""
+"""Preset ``'barajamos'`` (what it is: :data:`PRESET_DESCRIPTIONS`)."""
 
 CLASSIC_RULES = Rules(seven_run_wins=False)
-"""The classic rules page (seed 003): seven melded cards take ten off and lock the
-closer's melds; no instant win. Preset ``'classic'``."""
+"""Preset ``'classic'`` (what it is: :data:`PRESET_DESCRIPTIONS`)."""
 
 CONGA_RULES = Rules(deck=40, wild_ace_of_coins=True, close_limit=7, eliminate_above=99,
                     all_out="lowest", void_at_stock=2, rejoin_chips=0)
-"""Two players (seed 004): the 40-card deck, the ace of coins wild worth 25, close with
-7 or less, 100 or more loses, the hand is void when the stock is down to 2 cards.
-Preset ``'conga'``."""
+"""Preset ``'conga'`` (what it is: :data:`PRESET_DESCRIPTIONS`)."""
 
 FIFTY_RULES = Rules(jokers=2)
-"""The 50-card deck: two jokers. Preset ``'fifty'``."""
+"""Preset ``'fifty'`` (what it is: :data:`PRESET_DESCRIPTIONS`)."""
 
 #: the named presets (read-only), by the name ``Rules.preset`` and ``--rules`` take
 PRESETS: Mapping[str, Rules] = MappingProxyType({
@@ -351,4 +374,17 @@ PRESETS: Mapping[str, Rules] = MappingProxyType({
     "classic": CLASSIC_RULES,
     "conga": CONGA_RULES,
     "fifty": FIFTY_RULES,
+})
+
+#: what each preset is, by its name: the one place that says it (``Rules.description``
+#: and ``chinchon rules`` read it)
+PRESET_DESCRIPTIONS: Mapping[str, str] = MappingProxyType({
+    "barajamos": "the house rules of the Barajamos table: 48 cards, close with 5 or "
+                 "less, a natural seven-card run wins the game, over 70 is out",
+    "classic": "the classic rules: seven melded cards take ten off and lock the "
+               "closer's melds; no instant win",
+    "conga": "two players, as played in Argentina and Uruguay: 40 cards, the ace of "
+             "coins wild worth 25, close with 7 or less, 100 or more loses, the hand is "
+             "void when the stock is down to 2 cards",
+    "fifty": "the 50-card deck: 48 cards and two jokers",
 })

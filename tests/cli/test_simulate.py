@@ -23,7 +23,7 @@ def test_cli_simulate_table(capsys):
 
 def test_cli_simulate_engine(capsys):
     from chinchon import IMPLEMENTATION
-    from chinchon.simulate.engine import native_available
+    from chinchon.simulation.engine import native_available
 
     args = ["simulate", "--games", "3", "--players", "2", "--bots", "greedy,random",
             "--seed", "4", "--json", "--no-progress"]

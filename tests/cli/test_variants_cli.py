@@ -61,3 +61,15 @@ def test_bad_rules_exit_2(capsys):
     assert "Rules.points" in capsys.readouterr().err
     assert main(["hint", "1c 2c 3c 4c 5c 6c 7c", "--joker-points", "40"]) == 2
     assert "Rules.joker_points" in capsys.readouterr().err
+
+
+def test_rules_lists_each_preset_by_what_it_is(capsys):
+    from chinchon.rules import PRESET_DESCRIPTIONS
+    assert main(["rules"]) == 0
+    text = capsys.readouterr().out
+    for name, description in PRESET_DESCRIPTIONS.items():
+        assert f"{name:<10} {description}" in text
+    assert "seed" not in text
+    assert main(["rules", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {n: d["source"] for n, d in data.items()} == dict(PRESET_DESCRIPTIONS)

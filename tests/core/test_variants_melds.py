@@ -222,7 +222,7 @@ CONFIGS = [(f"{name}-j{k}-d{d}", base.replace(jokers=k), d)
 def test_reference_against_the_oracle(name, rules, decks):
     rng = random.Random(name)
     oracle = Oracle(rules, decks)
-    deck = reference.melds.deck_for(rules.solver, decks)
+    deck = reference.melds.solver_view(rules.solver, decks)
     for _ in range(scaled(250)):
         cards = random_hand(rng, rules, decks, rng.randrange(3, 9))
         key, want_melds, want_unmatched = oracle.best(cards)
@@ -316,7 +316,7 @@ def test_adding_a_joker_costs_at_most_its_points(drawn, data):
     if not jokers:
         return
     j = data.draw(st.sampled_from(jokers))
-    deck = reference.melds.deck_for(rules.solver, decks)
+    deck = reference.melds.solver_view(rules.solver, decks)
     before = reference.arrangement(cards, deck)[2]
     after = reference.arrangement([*cards, j], deck)[2]
     assert after <= before + rules.joker_points
@@ -332,7 +332,7 @@ def test_removing_a_card_lowers_the_deadwood_by_at_most_its_points(drawn, data):
     if not cards:
         return
     pos = data.draw(st.integers(0, len(cards) - 1))
-    deck = reference.melds.deck_for(rules.solver, decks)
+    deck = reference.melds.solver_view(rules.solver, decks)
     whole = reference.arrangement(cards, deck)[2]
     rest = reference.arrangement(cards[:pos] + cards[pos + 1:], deck)[2]
     assert rest >= whole - rules.card_points(cards[pos])

@@ -125,7 +125,7 @@ def test_frozen_hashable_equal_by_value():
     *PRESETS.values(),
     Rules(deck=40, jokers=2, joker_points=0, points=[0] * 12, seven_run_wins=False,
           joker_chinchon=None, first_round_close=False, all_out="lowest", void_at_stock=0,
-          close_limit=255, minus_ten=2**53 - 1, reconnect_seconds=2.5, eliminate_above=-3),
+          close_limit=255, minus_ten=2**53 - 1, reconnect_seconds=2.5, eliminate_above=0),
 ])
 def test_json_round_trip(rules):
     d = rules.to_dict()
@@ -191,3 +191,34 @@ def test_card_points_and_jokers():
     assert not HOUSE_RULES.is_joker(Card("1o"))
     with pytest.raises(ChinchonError):
         r.solver.card_points(13)
+
+
+@pytest.mark.parametrize("field, value", [("eliminate_above", -5), ("eliminate_above", -1),
+                                          ("close_limit", -1), ("close_limit", 256),
+                                          ("minus_ten", -10), ("rejoin_chips", -1),
+                                          ("reconnect_seconds", -0.5)])
+def test_rules_numbers_out_of_bounds_name_the_field(field, value):
+    # every total starts at 0: a limit below 0 would put the whole table out at once
+    with pytest.raises(ValueError, match=f"Rules.{field} must be"):
+        Rules(**{field: value})
+    with pytest.raises(ChinchonError, match=f"Rules.{field} must be"):
+        HOUSE_RULES.replace(**{field: value})
+    assert Rules(eliminate_above=0).eliminate_above == 0
+
+
+def test_presets_carry_their_description():
+    from chinchon.rules import PRESET_DESCRIPTIONS
+    assert set(PRESET_DESCRIPTIONS) == set(PRESETS)
+    for name, rules in PRESETS.items():
+        assert rules.description == PRESET_DESCRIPTIONS[name]
+        assert "seed" not in rules.description
+    assert Rules(close_limit=3).description is None
+
+
+def test_bit_points_are_card_points():
+    from chinchon.cards import CARD_AT
+    for rules in PRESETS.values():
+        pts = rules.solver.bit_points
+        assert len(pts) == 64
+        for i, card in enumerate(CARD_AT):
+            assert pts[i] == (0 if card is None else rules.card_points(card))

@@ -40,8 +40,8 @@ def continuation(g, moves=600):
     while g.result is None and made < moves:
         play_turn(g, bots)
         made += 1
-        view = [g.phase, g.turn, g.hand_number, [[str(c) for c in h] for h in g._hands],
-                [str(c) for c in g._stock], [str(c) for c in g._discard], list(g.totals)]
+        view = [g.phase, g.turn, g.hand_number, [[str(c) for c in h] for h in g.fields()["hands"]],
+                [str(c) for c in g.fields()["stock"]], [str(c) for c in g.fields()["discard"]], list(g.totals)]
         h.update(json.dumps(view).encode())
     return h.hexdigest(), made
 

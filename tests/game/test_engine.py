@@ -13,9 +13,9 @@ from chinchon import bots as bots_module
 from chinchon.bots import ExpertBot, GreedyBot, RandomBot
 from chinchon.errors import ChinchonError
 from chinchon.rules import Rules
-from chinchon.simulate import simulate
-from chinchon.simulate.stats import aggregate
-from chinchon.simulate.engine import builtin_bots, native_available, resolve_engine
+from chinchon.simulation import simulate
+from chinchon.simulation.stats import aggregate
+from chinchon.simulation.engine import builtin_bots, native_available, resolve_engine
 from tests.oracles import engine_diff
 from tests.oracles.impls import scaled
 

@@ -83,7 +83,7 @@ def test_rejoin_refusals_that_can_happen():
     # the guard itself, on a hand-made summary with one player in (set in place: such a
     # state cannot be reached, and from_json refuses it)
     forged = five_player_eliminations()
-    forged._in = [True] + [False] * 4
+    forged._state._in = [True] + [False] * 4
     assert "two players" in str(refused(forged, forged.rejoin, 2))
 
 

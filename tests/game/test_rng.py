@@ -21,7 +21,7 @@ from chinchon.game import rng as rng_module
 from chinchon.game.deck import deck_for
 from chinchon.game.rng import Rng, derive, splitmix64
 from chinchon.game.state import GameState
-from chinchon.simulate import game_seed, play_game
+from chinchon.simulation import game_seed, play_game
 
 VECTORS = pathlib.Path(__file__).resolve().parents[1] / "data" / "rng_vectors.txt"
 NATIVE = chinchon.IMPLEMENTATION == "native"

@@ -8,7 +8,7 @@ import pytest
 
 import chinchon
 from chinchon.errors import ChinchonError
-from chinchon.simulate import game_seed, play_game, simulate
+from chinchon.simulation import game_seed, play_game, simulate
 
 NATIVE = chinchon.IMPLEMENTATION == "native"
 N = 40 if NATIVE else 4

@@ -20,20 +20,21 @@ def _check_unseen(g, seat):
     of the stock that was never taken in sight is unseen."""
     u = Counter(g.unseen(seat))
     deck = Counter(full_deck(g.decks, rules=g.rules))
-    known = Counter(g.held(seat)) + Counter(g._discard)
-    for other, taken in enumerate(g._taken):
+    f = g.fields()
+    known = Counter(g.held(seat)) + Counter(f["discard"])
+    for other, taken in enumerate(f["taken"]):
         if other != seat:
             known += Counter(taken)
-    if g._restocked is None:
+    if f["restocked"] is None:
         assert u + known == deck
-        hidden = Counter(g._stock)
+        hidden = Counter(f["stock"])
         for other in range(g.players):
             if other != seat:
-                hidden += Counter(g.held(other)) - Counter(g._taken[other])
+                hidden += Counter(g.held(other)) - Counter(f["taken"][other])
         assert hidden <= u
     else:  # after a reshuffle: what may still be in the stock
-        assert u == (deck - known) & Counter(g._restocked)
-        assert Counter(g._stock) <= u
+        assert u == (deck - known) & Counter(f["restocked"])
+        assert Counter(f["stock"]) <= u
 
 
 def test_unseen_after_a_take_from_the_pile():

@@ -1,7 +1,7 @@
 """The C game engine against the Python loop, game by game.
 
 Each game is played twice: by the C engine (``csrc/src/engine.c`` through the binding's
-``_play_games`` with its event trace) and by the Python loop (``simulate.play._drive``
+``_play_games`` with its event trace) and by the Python loop (``simulation.play._drive``
 over a :class:`~chinchon.game.state.GameState` that records the same events: every deal,
 draw, reshuffle, discard, close, hand result, rejoin and the end). The two event lists
 and the two :class:`GameRecord` must be equal; a per-game digest of the events is
@@ -35,8 +35,8 @@ from chinchon import bots as bots_module
 from chinchon.bots import make_bot
 from chinchon.game.state import GameState
 from chinchon.rules import Rules
-from chinchon.simulate.engine import builtin_bots
-from chinchon.simulate.play import GameRecord, _drive, game_seed
+from chinchon.simulation.engine import builtin_bots
+from chinchon.simulation.play import GameRecord, _drive, game_seed
 
 # the event codes of csrc/include/chinchon.h (CC_EV_*) and a hand's void outcome
 DEAL, DRAW, RESHUFFLE, DISCARD, HAND, POINTS, REJOIN, END = range(1, 9)
@@ -99,31 +99,35 @@ def describe(ev: int) -> str:
 
 
 class TracedState(GameState):
-    """A GameState that records the C engine's events as it plays."""
+    """A GameState that records the C engine's events as it plays (read from its public
+    methods: each deal, reshuffle, draw, discard, closed hand and rejoin)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.events: list[int] = []
         super().__init__(*args, **kwargs)
+        self._dealt()
 
-    def _deal(self, deck: Any) -> None:
-        super()._deal(deck)
-        self.events.append(event(DEAL, self._lead, 0, self._hand_number))
+    def _dealt(self) -> None:
+        self.events.append(event(DEAL, self.lead, 0, self.hand_number))
 
-    def _reshuffled(self) -> None:
-        super()._reshuffled()
-        self.events.append(event(RESHUFFLE, self._turn, 0, len(self._stock)))
+    def next_hand(self, deck: Any = None) -> None:
+        super().next_hand(deck)
+        self._dealt()
 
     def draw(self, source: str) -> Any:
-        seat = self._turn
+        seat = self.turn
+        if source == "stock" and not self.stock_size and self.phase == "draw":
+            stock = self.reshuffle()
+            self.events.append(event(RESHUFFLE, seat, 0, len(stock)))
         card = super().draw(source)
         self.events.append(event(DRAW, seat, 1 if source == "discard" else 0, card.index))
         return card
 
     def discard(self, card: Any, close: bool = False) -> Any:
-        seat, before = self._turn, self._last
+        seat, before = self.turn, self.last_hand
         out = super().discard(card, close)
         self.events.append(event(DISCARD, seat, 1 if close else 0, card.index))
-        last = self._last
+        last = self.last_hand
         if last is not before and last is not None:
             self.events.append(event(HAND, last.closer, _OUTCOME_CODES[last.outcome],
                                      last.number))
@@ -140,7 +144,7 @@ class TracedState(GameState):
 
 def python_game(players: int, bots: Sequence[str], seed: int, index: int,
                 rules: Optional[Rules], max_turns: int) -> tuple[GameRecord, list[int]]:
-    """Game ``index`` by the Python loop (as ``simulate.play.play_game``), with events."""
+    """Game ``index`` by the Python loop (as ``simulation.play.play_game``), with events."""
     game = TracedState(players, seed=game_seed(seed, index), rules=rules)
     seats = [make_bot(b, game_seed(seed, index, 1 + s)) for s, b in enumerate(bots)]
     rec = _drive(game, seats, index, max_turns)

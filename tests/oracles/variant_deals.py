@@ -60,7 +60,7 @@ def random_hand(rng: random.Random, rules: Rules, decks: int, n: int) -> list[in
 def random_deal(rng: random.Random, rules: Rules, decks: int, n_opponents: int
                 ) -> tuple[list[int], list[list[int]]]:
     """(closer's 7, [opponents' 7]) from one pool; the closer can close."""
-    deck = reference.melds.deck_for(rules.solver, decks)
+    deck = reference.melds.solver_view(rules.solver, decks)
     while True:
         pool = pool_of(rules, decks)
         closer = _draw(rng, pool, rules, 7, rng.choice((0, 1, 1, 2)))

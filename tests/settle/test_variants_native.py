@@ -95,7 +95,7 @@ JOKER_HEAVY = [("fifty", PRESETS["fifty"]), ("conga-j2", PRESETS["conga"].replac
 def test_deals_with_a_joker_in_every_opponents_hand(native, name, rules, decks):
     """Every opponent dealt one or two jokers (where the deck has them): jokers laid off
     onto sets and at run ends, chains past them, natural cards onto melds holding one."""
-    deck = reference.melds.deck_for(rules.solver, decks)
+    deck = reference.melds.solver_view(rules.solver, decks)
     rng = random.Random(f"heavy-{name}-{decks}")
     joker_layoffs = 0
     for _ in range(scaled(60)):

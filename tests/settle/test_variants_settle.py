@@ -201,7 +201,7 @@ def test_settle_against_the_oracle(name, rules, decks):
         closer, opponents = random_deal(rng, rules, decks, rng.choice((1, 1, 2, 3)))
         s = _check_against_oracle(rules, decks, closer, opponents)
         # a settlement never charges an opponent more than their plain deadwood
-        deck = reference.melds.deck_for(rules.solver, decks)
+        deck = reference.melds.solver_view(rules.solver, decks)
         for o, hand in zip(s.opponents, opponents):
             assert o.points <= reference.arrangement(hand, deck)[2]
 
@@ -236,7 +236,7 @@ def test_a_settlement_never_charges_more_than_the_plain_deadwood(seed, config, n
     closer, opponents = random_deal(random.Random(seed), rules, decks, n)
     cards = lambda cs: [Card.from_index(i) for i in cs]  # noqa: E731
     s = reference.settle(cards(closer), [cards(o) for o in opponents], decks=decks, rules=rules)
-    deck = reference.melds.deck_for(rules.solver, decks)
+    deck = reference.melds.solver_view(rules.solver, decks)
     for o, hand in zip(s.opponents, opponents):
         assert o.points <= reference.arrangement(hand, deck)[2]
         assert o.points == (0 if s.outcome == "chinchon"

@@ -10,6 +10,7 @@ from typing import Any, cast
 from .._backend import best_melds
 from .._backend import outlook as solver_outlook
 from ..bots import bots_rejoin, make_bot
+from ..game.hand_end import close_refused
 from ..rules import Rules
 from ..cards import Card
 from ..errors import ChinchonError
@@ -146,7 +147,8 @@ def _human_turn(game: Any, me: int, outlook: bool = False) -> None:
             print("  not a card you hold")
             continue
         if close and not game.may_close:
-            print(f"  you cannot close yet: {game._close_refused()}")
+            print(f"  you cannot close yet: "
+                  f"{close_refused(game.rules, game.turns_this_hand, sum(game.in_game))}")
             continue
         if close and not pick.can_close:
             print(f"  you cannot close discarding {pick.card}: the 7 cards kept leave "

@@ -7,15 +7,8 @@ import json
 from dataclasses import fields
 from typing import Any
 
-from ..rules import HOUSE_POINTS, PRESETS, Rules
+from ..rules import HOUSE_POINTS, PRESET_DESCRIPTIONS, PRESETS, Rules
 
-#: where each preset comes from (SPEC 9.1)
-SOURCES = {
-    "barajamos": "house rules of the Barajamos table (seeds 000/001)",
-    "classic": "the classic rules page (seed 003)",
-    "conga": "two players, 40 cards, the ace of coins wild (seed 004)",
-    "fifty": "50 cards: two jokers",
-}
 
 
 def add_parser(sub: Any) -> None:
@@ -39,7 +32,7 @@ def _text(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.json:
-        print(json.dumps({name: {"source": SOURCES.get(name, ""), "fields": r.to_dict()}
+        print(json.dumps({name: {"source": PRESET_DESCRIPTIONS[name], "fields": r.to_dict()}
                           for name, r in PRESETS.items()}))
         return 0
     names = list(PRESETS)
@@ -56,5 +49,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"{f.name:<{width}}  " + "  ".join(cells))
     print()
     for name in names:
-        print(f"{name:<10} {SOURCES.get(name, '')}")
+        print(f"{name:<10} {PRESET_DESCRIPTIONS[name]}")
     return 0

@@ -10,7 +10,7 @@ from typing import Any
 
 from .._backend import IMPLEMENTATION
 from ..errors import ChinchonError
-from ..simulate import ENGINES, simulate
+from ..simulation import ENGINES, simulate
 from ._common import rules_of, rules_options
 
 
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         with contextlib.ExitStack() as stack:
             executor = None
             if args.scheduler is not None:
-                from ..simulate.cluster import dask_client
+                from ..simulation.cluster import dask_client
 
                 executor = stack.enter_context(dask_client(args.scheduler))
             result = simulate(args.games, args.players, bots=args.bots, seed=args.seed,

@@ -17,7 +17,7 @@ from typing import Any, Optional, Sequence
 
 from ..cards import Card, full_deck
 from ..errors import IllegalAction, shown
-from ..results import CloserResult, Meld, OpponentResult, Settlement, TableMeld
+from ..results import CLOSE_OUTCOMES, CloserResult, Meld, OpponentResult, Settlement, TableMeld
 from ..rules import Rules
 from .rng import GENERATOR, LEGACY_GENERATOR
 
@@ -51,7 +51,7 @@ _TYPE_NAMES = {dict: "an object", list: "a list", tuple: "a list", str: "a strin
                bool: "a boolean", int: "an int", float: "a number", type(None): "null"}
 
 
-def _kind(value: object) -> str:
+def kind_of(value: object) -> str:
     return _TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
 
 
@@ -62,8 +62,8 @@ def bad(field: str, problem: str) -> IllegalAction:
 
 def _got(value: object) -> str:
     if isinstance(value, (dict, list, tuple)):
-        return _kind(value)
-    return f"{_kind(value)} {shown(value, 40)}" if value is not None else "null"
+        return kind_of(value)
+    return f"{kind_of(value)} {shown(value, 40)}" if value is not None else "null"
 
 
 def read_object(value: object, field: str) -> dict[str, Any]:
@@ -232,7 +232,6 @@ def read_rng(value: object, field: str) -> tuple[str, tuple[Any, ...]]:
 
 # ---------------------------------------------------------------- settlements
 
-_OUTCOMES = ("normal", "minus_ten", "chinchon", "joker_chinchon")
 _MELD_KINDS = ("set", "run")
 
 
@@ -265,7 +264,7 @@ def read_settlement(value: object, field: str, seats: int) -> Settlement:
     (whether it is the right settlement of the cards is the caller's check)."""
     d = read_object(value, field)
     only_keys(d, field, ("outcome", "closer", "opponents", "table", "points"))
-    outcome = read_str(get(d, "outcome", field), f"{field}.outcome", _OUTCOMES)
+    outcome = read_str(get(d, "outcome", field), f"{field}.outcome", CLOSE_OUTCOMES)
     f = f"{field}.closer"
     c = read_object(get(d, "closer", field), f)
     only_keys(c, f, ("melds", "unmatched", "points"))

@@ -10,13 +10,17 @@ get names (``action.kind``, ``action.card``) and a JSON form (:meth:`Action.to_j
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from ..cards import Card, as_card
 from ..errors import IllegalAction, shown
+from ..results import one_per_card
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 __all__ = ["Action", "Draw", "Discard", "Rejoin", "NextHand", "as_action", "action_from_json",
-           "SOURCES"]
+           "legal_actions", "apply_action", "SOURCES"]
 
 #: where a player may draw from
 SOURCES = ("stock", "discard")
@@ -128,6 +132,47 @@ def as_action(action: object) -> Action:
     if isinstance(kind, str) and kind in _BY_KIND and len(args) in _ARITY[kind]:
         return _BY_KIND[kind](*args)  # type: ignore[no-any-return]
     raise IllegalAction(f"unknown action {shown(tuple(action))}")
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """The moves ``state`` allows now (:meth:`GameState.legal_actions
+    <chinchon.game.state.GameState.legal_actions>`), read from its public methods."""
+    if state.result is not None:
+        return []
+    phase = state.phase
+    if phase == "draw":
+        out: list[Action] = []
+        if state.stock_size or state.discard_size:
+            out.append(Draw("stock"))
+        if state.discard_size:
+            out.append(Draw("discard"))
+        return out
+    if phase == "discard":
+        out = []
+        for h in one_per_card(state.hints()):  # a double-deck copy: one move
+            out.append(Discard(h.card, False))
+            if h.can_close:
+                out.append(Discard(h.card, True))
+        return out
+    # summary
+    out = [Rejoin(s) for s in range(state.players) if state.rejoin_refused(s) is None]
+    out.append(NextHand())
+    return out
+
+
+def apply_action(state: Any, action: object) -> Any:
+    """Apply a move to ``state`` (a :class:`~chinchon.game.state.GameState` or a
+    :class:`~chinchon.Game`): a typed action or one of the tuples of
+    :func:`legal_actions`."""
+    act = as_action(action)
+    kind = act.kind
+    if kind == "draw":
+        return state.draw(act[1])
+    if kind == "discard":
+        return state.discard(*act[1:])
+    if kind == "rejoin":
+        return state.rejoin(act[1])
+    return state.next_hand(*act[1:])
 
 
 def action_from_json(data: object) -> Action:

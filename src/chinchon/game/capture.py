@@ -1,102 +1,86 @@
-"""The state as data, a part of :class:`~chinchon.game.state.GameState`: every field
-captured as Python values, and their JSON-ready form (:meth:`to_dict`; the fields are
-:data:`~chinchon.game.state.STATE_KEYS` and
-:data:`~chinchon.game.state.OPTIONAL_STATE_KEYS`). The way back is
-:mod:`chinchon.game.snapshot`.
+"""The state as data: the names of its fields and their JSON-ready form.
 
-:class:`StateCapture` is a base of :class:`~chinchon.game.state.GameState` and holds no
-state of its own: it reads the fields the state sets up in its constructor.
+:meth:`GameState.fields <chinchon.game.state.GameState.fields>` gives every field as
+Python values; :func:`state_dict` writes them out (what
+:meth:`GameState.to_dict <chinchon.game.state.GameState.to_dict>` returns, whose keys
+are :data:`STATE_KEYS` and, when they say something, :data:`OPTIONAL_STATE_KEYS`). The
+way back is :mod:`chinchon.game.snapshot`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
-from ..cards import Card
-from ..rules import Rules
-from .deck import _index
-from .records import GameResult, HandResult
+from .deck import card_order
 from .rng import state_json
 
-__all__ = ["StateCapture"]
+__all__ = ["PHASES", "STATE_KEYS", "OPTIONAL_STATE_KEYS", "MAX_SEED_BITS", "MAX_TOTAL",
+           "state_dict", "cards_dict", "seen_dict"]
+
+PHASES = ("draw", "discard", "summary", "over")
+
+#: the fields of :meth:`GameState.to_dict <chinchon.game.state.GameState.to_dict>`
+STATE_KEYS = ("names", "rules", "seed", "rng", "phase", "turn", "lead", "hand_number", "turns",
+              "hands", "stock", "discard", "face_down", "totals", "in_game", "chips", "result",
+              "last_hand")
+#: the fields written only when they say something: ``taken``, per seat the cards it
+#: took from the discard pile this hand and still holds; ``restocked``, the cards the
+#: last reshuffle of this hand turned into the stock
+OPTIONAL_STATE_KEYS = ("taken", "restocked")
+
+#: a seed is an int of at most this many bits (either sign)
+MAX_SEED_BITS = 256
+
+#: the bound of a saved total (either sign): far past any game, where a hand moves a
+#: total by less than 2**53 (the bound of the rules' numbers)
+MAX_TOTAL = 2**128
 
 
-class StateCapture:
-    """Recording the state: the methods of :class:`~chinchon.game.state.GameState` that
-    capture its fields and write them out."""
+def state_dict(fields: dict[str, Any], rng_state: Any) -> dict[str, Any]:
+    """The JSON-ready form of the state's :meth:`~chinchon.game.state.GameState.fields`;
+    ``rng_state`` is the generator's state written when ``fields`` hold none."""
+    cap = fields
+    state = cap["rng"] if cap["rng"] is not None else rng_state
+    result, last = cap["result"], cap["last_hand"]
+    return {
+        "names": list(cap["names"]),
+        "rules": cap["rules"].to_dict(),
+        "seed": cap["seed"],
+        "rng": state_json(state),
+        "phase": cap["phase"],
+        "turn": cap["turn"],
+        "lead": cap["lead"],
+        "hand_number": cap["hand_number"],
+        "turns": cap["turns"],
+        **cards_dict(cap),
+        "totals": list(cap["totals"]),
+        "in_game": list(cap["in_game"]),
+        "chips": list(cap["chips"]),
+        "result": None if result is None else result.to_dict(),
+        "last_hand": None if last is None else last.to_dict(),
+        **seen_dict(cap),
+    }
 
-    # the fields of GameState this part reads (set by GameState.__init__)
-    _names: tuple[str, ...]
-    _rules: Rules
-    _seed: int
-    _rng: Any
-    _phase: str
-    _turn: Optional[int]
-    _lead: int
-    _hand_number: int
-    _turns: int
-    _hands: list[list[Card]]
-    _stock: list[Card]
-    _discard: list[Card]
-    _face_down: Optional[Card]
-    _taken: list[list[Card]]
-    _restocked: Optional[list[Card]]
-    _totals: list[int]
-    _in: list[bool]
-    _chips: list[int]
-    _result: Optional[GameResult]
-    _last: Optional[HandResult]
 
-    def _capture(self, rng: bool = True) -> dict[str, Any]:
-        """Every field of the state as Python values, copied where the game changes them
-        in place (cheap: list copies, no text). ``rng=False`` leaves the generator's state
-        out (``None``): it then stands for the generator's state whenever the capture is
-        written out (what the table's log wants: see :mod:`chinchon.game.table`)."""
-        return {
-            "names": self._names, "rules": self._rules, "seed": self._seed,
-            "rng": self._rng.getstate() if rng else None,
-            "phase": self._phase, "turn": self._turn, "lead": self._lead,
-            "hand_number": self._hand_number, "turns": self._turns,
-            "hands": [list(h) for h in self._hands], "stock": list(self._stock),
-            "discard": list(self._discard), "face_down": self._face_down,
-            "taken": [list(t) for t in self._taken],
-            "restocked": None if self._restocked is None else list(self._restocked),
-            "totals": list(self._totals), "in_game": list(self._in), "chips": list(self._chips),
-            "result": self._result, "last_hand": self._last,
-        }
+def cards_dict(fields: dict[str, Any]) -> dict[str, Any]:
+    """The cards of the state's fields as text: ``hands``, ``stock``, ``discard`` and
+    ``face_down``."""
+    face_down = fields["face_down"]
+    return {
+        "hands": [[str(c) for c in h] for h in fields["hands"]],
+        "stock": [str(c) for c in fields["stock"]],
+        "discard": [str(c) for c in fields["discard"]],
+        "face_down": None if face_down is None else str(face_down),
+    }
 
-    def _state_dict(self, cap: dict[str, Any]) -> dict[str, Any]:
-        """The JSON-ready form of a :meth:`_capture` (a ``None`` generator state: the
-        current one)."""
-        rng_state = cap["rng"] if cap["rng"] is not None else self._rng.getstate()
-        result, last, face_down = cap["result"], cap["last_hand"], cap["face_down"]
-        return {
-            "names": list(cap["names"]),
-            "rules": cap["rules"].to_dict(),
-            "seed": cap["seed"],
-            "rng": state_json(rng_state),
-            "phase": cap["phase"],
-            "turn": cap["turn"],
-            "lead": cap["lead"],
-            "hand_number": cap["hand_number"],
-            "turns": cap["turns"],
-            "hands": [[str(c) for c in h] for h in cap["hands"]],
-            "stock": [str(c) for c in cap["stock"]],
-            "discard": [str(c) for c in cap["discard"]],
-            "face_down": None if face_down is None else str(face_down),
-            "totals": list(cap["totals"]),
-            "in_game": list(cap["in_game"]),
-            "chips": list(cap["chips"]),
-            "result": None if result is None else result.to_dict(),
-            "last_hand": None if last is None else last.to_dict(),
-            # only when some seat holds a card it took from the pile (older snapshots
-            # have no such key)
-            **({"taken": [[str(c) for c in sorted(t, key=_index)] for t in cap["taken"]]}
-               if any(cap["taken"]) else {}),
-            **({} if cap["restocked"] is None
-               else {"restocked": [str(c) for c in cap["restocked"]]}),
-        }
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON-ready data (hidden cards included: for storage)."""
-        return self._state_dict(self._capture())
+def seen_dict(fields: dict[str, Any]) -> dict[str, Any]:
+    """What every seat saw of the piles (:data:`OPTIONAL_STATE_KEYS`), as text, only
+    where it says something: ``taken`` when some seat holds a card it took from the
+    pile, ``restocked`` after a reshuffle (older snapshots have neither)."""
+    d: dict[str, Any] = {}
+    if any(fields["taken"]):
+        d["taken"] = [[str(c) for c in sorted(t, key=card_order)] for t in fields["taken"]]
+    if fields["restocked"] is not None:
+        d["restocked"] = [str(c) for c in fields["restocked"]]
+    return d

@@ -1,26 +1,31 @@
-"""What a table is dealt from: the seat counts, the rules' deck, and the check that a
-list of cards is exactly a given multiset (a stacked deck, a saved game's cards)."""
+"""What a table is dealt from: the seat counts, the number of decks, the rules' deck, a
+stacked order checked against it, the check that a list of cards is exactly a given
+multiset (a stacked order, a saved game's cards), and what a seat cannot know the place
+of."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
+from operator import index as _as_index
 from typing import Optional, Union
 
-from ..cards import CARD_AT, Card, full_deck
+from ..cards import CARD_AT, Card, Hand, as_card, full_deck, parse_cards
 from ..errors import IllegalAction, shown
-from ..rules import Rules
+from ..rules import Rules, decks_for
 
-__all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "check_seat_count", "deck_for", "multiset_problem"]
+__all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "CardLike", "card_order", "check_seat_count",
+           "decks_for", "deck_for", "checked_order", "multiset_problem", "seat_index", "unseen_cards"]
 
 
 #: a card as a :class:`~chinchon.Card` or its text
 CardLike = Union[Card, str]
 
-#: the key of ascending card order
-_index = attrgetter("index")
+#: the key of ascending card order (a card's bit index)
+card_order = attrgetter("index")
 
-#: the fewest and the most seats at a table (one deck up to 4, two decks for 5 and 6)
+#: the fewest and the most seats at a table (one deck up to 4, two decks for 5 and 6:
+#: :func:`decks_for`)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
@@ -30,6 +35,18 @@ def check_seat_count(n: int) -> None:
                             f"got {shown(n)}")
 
 
+def seat_index(seat: object, players: int) -> int:
+    """``seat`` as a seat number of a table of ``players`` (any integer type, never a
+    bool), or :class:`IllegalAction`."""
+    try:
+        index = _as_index(seat)  # type: ignore[arg-type]
+    except TypeError:
+        index = -1
+    if isinstance(seat, bool) or not 0 <= index < players:
+        raise IllegalAction(f"no seat {shown(seat)} at this table (seats 0..{players - 1})")
+    return index
+
+
 def deck_for(rules: Rules, decks: int) -> list[Card]:
     """Every card a hand is dealt from under ``rules`` with ``decks`` decks, in ascending
     card order: the one place that says what the deck is. Dealing shuffles it, a stacked
@@ -37,6 +54,33 @@ def deck_for(rules: Rules, decks: int) -> list[Card]:
     (hands, stock, discard pile and the face-down card): the rules' deck (48 or 40
     natural cards, and their extra jokers), every card ``decks`` times."""
     return full_deck(decks, rules=rules)
+
+
+def checked_order(order: Union[str, Sequence[CardLike]], rules: Rules, players: int
+                  ) -> list[Card]:
+    """A stacked order (card text, or cards) as cards, checked to hold every card of the
+    deck of a table of ``players`` exactly once per deck; :class:`IllegalAction`
+    otherwise."""
+    if isinstance(order, str):
+        try:
+            cards = parse_cards(order)
+        except ValueError as exc:
+            raise IllegalAction(f"bad deck: {exc}") from None
+    else:
+        try:
+            cards = [as_card(c) for c in order]
+        except (ValueError, TypeError) as exc:
+            raise IllegalAction(f"bad deck: {exc}") from None
+    decks = decks_for(players)
+    want = deck_for(rules, decks)
+    if len(cards) != len(want):
+        raise IllegalAction(
+            f"a deck for {players} players has {len(want)} cards ({decks} "
+            f"deck{'s' if decks > 1 else ''}), got {len(cards)}")
+    problem = multiset_problem(cards, want, "in the deck")
+    if problem is not None:
+        raise IllegalAction(problem)
+    return cards
 
 
 def multiset_problem(cards: Sequence[Card], want: Sequence[Card], where: str
@@ -57,3 +101,49 @@ def multiset_problem(cards: Sequence[Card], want: Sequence[Card], where: str
     k, w = counts[index] + need[index], need[index]
     return (f"card {CARD_AT[index]} appears {k} time{'s' if k != 1 else ''} {where}; "
             f"expected {w}")
+
+
+def unseen_cards(card_mask: int, decks: int, own: Sequence[Card], discard: Sequence[Card],
+                 taken_by_others: Sequence[Sequence[Card]],
+                 restocked: Optional[Sequence[Card]]) -> Hand:
+    """The cards a seat cannot know the place of: every card of the deck(s)
+    (``card_mask``, ``decks`` copies) but its ``own`` hand, the ``discard`` pile and the
+    cards it saw the other seats take from the pile and still hold; after a reshuffle,
+    only cards of that new stock (``restocked``). A :class:`~chinchon.Hand` of
+    ``decks`` decks."""
+    if decks == 1:  # a bit per card: clear what the seat knows the place of
+        known = 0
+        for c in own:
+            known |= 1 << c.index
+        for c in discard:
+            known |= 1 << c.index
+        for taken in taken_by_others:
+            for c in taken:
+                known |= 1 << c.index
+        mask = card_mask & ~known
+        if restocked is not None:
+            pile = 0
+            for c in restocked:
+                pile |= 1 << c.index
+            mask &= pile
+        return Hand.trusted(mask, 0, 1)
+    counts = dict.fromkeys(range(64), 2)
+    for c in own:
+        counts[c.index] -= 1
+    for c in discard:
+        counts[c.index] -= 1
+    for taken in taken_by_others:
+        for c in taken:
+            counts[c.index] -= 1
+    if restocked is not None:
+        in_pile = dict.fromkeys(range(64), 0)
+        for c in restocked:
+            in_pile[c.index] += 1
+        counts = {i: min(k, in_pile[i]) for i, k in counts.items()}
+    once = twice = 0
+    for i, k in counts.items():
+        if card_mask >> i & 1 and k > 0:
+            once |= 1 << i
+            if k == 2:
+                twice |= 1 << i
+    return Hand.trusted(once, twice, 2)

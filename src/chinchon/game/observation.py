@@ -13,6 +13,7 @@ form that :meth:`Game.observation` returns and a server sends to that seat.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..cards import Card, Hand
@@ -34,15 +35,22 @@ OBSERVATION_KEYS = (
 )
 
 
+#: no seat disconnected (a state has no connections: the table's)
+_NOBODY: Mapping[int, float] = {}
+
+
 class Observation:
-    """The view of ``seat`` onto a game (see the module docstring). It reads the
-    state's fields directly (same package) on the bots' hot path."""
+    """The view of ``seat`` onto a game (see the module docstring), read through the
+    state's public methods; ``disconnected`` is the table's (:attr:`Game.disconnected
+    <chinchon.Game.disconnected>`: seat -> time), read when shown."""
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ("_game", "seat", "_away")
 
-    def __init__(self, game: GameState, seat: int) -> None:
+    def __init__(self, game: GameState, seat: int,
+                 disconnected: Mapping[int, float] = _NOBODY) -> None:
         self._game = game
         self.seat = seat
+        self._away = disconnected
 
     # the public table
     @property
@@ -51,11 +59,11 @@ class Observation:
 
     @property
     def decks(self) -> int:
-        return self._game._decks
+        return self._game.decks
 
     @property
     def rules(self) -> Rules:
-        return self._game._rules
+        return self._game.rules
 
     @property
     def may_close(self) -> bool:
@@ -77,7 +85,7 @@ class Observation:
 
     @property
     def hand_number(self) -> int:
-        return self._game._hand_number
+        return self._game.hand_number
 
     @property
     def discard_top(self) -> Optional[Card]:
@@ -85,11 +93,11 @@ class Observation:
 
     @property
     def discard_size(self) -> int:
-        return len(self._game._discard)
+        return self._game.discard_size
 
     @property
     def stock_size(self) -> int:
-        return len(self._game._stock)
+        return self._game.stock_size
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -120,7 +128,7 @@ class Observation:
 
     def held(self, seat: Optional[int] = None) -> list[Card]:
         """This seat's cards in ascending card order."""
-        return list(self._game._hands[self._own(seat)])
+        return self._game.held(self._own(seat))
 
     def hand(self, seat: Optional[int] = None) -> list[Card]:
         """This seat's cards in the order the table shows them (melds first)."""
@@ -134,7 +142,7 @@ class Observation:
 
     def hints(self) -> list[Hint]:
         """The discard hints of this seat's 8 cards, on its own turn after the draw."""
-        if self._game._turn != self.seat:
+        if self._game.turn != self.seat:
             raise IllegalAction(f"seat {self.seat} asks for hints out of its turn")
         return self._game.hints()
 
@@ -158,7 +166,7 @@ class Observation:
             "totals": list(g.totals),
             "in_game": list(g.in_game),
             "chips": list(g.chips),
-            "disconnected": sorted(g.disconnected),
+            "disconnected": sorted(self._away),
             "last_hand": None if last is None else last.to_dict(),
             "result": None if result is None else result.to_dict(),
         }

@@ -1,5 +1,6 @@
-"""Reading a saved game back: :func:`restore` checks a snapshot completely, then sets
-the state (the counterpart of :meth:`GameState.to_dict`).
+"""Reading a saved game back: :func:`read_state` checks a snapshot of the state
+completely and gives its fields (the counterpart of :meth:`GameState.to_dict`; what
+:meth:`GameState.from_dict` builds the state from).
 
 A snapshot is input like any other: every field's type and range, the cards, the hand
 sizes of the phase, the turn, the result and the last hand's record are checked before
@@ -16,16 +17,17 @@ from .. import _backend as solver
 from ..errors import ChinchonError, shown
 from ..results import Settlement
 from . import _checks as check
-from .deck import MAX_PLAYERS, MIN_PLAYERS, deck_for, multiset_problem
+from .capture import MAX_SEED_BITS, MAX_TOTAL, PHASES
+from .deck import MAX_PLAYERS, MIN_PLAYERS, card_order, deck_for, decks_for, multiset_problem
 from .records import RESULT_STATUSES, GameResult, HandResult
 from .rng import from_state
-from .state import MAX_SEED_BITS, MAX_TOTAL, PHASES, GameState, _index
 
-__all__ = ["restore"]
+__all__ = ["read_state"]
 
 
-def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
-    """Set every field from :meth:`to_dict`'s data, checked completely first.
+def read_state(d: dict[str, Any], field: str = "") -> dict[str, Any]:
+    """The fields of :meth:`GameState.to_dict`'s data, checked completely, as
+    :meth:`GameState.fields` gives them (but ``rng``: the generator itself).
 
     ``d`` is input like any other: each field's type and range, the cards (exactly
     the game's deck across the hands, the stock, the discard pile and the face-down
@@ -46,7 +48,7 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
                   for i, v in enumerate(check.read_list(get("names"), at("names"),
                                                         min_len=MIN_PLAYERS, max_len=MAX_PLAYERS)))
     n = len(names)
-    decks = 2 if n >= 5 else 1
+    decks = decks_for(n)
     rules = check.read_rules(get("rules"), at("rules"))
     want = deck_for(rules, decks)
     seed = get("seed")
@@ -61,7 +63,7 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
     lead = check.read_int(get("lead"), at("lead"), 0, n - 1)
     hand_number = check.read_int(get("hand_number"), at("hand_number"), 1)
     turns = check.read_int(get("turns"), at("turns"), 0)
-    hands = [sorted(check.read_cards(h, f"{at('hands')}[{s}]", 8), key=_index)
+    hands = [sorted(check.read_cards(h, f"{at('hands')}[{s}]", 8), key=card_order)
              for s, h in enumerate(check.read_list(get("hands"), at("hands"), length=n))]
     stock = check.read_cards(get("stock"), at("stock"), len(want))
     discard = check.read_cards(get("discard"), at("discard"), len(want))
@@ -77,7 +79,7 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
              for s, c in enumerate(check.read_list(get("chips"), at("chips"), length=n))]
     taken: list[list[Any]] = [[] for _ in range(n)]
     if "taken" in d:  # optional: the cards each seat took from the pile and still holds
-        taken = [sorted(check.read_cards(t, f"{at('taken')}[{s}]", 8), key=_index)
+        taken = [sorted(check.read_cards(t, f"{at('taken')}[{s}]", 8), key=card_order)
                  for s, t in enumerate(check.read_list(d["taken"], at("taken"), length=n))]
         for s, t in enumerate(taken):
             if Counter(t) - Counter(hands[s]):
@@ -85,7 +87,7 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
     restocked = None
     if "restocked" in d:  # optional: the cards of the last reshuffle's new stock
         restocked = sorted(check.read_cards(d["restocked"], at("restocked"), len(want)),
-                           key=_index)
+                           key=card_order)
         if Counter(stock) - Counter(restocked) or Counter(restocked) - Counter(want):
             raise check.bad(at("restocked"), "must hold the stock's cards, of the deck")
     result = _read_result(get("result"), at("result"), n)
@@ -194,19 +196,13 @@ def restore(game: GameState, d: dict[str, Any], field: str = "") -> None:
     except ValueError as exc:  # pragma: no cover - checked
         raise check.bad(at("rng"), f"is not a generator state: {exc}") from None
 
-    # everything checked: now set the state
-    game._names, game._n, game._decks = names, n, decks
-    game._rules, game._seed, game._rng = rules, seed, rng
-    game._phase, game._turn, game._lead = phase, turn, lead
-    game._hand_number, game._turns = hand_number, turns
-    game._hands, game._stock, game._discard = hands, stock, discard
-    game._face_down = face_down
-    game._taken = taken
-    game._restocked = restocked
-    game._totals, game._in, game._chips = totals, in_game, chips
-    game._result, game._last = result, last
-    game._hints = None
-    game._first_deal = None
+    return {
+        "names": names, "rules": rules, "seed": seed, "rng": rng, "phase": phase,
+        "turn": turn, "lead": lead, "hand_number": hand_number, "turns": turns,
+        "hands": hands, "stock": stock, "discard": discard, "face_down": face_down,
+        "taken": taken, "restocked": restocked, "totals": totals, "in_game": in_game,
+        "chips": chips, "result": result, "last_hand": last,
+    }
 
 
 def _shown_result(result: Optional[GameResult]) -> str:

@@ -44,54 +44,42 @@ Decisions where the spec is silent (also in the README):
 
 from __future__ import annotations
 
+from __future__ import annotations
+
 import random
-from operator import index as _as_index
+from operator import attrgetter
 from typing import Any, Optional, Sequence
 
 from .. import _backend as solver
 from .._args import check_rules
-from ..cards import Card, Hand, as_card, parse_cards
+from ..cards import Card, Hand, as_card
 from ..errors import ChinchonError, IllegalAction, shown
 from ..results import Hint, one_per_card
 from ..rules import Rules
-from .actions import Action, Discard, Draw, NextHand, Rejoin, as_action
-from .capture import StateCapture
-# CardLike and _index are re-exported: table and snapshot import them from here
-from .deck import CardLike as CardLike, _index as _index
-from .deck import check_seat_count, deck_for, multiset_problem
-from .hand_end import HandEnd
+from .actions import Action, apply_action, legal_actions
+from .capture import MAX_SEED_BITS, MAX_TOTAL, OPTIONAL_STATE_KEYS, PHASES, STATE_KEYS, state_dict
+from .deck import (CardLike, card_order, check_seat_count, checked_order, deck_for, decks_for,
+                   seat_index)
+from .hand_end import close_outcome, close_refused, rejoin, rejoin_refused, score_close, void_hand
 from .observation import Observation
+from .piles import Piles
 from .records import GameResult, HandResult
-from .rng import GENERATOR, make_rng
+from .rng import GENERATOR, generator_of, make_rng
+from .snapshot import read_state
 
 __all__ = ["GameState", "PHASES", "STATE_KEYS", "OPTIONAL_STATE_KEYS", "MAX_SEED_BITS",
            "MAX_TOTAL"]
 
-PHASES = ("draw", "discard", "summary", "over")
 
-#: the fields of :meth:`GameState.to_dict`
-STATE_KEYS = ("names", "rules", "seed", "rng", "phase", "turn", "lead", "hand_number", "turns",
-              "hands", "stock", "discard", "face_down", "totals", "in_game", "chips", "result",
-              "last_hand")
-#: the fields :meth:`GameState.to_dict` writes only when they say something: ``taken``,
-#: per seat the cards it took from the discard pile this hand and still holds;
-#: ``restocked``, the cards the last reshuffle of this hand turned into the stock
-OPTIONAL_STATE_KEYS = ("taken", "restocked")
+def _view(attr: str) -> Any:
+    """A read-only property of the field ``attr``."""
+    return property(attrgetter(attr))
 
-#: a seed is an int of at most this many bits (either sign)
-MAX_SEED_BITS = 256
 
-#: the bound of a saved total (either sign): far past any game, where a hand moves a
-#: total by less than 2**53 (the bound of the rules' numbers)
-MAX_TOTAL = 2**128
-
-class GameState(HandEnd, StateCapture):
+class GameState:
     """The state of one game, from the first deal to the end (see the module
     docstring). ``players`` is the number of seats (2-6); ``names`` the seats' names;
-    ``seed``, ``rules``, ``deck`` and ``lead`` as for :class:`~chinchon.Game`.
-
-    The close and the end of a hand are :class:`~chinchon.game.hand_end.HandEnd`'s, the
-    state as data (:meth:`to_dict`) :class:`~chinchon.game.capture.StateCapture`'s."""
+    ``seed``, ``rules``, ``deck`` and ``lead`` as for :class:`~chinchon.Game`."""
 
     # ------------------------------------------------------------ construction
 
@@ -102,41 +90,20 @@ class GameState(HandEnd, StateCapture):
         # _generator: internal, LEGACY_GENERATOR only to replay a log of before
         # xoshiro256** (chinchon.game.table)
         n = players
-        check_seat_count(n)
-        try:
-            rules = check_rules(rules)
-        except ChinchonError as exc:
-            raise IllegalAction(str(exc)) from None
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
-        elif (isinstance(seed, bool) or not isinstance(seed, int)
-              or seed.bit_length() > MAX_SEED_BITS):
-            raise IllegalAction(f"seed must be an int of at most {MAX_SEED_BITS} bits or None, "
-                                f"got {shown(seed)}")
-        if lead is not None and (isinstance(lead, bool) or not isinstance(lead, int)
-                                 or not 0 <= lead < n):
-            raise IllegalAction(f"lead must be a seat 0..{n - 1}, got {shown(lead)}")
+        rules, seed = _checked_args(n, rules, seed, lead)
         self._n = n
         self._names = tuple(names) if names is not None else tuple(
             f"Player {i + 1}" for i in range(n))
-        self._decks = 2 if n >= 5 else 1
+        self._decks = decks_for(n)
         self._rules = rules
-        dealt = None if deck is None else self._check_deck(deck)
+        dealt = None if deck is None else checked_order(deck, rules, n)
         self._seed = seed
         self._rng = make_rng(seed, _generator)
         self._totals = [0] * n
         self._in = [True] * n
         self._chips = [rules.rejoin_chips] * n
         self._hands: list[list[Card]] = [[] for _ in range(n)]
-        self._stock: list[Card] = []
-        self._discard: list[Card] = []
-        self._face_down: Optional[Card] = None
-        # per seat, the cards it took from the discard pile this hand and still holds:
-        # every seat saw them taken (see unseen)
-        self._taken: list[list[Card]] = [[] for _ in range(n)]
-        # the cards of the last reshuffle's new stock this hand (every seat saw the pile
-        # turned over), None before any
-        self._restocked: Optional[list[Card]] = None
+        self._piles = Piles(n)
         self._phase = "draw"
         self._turn: Optional[int] = None
         self._hand_number = 0
@@ -144,33 +111,10 @@ class GameState(HandEnd, StateCapture):
         self._result: Optional[GameResult] = None
         self._last: Optional[HandResult] = None
         self._hints: Optional[list[Hint]] = None
-        self._first_deal = dealt  # the checked order of the first deal, for the table's log
         if lead is None:
             lead = self._rng.randrange(n)  # Rng.randrange is Rng.below
         self._lead = lead
         self._deal(dealt)
-
-    def _check_deck(self, deck: Sequence[CardLike]) -> list[Card]:
-        """The deck as cards, checked to hold every card exactly ``decks`` times."""
-        if isinstance(deck, str):
-            try:
-                cards = parse_cards(deck)
-            except ValueError as exc:
-                raise IllegalAction(f"bad deck: {exc}") from None
-        else:
-            try:
-                cards = [as_card(c) for c in deck]
-            except (ValueError, TypeError) as exc:
-                raise IllegalAction(f"bad deck: {exc}") from None
-        want = deck_for(self._rules, self._decks)
-        if len(cards) != len(want):
-            raise IllegalAction(
-                f"a deck for {self._n} players has {len(want)} cards ({self._decks} "
-                f"deck{'s' if self._decks > 1 else ''}), got {len(cards)}")
-        problem = multiset_problem(cards, want, "in the deck")
-        if problem is not None:
-            raise IllegalAction(problem)
-        return cards
 
     def _play_order(self, start: int) -> list[int]:
         """Seats still in the game, in play order starting at ``start`` (included if in)."""
@@ -194,13 +138,9 @@ class GameState(HandEnd, StateCapture):
         self._hands = [[] for _ in range(self._n)]
         pos = 0
         for seat in order:
-            self._hands[seat] = sorted(deck[pos:pos + 7], key=_index)
+            self._hands[seat] = sorted(deck[pos:pos + 7], key=card_order)
             pos += 7
-        self._discard = [deck[pos]]
-        self._stock = list(deck[pos + 1:])
-        self._taken = [[] for _ in range(self._n)]
-        self._restocked = None
-        self._face_down = None
+        self._piles.deal(deck[pos:])
         self._hand_number += 1
         self._turns = 0
         self._turn = self._lead
@@ -209,147 +149,83 @@ class GameState(HandEnd, StateCapture):
 
     # ------------------------------------------------------------ what the table shows
 
-    @property
-    def players(self) -> int:
-        """The number of seats."""
-        return self._n
+    players: int = _view('_n')
+    """The number of seats."""
+
+    names: tuple[str, ...] = _view('_names')
+
+    decks: int = _view('_decks')
+    """1 for 2-4 seats, 2 for 5-6 (:func:`~chinchon.game.deck.decks_for`)."""
+
+    rules: Rules = _view('_rules')
+
+    seed: int = _view('_seed')
+    """The seed of the game's generator (drawn from the OS when none was given)."""
 
     @property
-    def names(self) -> tuple[str, ...]:
-        return self._names
+    def generator(self) -> str:
+        """The name of the game's generator (:mod:`chinchon.game.rng`)."""
+        return generator_of(self._rng)
 
-    @property
-    def decks(self) -> int:
-        """1 for 3-4 seats, 2 for 5-6."""
-        return self._decks
-
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def seed(self) -> int:
-        """The seed of the game's generator (drawn from the OS when none was given)."""
-        return self._seed
-
-    @property
-    def phase(self) -> str:
-        """``'draw'``, ``'discard'``, ``'summary'`` (between hands) or ``'over'``."""
-        return self._phase
+    phase: str = _view('_phase')
+    """``'draw'``, ``'discard'``, ``'summary'`` (between hands) or ``'over'``."""
 
     @property
     def turn(self) -> Optional[int]:
         """The seat to act (draw or discard); ``None`` in the summary and when over."""
         return self._turn if self._phase in ("draw", "discard") else None
 
-    @property
-    def lead(self) -> int:
-        """The seat that leads (drew first in) the current or last hand."""
-        return self._lead
+    lead: int = _view('_lead')
+    """The seat that leads (drew first in) the current or last hand."""
 
-    @property
-    def hand_number(self) -> int:
-        """1 for the first hand, and so on."""
-        return self._hand_number
+    hand_number: int = _view('_hand_number')
+    """1 for the first hand, and so on."""
 
-    @property
-    def turns_this_hand(self) -> int:
-        """Completed turns (draw and discard) in the current hand."""
-        return self._turns
+    turns_this_hand: int = _view('_turns')
+    """Completed turns (draw and discard) in the current hand."""
 
-    def _seat(self, seat: object) -> int:
-        try:  # any integer type (numpy's too), never a bool
-            index = _as_index(seat)  # type: ignore[arg-type]
-        except TypeError:
-            index = -1
-        if isinstance(seat, bool) or not 0 <= index < self._n:
-            raise IllegalAction(f"no seat {shown(seat)} at this table (seats 0..{self._n - 1})")
-        return index
+    def seat_index(self, seat: object) -> int:
+        """``seat`` as a seat number of this table (any integer type, never a bool), or
+        :class:`IllegalAction`."""
+        return seat_index(seat, self._n)
 
     def hand(self, seat: int) -> list[Card]:
         """The cards of ``seat`` in the order the table shows them: melds first (each
         sorted), then the unmatched cards in ascending order. Empty for a seat out of the
         hand. The caller is that seat: only it may see these cards."""
-        cards = self._hands[self._seat(seat)]
+        cards = self._hands[self.seat_index(seat)]
         if not cards:
             return []
         return solver.best_melds(cards, decks=self._decks, rules=self._rules).table_order()
 
     def held(self, seat: int) -> list[Card]:
         """The cards of ``seat`` in ascending card order (cheaper than :meth:`hand`)."""
-        return list(self._hands[self._seat(seat)])
-
-    def _untake(self, seat: int, card: Card) -> None:
-        """``seat`` no longer holds ``card``: one copy leaves its taken cards."""
-        taken = self._taken[seat]
-        if card in taken:
-            taken.remove(card)
+        return list(self._hands[self.seat_index(seat)])
 
     def unseen(self, seat: int) -> Hand:
-        """The cards ``seat`` cannot know the place of: every card of the game's deck(s)
-        but its own hand, the discard pile (every seat saw each card go there) and the
-        cards it saw the other seats take from the pile this hand (while they hold
-        them). What :func:`~chinchon.outlook` takes as ``unseen``:
-        ``outlook(g.held(seat), g.unseen(seat), rules=g.rules)``.
-
-        After a reshuffle the stock is the old discard pile, which every seat saw: the
-        cards outside it are in the other hands, and the unseen cards are those of that
-        pile the seat has not seen leave it since (a card of it drawn from the stock by
-        another seat stays unseen). A :class:`~chinchon.Hand` of the game's number of
-        decks."""
-        s = self._seat(seat)
-        cards = self._rules.solver.card_mask
-        if self._decks == 1:  # a bit per card: clear what the seat knows the place of
-            known = 0
-            for c in self._hands[s]:
-                known |= 1 << c.index
-            for c in self._discard:
-                known |= 1 << c.index
-            for other, taken in enumerate(self._taken):
-                if other != s:
-                    for c in taken:
-                        known |= 1 << c.index
-            mask = cards & ~known
-            if self._restocked is not None:
-                pile = 0
-                for c in self._restocked:
-                    pile |= 1 << c.index
-                mask &= pile
-            return _hand_of(mask, 0, 1)
-        counts = dict.fromkeys(range(64), 2)
-        for c in self._hands[s]:
-            counts[c.index] -= 1
-        for c in self._discard:
-            counts[c.index] -= 1
-        for other, taken in enumerate(self._taken):
-            if other != s:
-                for c in taken:
-                    counts[c.index] -= 1
-        if self._restocked is not None:
-            in_pile = dict.fromkeys(range(64), 0)
-            for c in self._restocked:
-                in_pile[c.index] += 1
-            counts = {i: min(k, in_pile[i]) for i, k in counts.items()}
-        once = twice = 0
-        for i, k in counts.items():
-            if cards >> i & 1 and k > 0:
-                once |= 1 << i
-                if k == 2:
-                    twice |= 1 << i
-        return _hand_of(once, twice, 2)
+        """The cards ``seat`` cannot know the place of (a :class:`~chinchon.Hand` of the
+        game's decks): the deck(s) less its own hand, the discard pile and the cards it
+        saw the others take from the pile and still hold; after a reshuffle, only cards
+        of that new stock it has not seen leave it (:func:`~chinchon.game.deck.
+        unseen_cards`). What :func:`~chinchon.outlook` takes as ``unseen``:
+        ``outlook(g.held(seat), g.unseen(seat), rules=g.rules)``."""
+        s = self.seat_index(seat)
+        return self._piles.unseen(s, self._hands[s], self._rules.solver.card_mask,
+                                  self._decks)
 
     @property
     def discard_top(self) -> Optional[Card]:
         """The face-up card on the discard pile, or ``None`` when the pile is empty."""
-        return self._discard[-1] if self._discard else None
+        discard = self._piles.discard
+        return discard[-1] if discard else None
 
     @property
     def discard_size(self) -> int:
-        return len(self._discard)
+        return len(self._piles.discard)
 
     @property
     def stock_size(self) -> int:
-        return len(self._stock)
+        return len(self._piles.stock)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -363,97 +239,51 @@ class GameState(HandEnd, StateCapture):
     def chips(self) -> tuple[int, ...]:
         return tuple(self._chips)
 
-    @property
-    def disconnected(self) -> dict[int, float]:
-        """Disconnected seats and the time each lost its connection (none here: the
-        connection is the table's, :class:`~chinchon.Game`)."""
-        return {}
+    result: Optional[GameResult] = _view('_result')
+    """``None`` while the game is on, then a :class:`GameResult`."""
 
-    @property
-    def result(self) -> Optional[GameResult]:
-        """``None`` while the game is on, then a :class:`GameResult`."""
-        return self._result
-
-    @property
-    def last_hand(self) -> Optional[HandResult]:
-        """The record of the last closed hand (public once the hand is closed)."""
-        return self._last
+    last_hand: Optional[HandResult] = _view('_last')
+    """The record of the last closed hand (public once the hand is closed)."""
 
     def observe(self, seat: int) -> Observation:
         """The view of ``seat``: only what that seat may see (what bots are given)."""
-        return Observation(self, self._seat(seat))
+        return Observation(self, self.seat_index(seat))
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may see, as a JSON-ready dict (cards as text): its own
-        hand in table order, the discard top and pile size, the stock size, totals, who
-        is in, chips, disconnected seats, whose turn, the phase, the last closed hand's
-        public record and the result. Nothing of the other seats' hands."""
+        """Everything ``seat`` may see, as a JSON-ready dict (cards as text:
+        :meth:`Observation.to_dict <chinchon.game.observation.Observation.to_dict>`)."""
         return self.observe(seat).to_dict()
 
     # ------------------------------------------------------------ legality
 
-    def _is_away(self, seat: Optional[int]) -> bool:
-        """Whether ``seat`` cannot act now for want of a connection (the table's
-        business: never here)."""
-        return False
-
-    def _require_on(self) -> None:
+    def _require_phase(self, phase: str, what: str) -> None:
         if self._result is not None:
             raise IllegalAction(f"the game is over ({self._result.status})")
-
-    def _require_phase(self, phase: str, what: str) -> None:
-        self._require_on()
         if self._phase != phase:
             raise IllegalAction(f"cannot {what} in the {self._phase!r} phase "
                                 f"(only in {phase!r})")
 
-    def _require_connected_turn(self) -> int:
-        seat = self._turn
-        assert seat is not None
-        if self._is_away(seat):
-            raise IllegalAction(f"seat {seat} is disconnected; the table waits for it")
-        return seat
+    def _close_refused(self) -> Optional[str]:
+        return close_refused(self._rules, self._turns, sum(self._in))
+
+    @property
+    def may_close(self) -> bool:
+        """Whether the rules let the player to act close this turn at all (the cards
+        decide the rest: :meth:`hints`)."""
+        return self._close_refused() is None
+
+    def rejoin_refused(self, seat: int) -> Optional[str]:
+        """Why ``seat`` may not rejoin in the summary, or None when it may."""
+        return rejoin_refused(self.seat_index(seat), self._in, self._chips)
 
     def legal_actions(self) -> list[Action]:
         """The moves allowed now, as typed actions (equal to the tuples :meth:`apply`
         takes)."""
-        if self._result is not None:
-            return []
-        phase = self._phase
-        if phase == "draw":
-            if self._is_away(self._turn):
-                return []
-            out: list[Action] = []
-            if self._stock or self._discard:
-                out.append(Draw("stock"))
-            if self._discard:
-                out.append(Draw("discard"))
-            return out
-        if phase == "discard":
-            if self._is_away(self._turn):
-                return []
-            out = []
-            for h in one_per_card(self.hints()):  # a double-deck copy: one move
-                out.append(Discard(h.card, False))
-                if h.can_close:
-                    out.append(Discard(h.card, True))
-            return out
-        # summary
-        out = [Rejoin(s) for s in range(self._n) if self._can_rejoin(s) is None]
-        out.append(NextHand())
-        return out
+        return legal_actions(self)
 
     def apply(self, action: object) -> Any:
         """Apply a move: a typed action or one of the tuples of :meth:`legal_actions`."""
-        act = as_action(action)
-        kind = act.kind
-        if kind == "draw":
-            return self.draw(act[1])
-        if kind == "discard":
-            return self.discard(*act[1:])
-        if kind == "rejoin":
-            return self.rejoin(act[1])
-        return self.next_hand(*act[1:])
+        return apply_action(self, action)
 
     # ------------------------------------------------------------ moves
 
@@ -461,36 +291,32 @@ class GameState(HandEnd, StateCapture):
         """Draw the top card of the ``'stock'`` or of the ``'discard'`` pile; returns it.
         An empty stock is first replaced by the whole discard pile, shuffled."""
         self._require_phase("draw", "draw")
-        seat = self._require_connected_turn()
+        seat = self._turn
+        assert seat is not None
         if not isinstance(source, str):  # a numpy array or a list: no elementwise ==
             raise IllegalAction(f"draw from 'stock' or 'discard', not {shown(source)}")
         if source == "stock":
-            if not self._stock and not self._discard:  # pragma: no cover - unreachable
-                raise IllegalAction("the stock and the discard pile are both empty")
-            if not self._stock:
-                pile = self._discard
-                self._rng.shuffle(pile)
-                self._stock = pile
-                self._discard = []
-                self._reshuffled()
-            card = self._stock.pop(0)
+            piles = self._piles
+            if not piles.stock:
+                piles.reshuffle(self._rng, None)
+            card = piles.stock.pop(0)
         elif source == "discard":
-            if not self._discard:
-                raise IllegalAction("the discard pile is empty")
-            card = self._discard.pop()
-            self._taken[seat].append(card)
+            card = self._piles.take_discard(seat)
         else:
             raise IllegalAction(f"draw from 'stock' or 'discard', not {shown(source)}")
         hand = self._hands[seat]
         hand.append(card)
-        hand.sort(key=_index)
+        hand.sort(key=card_order)
         self._phase = "discard"
         self._hints = None
         return card
 
-    def _reshuffled(self) -> None:
-        """Called when the discard pile has just become the stock (the table logs it)."""
-        self._restocked = sorted(self._stock, key=_index)
+    def reshuffle(self, order: Optional[Sequence[Card]] = None) -> list[Card]:
+        """At a draw from an empty stock, the discard pile becomes the stock, shuffled
+        by the game's generator or in ``order`` (a recorded reshuffle replayed, checked);
+        returns it, top first. :meth:`draw` does it itself when needed."""
+        self._require_phase("draw", "reshuffle")
+        return self._piles.reshuffle(self._rng, order)
 
     def hints(self) -> list[Hint]:
         """The discard hints (:class:`~chinchon.Hint`) of the player to act, after the
@@ -513,7 +339,8 @@ class GameState(HandEnd, StateCapture):
         """Discard ``card``; with ``close=True``, close the hand with it instead (the card
         goes face down). Returns the closed hand's record when closing, else None."""
         self._require_phase("discard", "discard")
-        seat = self._require_connected_turn()
+        seat = self._turn
+        assert seat is not None
         if not isinstance(close, bool):
             raise IllegalAction(f"close must be True or False, got {shown(close)}")
         try:
@@ -524,15 +351,18 @@ class GameState(HandEnd, StateCapture):
         pos = _find(hand, c)
         if pos < 0:
             raise IllegalAction(f"seat {seat} does not hold {c}")
+        piles = self._piles
         if not close:
             del hand[pos]
-            self._untake(seat, c)
-            self._discard.append(c)
+            piles.let_go(seat, c)
+            piles.discard.append(c)
             self._turns += 1
             self._hints = None
             void = self._rules.void_at_stock
-            if void is not None and len(self._stock) <= void:
-                self._void_hand()
+            if void is not None and len(piles.stock) <= void:
+                self._last = void_hand(self._hand_number, self._play_order(self._lead),
+                                       self._n)
+                self._phase, self._turn = "summary", None
                 return None
             self._turn = self._next_in(seat)
             self._phase = "draw"
@@ -541,7 +371,7 @@ class GameState(HandEnd, StateCapture):
         if refused is not None:
             raise IllegalAction(f"cannot close discarding {c}: {refused}")
         kept = hand[:pos] + hand[pos + 1:]
-        outcome = self._close_outcome(kept, c)
+        outcome = close_outcome(self._hints, kept, c, self._decks, self._rules)
         if outcome is None:
             raise IllegalAction(
                 f"cannot close discarding {c}: the 7 cards kept have deadwood "
@@ -552,12 +382,88 @@ class GameState(HandEnd, StateCapture):
                                    decks=self._decks, rules=self._rules)
         # everything checked and computed: now change the state
         del hand[pos]
-        self._untake(seat, c)
-        self._face_down = c
+        piles.let_go(seat, c)
+        piles.face_down = c
         self._turns += 1
         self._hints = None
-        self._finish_hand(order, settlement)
+        self._last, result = score_close(self._hand_number, order, settlement, self._totals,
+                                         self._in, self._rules)
+        if result is not None:
+            self._end(result)
+        else:
+            self._phase, self._turn = "summary", None
         return self._last
+
+    def cancel(self, reason: str) -> None:
+        """The table cancels the game (a seat did not come back in time, say): its
+        result is ``'cancelled'``, with ``reason``."""
+        self._end(GameResult("cancelled", None, reason))
+
+    def _end(self, result: GameResult) -> None:
+        self._result = result
+        self._phase = "over"
+        self._turn = None
+        self._hints = None
+
+    def rejoin(self, seat: int) -> int:
+        """In the summary, an eliminated ``seat`` spends a chip to come back with the
+        highest total among the players still in; returns that total."""
+        self._require_phase("summary", "rejoin")
+        seat = self.seat_index(seat)
+        why = rejoin_refused(seat, self._in, self._chips)
+        if why is not None:
+            raise IllegalAction(f"seat {seat} cannot rejoin: {why}")
+        return rejoin(seat, self._totals, self._in, self._chips)
+
+    def next_hand(self, deck: Optional[Sequence[CardLike]] = None) -> None:
+        """The host opens the next hand, led by the next player still in after the last
+        lead; dealt from ``deck`` (the exact order, checked) or from a fresh shuffle."""
+        self._require_phase("summary", "open the next hand")
+        dealt = None if deck is None else checked_order(deck, self._rules, self._n)
+        self._lead = self._next_in(self._lead)
+        self._deal(dealt)
+
+    # ------------------------------------------------------------ the state as data
+
+    def fields(self, rng: bool = True) -> dict[str, Any]:
+        """Every field of the state (:data:`STATE_KEYS`, :data:`OPTIONAL_STATE_KEYS`) as
+        Python values, copies (cheap: no text). ``rng=False`` leaves the generator's
+        state out (``None``: the current one whenever written out, as the table's log
+        wants)."""
+        return {
+            "names": self._names, "rules": self._rules, "seed": self._seed,
+            "rng": self._rng.getstate() if rng else None,
+            "phase": self._phase, "turn": self._turn, "lead": self._lead,
+            "hand_number": self._hand_number, "turns": self._turns,
+            "hands": [list(h) for h in self._hands], **self._piles.fields(),
+            "totals": list(self._totals), "in_game": list(self._in), "chips": list(self._chips),
+            "result": self._result, "last_hand": self._last,
+        }
+
+    def rng_state(self) -> Any:
+        """The game's generator's state now (what :meth:`to_dict` writes as ``rng``)."""
+        return self._rng.getstate()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (hidden cards included: for storage)."""
+        return state_dict(self.fields(), None)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], field: str = "") -> GameState:
+        """The state that :meth:`to_dict` wrote, every field checked first
+        (:func:`~chinchon.game.snapshot.read_state`): anything wrong raises
+        :class:`IllegalAction` naming the field (``field`` prefixes the names)."""
+        f = read_state(d, field)
+        g = object.__new__(cls)
+        g._names, g._n, g._decks = f["names"], len(f["names"]), decks_for(len(f["names"]))
+        g._rules, g._seed, g._rng = f["rules"], f["seed"], f["rng"]
+        g._phase, g._turn, g._lead = f["phase"], f["turn"], f["lead"]
+        g._hand_number, g._turns = f["hand_number"], f["turns"]
+        g._hands, g._piles = f["hands"], Piles.of_fields(f)
+        g._totals, g._in, g._chips = f["totals"], f["in_game"], f["chips"]
+        g._result, g._last = f["result"], f["last_hand"]
+        g._hints = None
+        return g
 
     def __repr__(self) -> str:
         state = self._result.status if self._result else f"hand {self._hand_number}"
@@ -565,15 +471,26 @@ class GameState(HandEnd, StateCapture):
                 f"totals {self._totals}>")
 
 
-def _hand_of(once: int, twice: int, decks: int) -> Hand:
-    """The Hand of masks the state built itself (valid cards, twice within once): set
-    directly, as Hand.from_mask does once it has checked them."""
-    h = object.__new__(Hand)
-    object.__setattr__(h, "_once", once)
-    object.__setattr__(h, "_twice", twice)
-    object.__setattr__(h, "_decks", decks)
-    object.__setattr__(h, "_n", bin(once).count("1") + bin(twice).count("1"))
-    return h
+def _checked_args(players: int, rules: Optional[Rules], seed: Optional[int],
+                  lead: Optional[int]) -> tuple[Rules, int]:
+    """A new game's arguments checked, in this order (:class:`IllegalAction`): the seat
+    count, the rules, the seed (drawn from the OS when None), the lead; the rules and
+    the seed."""
+    check_seat_count(players)
+    try:
+        rules = check_rules(rules)
+    except ChinchonError as exc:
+        raise IllegalAction(str(exc)) from None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    elif (isinstance(seed, bool) or not isinstance(seed, int)
+          or seed.bit_length() > MAX_SEED_BITS):
+        raise IllegalAction(f"seed must be an int of at most {MAX_SEED_BITS} bits or None, "
+                            f"got {shown(seed)}")
+    if lead is not None and (isinstance(lead, bool) or not isinstance(lead, int)
+                             or not 0 <= lead < players):
+        raise IllegalAction(f"lead must be a seat 0..{players - 1}, got {shown(lead)}")
+    return rules, seed
 
 
 def _find(hand: list[Card], card: Card) -> int:

@@ -1,6 +1,6 @@
-"""The table: a game with seats, connection clocks and an event log (SPEC §5, §8).
+"""The table: a game with seats, connection clocks and an event log.
 
-:class:`Game` is what a server wraps: the rules' state machine
+:class:`Game` is what a server wraps: it holds the rules' state machine
 (:class:`~chinchon.game.state.GameState`) plus what a real table adds --
 
 - **seats** by name (``players`` is a count or a sequence of names);
@@ -45,24 +45,21 @@ Decisions where the spec is silent (also in the README):
 from __future__ import annotations
 
 import json
+from operator import attrgetter
 from typing import Any, Optional, Sequence, Union
 
 from ..cards import Card, as_card
 from ..errors import IllegalAction, shown
 from ..rules import Rules
 from . import _checks as check
-from .actions import SOURCES
-from .snapshot import restore
-from .deck import MAX_PLAYERS, MIN_PLAYERS, check_seat_count, deck_for, multiset_problem
+from .actions import Action, Rejoin, apply_action
+from .capture import OPTIONAL_STATE_KEYS, STATE_KEYS, state_dict
+from .deck import CardLike, check_seat_count, checked_order
+from .log import copy_event, event_json, read_event, read_new, replay_events
+from .observation import Observation
 from .records import GameResult, HandResult
-from .rng import GENERATOR, GENERATORS, LEGACY_GENERATOR, generator_of
-from .state import (
-    MAX_SEED_BITS,
-    OPTIONAL_STATE_KEYS,
-    STATE_KEYS,
-    CardLike,
-    GameState,
-)
+from .rng import GENERATOR, LEGACY_GENERATOR
+from .state import GameState
 
 __all__ = ["Game"]
 
@@ -73,24 +70,6 @@ __all__ = ["Game"]
 #: or 2 keeps its ``random.Random`` (and writes it in format 3: ``rng`` says which).
 _JSON_VERSION = 3
 _READABLE_VERSIONS = (1, 2, 3)
-
-#: the events a log holds after its first ('new' or 'checkpoint'), and their fields
-_EVENT_FIELDS: dict[str, tuple[str, ...]] = {
-    "draw": ("source",),
-    "discard": ("card", "close"),
-    "rejoin": ("seat",),
-    "next_hand": ("deck",),
-    "disconnect": ("seat", "now"),
-    "reconnect": ("seat", "now"),
-    "timeout": ("now",),
-    "reshuffle": (),  # and "stock", the new order (not in format 1)
-    "void": (),  # the discard before it voided the hand (Rules.void_at_stock)
-}
-_EVENT_KINDS = tuple(_EVENT_FIELDS)
-_NEW_FIELDS = ("players", "seed", "rules", "deck", "lead")
-#: optional in a 'new' event: the generator (absent: the legacy ``random.Random``, as in
-#: logs of before xoshiro256**; a game on the legacy generator writes none)
-_NEW_OPTIONAL = ("generator",)
 
 
 def _check_time(now: object) -> float:
@@ -104,8 +83,16 @@ def _check_time(now: object) -> float:
     return now
 
 
-class Game(GameState):
-    """One Chinchón table, from the first deal to the end of the game.
+def _state(name: str) -> Any:
+    """A read-only property of the wrapped state's property ``name``."""
+    return property(attrgetter(f"_state.{name}"), doc=f"As :attr:`GameState.{name} "
+                    f"<chinchon.game.state.GameState.{name}>`.")
+
+
+class Game:
+    """One Chinchón table, from the first deal to the end of the game: a
+    :class:`~chinchon.game.state.GameState` (the rules) with seats by name, connection
+    clocks and an event log (see the module docstring).
 
     ``players``: the number of seats (2-6), or a sequence of 2-6 player names.
     ``seed``: seeds the game's own generator (first lead, shuffles): xoshiro256**
@@ -149,17 +136,16 @@ class Game(GameState):
             n = len(names)
         check_seat_count(n)
         self._disconnected: dict[int, float] = {}
-        super().__init__(n, names=names, seed=seed, rules=rules, deck=deck, lead=lead,
-                         _generator=_generator)
-        dealt = self._first_deal
+        st = self._state = GameState(n, names=names, seed=seed, rules=rules, deck=deck,
+                                     lead=lead, _generator=_generator)
         # the log: its first event (the opening, or a checkpoint of the state) and the
         # events since
         opening: dict[str, Any] = {
             "event": "new",
-            "players": list(self._names) if names is not None else n,
-            "seed": self._seed,
-            "rules": self._rules.to_dict(),
-            "deck": None if dealt is None else [str(c) for c in dealt],
+            "players": list(st.names) if names is not None else n,
+            "seed": st.seed,
+            "rules": st.rules.to_dict(),
+            "deck": None if deck is None else [str(c) for c in checked_order(deck, st.rules, n)],
             "lead": lead,
         }
         if _generator != LEGACY_GENERATOR:
@@ -168,6 +154,51 @@ class Game(GameState):
         self._log: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------ what the table shows
+
+    players: int = _state("players")
+    names: tuple[str, ...] = _state("names")
+    decks: int = _state("decks")
+    rules: Rules = _state("rules")
+    seed: int = _state("seed")
+    phase: str = _state("phase")
+    turn: Optional[int] = _state("turn")
+    lead: int = _state("lead")
+    hand_number: int = _state("hand_number")
+    turns_this_hand: int = _state("turns_this_hand")
+    discard_top: Optional[Card] = _state("discard_top")
+    discard_size: int = _state("discard_size")
+    stock_size: int = _state("stock_size")
+    totals: tuple[int, ...] = _state("totals")
+    in_game: tuple[bool, ...] = _state("in_game")
+    chips: tuple[int, ...] = _state("chips")
+    result: Optional[GameResult] = _state("result")
+    last_hand: Optional[HandResult] = _state("last_hand")
+    may_close: bool = _state("may_close")
+
+    def hand(self, seat: int) -> list[Card]:
+        """As :meth:`GameState.hand <chinchon.game.state.GameState.hand>`."""
+        return self._state.hand(seat)
+
+    def held(self, seat: int) -> list[Card]:
+        """As :meth:`GameState.held <chinchon.game.state.GameState.held>`."""
+        return self._state.held(seat)
+
+    def unseen(self, seat: int) -> Any:
+        """As :meth:`GameState.unseen <chinchon.game.state.GameState.unseen>`."""
+        return self._state.unseen(seat)
+
+    def hints(self) -> list[Any]:
+        """As :meth:`GameState.hints <chinchon.game.state.GameState.hints>`."""
+        return self._state.hints()
+
+    def observe(self, seat: int) -> Observation:
+        """The view of ``seat``: only what that seat may see (what bots are given)."""
+        st = self._state
+        return Observation(st, st.seat_index(seat), self._disconnected)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may see, as a JSON-ready dict (:meth:`observe`)."""
+        return self.observe(seat).to_dict()
 
     @property
     def disconnected(self) -> dict[int, float]:
@@ -181,12 +212,21 @@ class Game(GameState):
         ``'checkpoint'`` of the state when the current hand opened, then lists the events
         since (see the module docstring)."""
         kind, head = self._log_head
-        first = (_copy_event(head) if kind == "new"
+        first = (copy_event(head) if kind == "new"
                  else {"event": "checkpoint", "state": self._checkpoint_dict(head)})
-        return [first] + [_event_json(e) for e in self._log]
+        return [first] + [event_json(e) for e in self._log]
 
-    def _is_away(self, seat: Optional[int]) -> bool:
-        return seat in self._disconnected
+    def fields(self, rng: bool = True) -> dict[str, Any]:
+        """The state's :meth:`~chinchon.game.state.GameState.fields` and the
+        disconnected seats (``disconnected``: seat -> time)."""
+        f = self._state.fields(rng)
+        f["disconnected"] = dict(self._disconnected)
+        return f
+
+    def state_dict(self) -> dict[str, Any]:
+        """The state's fields as JSON-ready data, without the connections and the log
+        (:meth:`GameState.to_dict <chinchon.game.state.GameState.to_dict>`)."""
+        return self._state.to_dict()
 
     # ------------------------------------------------------------ the log
 
@@ -202,53 +242,85 @@ class Game(GameState):
     def _checkpoint(self) -> None:
         """Start the log again from the state now (its generator: the current one when
         written out, see the module docstring)."""
-        self._log_head = ("checkpoint", self._capture(rng=False))
+        self._log_head = ("checkpoint", self.fields(rng=False))
         self._log = []
 
-    def _capture(self, rng: bool = True) -> dict[str, Any]:
-        cap = super()._capture(rng)
-        cap["disconnected"] = dict(self._disconnected)
-        return cap
-
     def _checkpoint_dict(self, cap: dict[str, Any]) -> dict[str, Any]:
-        d = self._state_dict(cap)
+        d = state_dict(cap, None if cap["rng"] is not None else self._state.rng_state())
         d["disconnected"] = [[s, t] for s, t in sorted(cap["disconnected"].items())]
         return d
 
     # ------------------------------------------------------------ moves, logged
 
+    def _require_here(self, phase: str) -> None:
+        """In ``phase`` (a turn's), the seat to act must be connected."""
+        st = self._state
+        if st.phase == phase and st.turn in self._disconnected:
+            raise IllegalAction(f"seat {st.turn} is disconnected; the table waits for it")
+
+    def legal_actions(self) -> list[Action]:
+        """The moves allowed now, as typed actions (none of a disconnected seat's)."""
+        st, away = self._state, self._disconnected
+        if st.turn is not None and st.turn in away:
+            return []
+        acts = st.legal_actions()
+        if away and st.phase == "summary":
+            acts = [a for a in acts if not (isinstance(a, Rejoin) and a.seat in away)]
+        return acts
+
+    def apply(self, action: object) -> Any:
+        """Apply a move: a typed action or one of the tuples of :meth:`legal_actions`."""
+        return apply_action(self, action)
+
     def draw(self, source: str) -> Card:
-        card = super().draw(source)
+        """As :meth:`GameState.draw <chinchon.game.state.GameState.draw>`, logged (the
+        reshuffle of an empty stock too)."""
+        st = self._state
+        self._require_here("draw")
+        if (isinstance(source, str) and source == "stock" and st.phase == "draw"
+                and not st.stock_size and st.discard_size):
+            self.reshuffle()
+        card = st.draw(source)
         self._log.append({"event": "draw", "source": source})  # the discard checks the size
         return card
 
-    draw.__doc__ = GameState.draw.__doc__
-
-    def _reshuffled(self) -> None:
-        super()._reshuffled()
-        # the new stock's order (cards; text when written out); the draw that follows
-        # completes the move
-        self._log.append({"event": "reshuffle", "stock": list(self._stock)})
+    def reshuffle(self, order: Optional[Sequence[Card]] = None) -> list[Card]:
+        """As :meth:`GameState.reshuffle <chinchon.game.state.GameState.reshuffle>`,
+        logged with the new stock's order (what a replay after a checkpoint reads)."""
+        self._require_here("draw")
+        stock = self._state.reshuffle(order)
+        # the draw that follows completes the move
+        self._log.append({"event": "reshuffle", "stock": stock})
+        return list(stock)
 
     def discard(self, card: CardLike, close: bool = False) -> Optional[HandResult]:
-        result = super().discard(card, close)
+        """As :meth:`GameState.discard <chinchon.game.state.GameState.discard>`,
+        logged."""
+        st = self._state
+        self._require_here("discard")
+        result = st.discard(card, close)
         self._record({"event": "discard", "card": str(as_card(card)), "close": close})
-        if not close and self._phase == "summary":  # the stock ran down: a void hand
+        if not close and st.phase == "summary":  # the stock ran down: a void hand
             self._record({"event": "void"})
         return result
 
-    discard.__doc__ = GameState.discard.__doc__
-
     def rejoin(self, seat: int) -> int:
-        total = super().rejoin(seat)
-        self._record({"event": "rejoin", "seat": self._seat(seat)})
+        """As :meth:`GameState.rejoin <chinchon.game.state.GameState.rejoin>` (never a
+        disconnected seat), logged."""
+        st = self._state
+        if st.phase == "summary" and st.result is None and self._disconnected:
+            s = st.seat_index(seat)
+            if st.rejoin_refused(s) is None and s in self._disconnected:
+                raise IllegalAction(f"seat {s} cannot rejoin: seat {s} is disconnected")
+        total = st.rejoin(seat)
+        self._record({"event": "rejoin", "seat": st.seat_index(seat)})
         return total
 
-    rejoin.__doc__ = GameState.rejoin.__doc__
-
-    def _open_hand(self, dealt: Optional[list[Card]]) -> None:
-        super()._open_hand(dealt)
-        self._checkpoint()  # the new hand's state replaces the last hand's events
+    def next_hand(self, deck: Optional[Sequence[CardLike]] = None) -> None:
+        """As :meth:`GameState.next_hand <chinchon.game.state.GameState.next_hand>`; the
+        new hand's state replaces the last hand's events in the log."""
+        self._state.next_hand(deck)
+        self._checkpoint()
 
     # ------------------------------------------------------------ connection and time
 
@@ -256,20 +328,26 @@ class Game(GameState):
         """Cancel the game if a disconnected seat still in the game has waited its
         ``reconnect_seconds`` at ``now``. A seat already out of the game has no seat or
         cards to keep: its absence never cancels the table (it only cannot rejoin)."""
-        wait = self._rules.reconnect_seconds
+        st = self._state
+        wait = st.rules.reconnect_seconds
+        in_game = st.in_game
         late = [s for s, t in sorted(self._disconnected.items())
-                if now >= t + wait and self._in[s]]
+                if now >= t + wait and in_game[s]]
         if not late:
             return False
-        self._end(GameResult("cancelled", None,
-                             f"seat {late[0]} did not reconnect within {wait} s"))
+        st.cancel(f"seat {late[0]} did not reconnect within {wait} s")
         self._record({"event": "timeout", "now": now})
         return True
+
+    def _require_on(self) -> None:
+        result = self._state.result
+        if result is not None:
+            raise IllegalAction(f"the game is over ({result.status})")
 
     def disconnect(self, seat: int, now: float) -> None:
         """``seat`` lost its connection at time ``now`` (seconds, from the caller's clock)."""
         self._require_on()
-        seat = self._seat(seat)
+        seat = self._state.seat_index(seat)
         now = _check_time(now)
         if seat in self._disconnected:
             raise IllegalAction(f"seat {seat} is already disconnected")
@@ -283,7 +361,7 @@ class Game(GameState):
         ``rules.reconnect_seconds``) it keeps its seat and cards and this returns True;
         at or after it the game is cancelled and this returns False."""
         self._require_on()
-        seat = self._seat(seat)
+        seat = self._state.seat_index(seat)
         now = _check_time(now)
         if seat not in self._disconnected:
             raise IllegalAction(f"seat {seat} is not disconnected")
@@ -300,7 +378,7 @@ class Game(GameState):
         """The caller's clock says ``now``: a seat disconnected for
         ``rules.reconnect_seconds`` or more cancels the game."""
         now = _check_time(now)
-        if self._result is None:
+        if self._state.result is None:
             self._expire(now)
 
     # ------------------------------------------------------------ record and restore
@@ -308,7 +386,7 @@ class Game(GameState):
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (hidden cards included: for storage): the
         state's fields, the disconnected seats, the format and the compact log."""
-        d = self._checkpoint_dict(self._capture())
+        d = self._checkpoint_dict(self.fields())
         d["format"] = _JSON_VERSION
         d["log"] = self.log
         return d
@@ -323,11 +401,12 @@ class Game(GameState):
         """Restore a game saved by :meth:`to_json` (text, UTF-8 bytes or the parsed
         dict), of this format or the one before.
 
-        Everything is checked before the game is built (see :func:`chinchon.game.snapshot.restore`
-        and the module docstring); anything wrong raises :class:`IllegalAction` naming
-        the field. Text is refused over :attr:`MAX_JSON_BYTES` or nested deeper than a
-        snapshot is. A snapshot of the older format (1, a log of every event) loads with
-        its log replaced by a checkpoint of its state.
+        Everything is checked before the game is built (see
+        :func:`chinchon.game.snapshot.read_state` and the module docstring); anything
+        wrong raises :class:`IllegalAction` naming the field. Text is refused over
+        :attr:`MAX_JSON_BYTES` or nested deeper than a snapshot is. A snapshot of the
+        older format (1, a log of every event) loads with its log replaced by a
+        checkpoint of its state.
         """
         if isinstance(data, dict):
             d: Any = data
@@ -337,17 +416,17 @@ class Game(GameState):
             raise IllegalAction(f"not a saved chinchon game: a {type(data).__name__}, not "
                                 f"JSON text or an object")
         if not isinstance(d, dict):
-            raise IllegalAction(f"not a saved chinchon game: {check._kind(d)}, not an object")
+            raise IllegalAction(f"not a saved chinchon game: {check.kind_of(d)}, not an object")
         version = check.get(d, "format", "")
         if type(version) is not int or version not in _READABLE_VERSIONS:
             raise check.bad("format", f"must be one of {_READABLE_VERSIONS} (unknown game "
                                       f"format {shown(version)})")
         check.only_keys(d, "", STATE_KEYS + ("format", "disconnected", "log"),
                         optional=OPTIONAL_STATE_KEYS)
-        g = cls._load(d, "")
+        g = _load(cls, d, "")
         log = check.read_list(d["log"], "log", min_len=1, max_len=cls.MAX_LOG_EVENTS)
-        head = g._read_log_head(log[0], "log[0]")
-        events = [_read_event(e, f"log[{k}]", g._n, g._rules, g._decks)
+        head = _read_log_head(g, log[0], "log[0]")
+        events = [read_event(e, f"log[{k}]", g.players, g.rules, g.decks)
                   for k, e in enumerate(log[1:], 1)]
         if head[0] == "checkpoint":  # the events after it replay without the generator
             for k, e in enumerate(events, 1):
@@ -361,56 +440,13 @@ class Game(GameState):
         return g
 
     @classmethod
-    def _load(cls, d: dict[str, Any], field: str) -> Game:
-        """A game with the state of ``d`` (a snapshot's fields, or a checkpoint's), all
-        checked; the caller sets its log."""
-        check.only_keys(d, field, STATE_KEYS + ("disconnected",),
-                        optional=(("format", "log") if not field else ()) + OPTIONAL_STATE_KEYS)
-        g = object.__new__(cls)
-        restore(g, d, field)
-        at = f"{field}.disconnected" if field else "disconnected"
-        disconnected: dict[int, float] = {}
-        for i, pair in enumerate(check.read_list(d["disconnected"], at, max_len=g._n)):
-            seat, now = check.read_list(pair, f"{at}[{i}]", length=2)
-            seat = check.read_int(seat, f"{at}[{i}][0]", 0, g._n - 1)
-            if seat in disconnected:
-                raise check.bad(f"{at}[{i}][0]", f"lists seat {seat} twice")
-            disconnected[seat] = check.read_time(now, f"{at}[{i}][1]")
-        g._disconnected = disconnected
+    def from_state(cls, d: dict[str, Any]) -> Game:
+        """A game in the state ``d`` -- :meth:`state_dict`'s fields and
+        ``disconnected`` (a list of ``[seat, time]``) -- every field checked as by
+        :meth:`from_json`; its log starts from a checkpoint of that state."""
+        g = _load(cls, check.read_object(d, "state"), "")
+        g._checkpoint()
         return g
-
-    def _read_log_head(self, value: object, field: str) -> tuple[str, dict[str, Any]]:
-        """The first event of a log saved with this game, checked, and checked to be of
-        this game (same names, seed and rules; a checkpoint no later than the state)."""
-        first = check.read_object(value, field)
-        kind = check.read_str(check.get(first, "event", field), f"{field}.event",
-                              ("new", "checkpoint"))
-        if kind == "new":
-            new, rules = _read_new(first, field)
-            players = new["players"]
-            names = (tuple(players) if isinstance(players, list)
-                     else tuple(f"Player {i + 1}" for i in range(players)))
-            if names != self._names:
-                raise check.bad(f"{field}.players", "are not the game's players")
-            if rules != self._rules:
-                raise check.bad(f"{field}.rules", "are not the game's rules")
-            if new["seed"] != self._seed:
-                raise check.bad(f"{field}.seed", "is not the game's seed")
-            if new.get("generator", LEGACY_GENERATOR) != generator_of(self._rng):
-                raise check.bad(f"{field}.generator", "is not the game's generator")
-            return ("new", new)
-        check.only_keys(first, field, ("event", "state"))
-        at = f"{field}.state"
-        cp = type(self)._load(check.read_object(first["state"], at), at)
-        for name in ("names", "rules", "seed"):
-            if getattr(cp, f"_{name}") != getattr(self, f"_{name}"):
-                raise check.bad(f"{at}.{name}", f"is not the game's {name}")
-        if cp._hand_number > self._hand_number:
-            raise check.bad(f"{at}.hand_number", "is later than the game's")
-        if cp._rng.getstate() != self._rng.getstate():
-            raise check.bad(f"{at}.rng", "is not the game's generator (a checkpoint holds "
-                                         "the generator's current state)")
-        return ("checkpoint", cp._capture(rng=False))
 
     def clone(self) -> Game:
         """An independent copy of the game (same state, same generator state)."""
@@ -430,7 +466,7 @@ class Game(GameState):
         kind = check.read_str(check.get(first, "event", "log[0]"), "log[0].event",
                               ("new", "checkpoint"))
         if kind == "new":
-            new, rules = _read_new(first, "log[0]")
+            new, rules = read_new(first, "log[0]")
             try:
                 g = cls(new["players"], seed=new["seed"], rules=rules,
                         deck=new["deck"], lead=new["lead"],
@@ -439,156 +475,66 @@ class Game(GameState):
                 raise IllegalAction(f"log[0] (new) does not replay: {exc}") from None
         else:
             check.only_keys(first, "log[0]", ("event", "state"))
-            g = cls._load(check.read_object(first["state"], "log[0].state"), "log[0].state")
+            g = _load(cls, check.read_object(first["state"], "log[0].state"), "log[0].state")
             g._checkpoint()
-        recorded = kind == "checkpoint"  # reshuffles replay from their recorded orders
-        reshuffle: Optional[dict[str, Any]] = None  # a 'reshuffle' read, its draw not yet
-        for k, raw in enumerate(events[1:], 1):
-            e = _read_event(raw, f"log[{k}]", g._n, g._rules, g._decks)
-            kind = e["event"]
-            try:
-                if kind == "draw":
-                    empties = e["source"] == "stock" and not g._stock and g._phase == "draw"
-                    if empties != (reshuffle is not None):
-                        raise IllegalAction(
-                            "a draw from an empty stock comes right after its 'reshuffle'"
-                            if empties else "the stock was not empty at the 'reshuffle'")
-                    if reshuffle is not None and recorded:
-                        g._restock(reshuffle["stock"])
-                    g.draw(e["source"])  # otherwise a reshuffle by the generator, logged
-                    if (reshuffle is not None and not recorded
-                            and reshuffle.get("stock", g._log[-2]["stock"])
-                            != g._log[-2]["stock"]):
-                        raise IllegalAction("the generator reshuffles the discard pile in "
-                                            "another order than the one recorded")
-                    reshuffle = None
-                elif reshuffle is not None:
-                    raise IllegalAction("a 'reshuffle' is followed by the draw from the stock")
-                elif kind == "reshuffle":
-                    if recorded and "stock" not in e:
-                        raise IllegalAction("a reshuffle after a checkpoint records the "
-                                            "new stock")
-                    reshuffle = e
-                elif kind == "discard":
-                    g.discard(e["card"], e["close"])
-                elif kind == "void":
-                    last = g._last
-                    if not (g._phase == "summary" and last is not None and last.void
-                            and last.number == g._hand_number):
-                        raise IllegalAction("the hand is not void")
-                elif kind == "rejoin":
-                    g.rejoin(e["seat"])
-                elif kind == "next_hand":
-                    g.next_hand(e["deck"])
-                elif kind == "disconnect":
-                    g.disconnect(e["seat"], e["now"])
-                    if e["seat"] not in g._disconnected:
-                        raise IllegalAction("a deadline passed first: the game was cancelled")
-                elif kind == "reconnect":
-                    if not g.reconnect(e["seat"], e["now"]):
-                        raise IllegalAction("the deadline had passed: the game was cancelled")
-                else:  # timeout
-                    was_on = g._result is None
-                    g.tick(e["now"])
-                    if not was_on or g._result is None:
-                        raise IllegalAction("no disconnected seat's deadline had passed")
-            except IllegalAction as exc:
-                raise IllegalAction(f"log[{k}] ({kind}) does not replay: {exc}") from None
-        if reshuffle is not None:
-            raise check.bad("log", "ends with a 'reshuffle' without its draw")
+        replay_events(g, events[1:], recorded=kind == "checkpoint")
         return g
 
-    def _restock(self, order: list[Card]) -> None:
-        """Replay a recorded reshuffle: the discard pile becomes the stock in ``order``
-        (checked to be the pile's cards), without the generator."""
-        problem = multiset_problem(order, self._discard, "in the recorded stock")
-        if problem is not None:
-            raise IllegalAction(f"the recorded stock is not the discard pile: {problem}")
-        self._stock = list(order)
-        self._discard = []
-        self._reshuffled()
-
     def __repr__(self) -> str:
-        state = self._result.status if self._result else f"hand {self._hand_number}"
-        return f"<Game {self._n} players, {self._phase}, {state}, totals {self._totals}>"
+        st = self._state
+        state = st.result.status if st.result else f"hand {st.hand_number}"
+        return f"<Game {st.players} players, {st.phase}, {state}, totals {list(st.totals)}>"
 
 
-def _read_new(d: dict[str, Any], field: str) -> tuple[dict[str, Any], Rules]:
-    """The opening event of a log, checked, as a fresh dict; and its rules."""
-    check.only_keys(d, field, ("event",) + _NEW_FIELDS, optional=_NEW_OPTIONAL)
-    players = d["players"]
-    if isinstance(players, (list, tuple)):
-        players = [check.read_str(p, f"{field}.players[{i}]")
-                   for i, p in enumerate(check.read_list(players, f"{field}.players",
-                                                         min_len=MIN_PLAYERS, max_len=MAX_PLAYERS))]
-        n = len(players)
-    else:
-        n = players = check.read_int(players, f"{field}.players", MIN_PLAYERS, MAX_PLAYERS)
-    seed = d["seed"]
-    if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
-        raise check.bad(f"{field}.seed", f"must be an int of at most {MAX_SEED_BITS} bits, "
-                                         f"got {shown(seed)}")
-    rules = check.read_rules(d["rules"], f"{field}.rules")
-    deck = d["deck"]
-    if deck is not None:
-        want = deck_for(rules, 2 if n >= 5 else 1)
-        cards = check.read_cards(deck, f"{field}.deck", len(want), length=len(want))
-        problem = multiset_problem(cards, want, "in the deck")
-        if problem is not None:
-            raise check.bad(f"{field}.deck", f"is not a deck: {problem}")
-        deck = [str(c) for c in cards]
-    lead = d["lead"]
-    if lead is not None:
-        lead = check.read_int(lead, f"{field}.lead", 0, n - 1)
-    new = {"event": "new", "players": players, "seed": seed, "rules": rules.to_dict(),
-           "deck": deck, "lead": lead}
-    if "generator" in d:
-        new["generator"] = check.read_str(d["generator"], f"{field}.generator", GENERATORS)
-    return new, rules
+def _load(cls: type[Game], d: dict[str, Any], field: str) -> Game:
+    """A game with the state of ``d`` (a snapshot's fields, or a checkpoint's), all
+    checked; the caller sets its log."""
+    check.only_keys(d, field, STATE_KEYS + ("disconnected",),
+                    optional=(("format", "log") if not field else ()) + OPTIONAL_STATE_KEYS)
+    g = object.__new__(cls)
+    st = g._state = GameState.from_dict(d, field)
+    at = f"{field}.disconnected" if field else "disconnected"
+    disconnected: dict[int, float] = {}
+    n = st.players
+    for i, pair in enumerate(check.read_list(d["disconnected"], at, max_len=n)):
+        seat, now = check.read_list(pair, f"{at}[{i}]", length=2)
+        seat = check.read_int(seat, f"{at}[{i}][0]", 0, n - 1)
+        if seat in disconnected:
+            raise check.bad(f"{at}[{i}][0]", f"lists seat {seat} twice")
+        disconnected[seat] = check.read_time(now, f"{at}[{i}][1]")
+    g._disconnected = disconnected
+    return g
 
-
-def _read_event(value: object, field: str, n: int, rules: Rules, decks: int) -> dict[str, Any]:
-    """One event after the first, checked for shape (whether it is legal where it stands
-    is for :meth:`Game.replay`), as a fresh dict with card texts in canonical form."""
-    d = check.read_object(value, field)
-    kind = check.read_str(check.get(d, "event", field), f"{field}.event", _EVENT_KINDS)
-    check.only_keys(d, field, ("event",) + _EVENT_FIELDS[kind],
-                    optional=("stock",) if kind == "reshuffle" else ())
-    out: dict[str, Any] = {"event": kind}
-    if kind == "draw":
-        out["source"] = check.read_str(d["source"], f"{field}.source", SOURCES)
-    elif kind == "discard":
-        out["card"] = str(check.read_card(d["card"], f"{field}.card"))
-        out["close"] = check.read_bool(d["close"], f"{field}.close")
-    elif kind == "next_hand":
-        deck = d["deck"]
-        if deck is not None:
-            want = deck_for(rules, decks)
-            cards = check.read_cards(deck, f"{field}.deck", len(want), length=len(want))
-            deck = [str(c) for c in cards]
-        out["deck"] = deck
-    elif kind == "reshuffle":
-        if "stock" in d:  # Cards, as the game keeps them (text in :func:`_event_json`)
-            out["stock"] = check.read_cards(d["stock"], f"{field}.stock",
-                                            len(deck_for(rules, decks)))
-    else:
-        if "seat" in d:
-            out["seat"] = check.read_int(d["seat"], f"{field}.seat", 0, n - 1)
-        if "now" in d:
-            out["now"] = check.read_time(d["now"], f"{field}.now")
-    return out
-
-
-def _event_json(event: dict[str, Any]) -> dict[str, Any]:
-    """A logged event as JSON-ready data (a copy)."""
-    if "stock" in event:
-        return {"event": event["event"], "stock": [str(c) for c in event["stock"]]}
-    return dict(event)
-
-
-def _copy_event(event: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a log event that shares no list or dict with it (an event holds
-    numbers, strings and flat lists/dicts of them: the deck, the names, the rules), so
-    that a caller editing :attr:`Game.log` or a saved dict cannot change the game."""
-    return {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
-            for k, v in event.items()}
+def _read_log_head(game: Game, value: object, field: str) -> tuple[str, dict[str, Any]]:
+    """The first event of a log saved with this game, checked, and checked to be of
+    this game (same names, seed and rules; a checkpoint no later than the state)."""
+    st = game._state
+    first = check.read_object(value, field)
+    kind = check.read_str(check.get(first, "event", field), f"{field}.event",
+                          ("new", "checkpoint"))
+    if kind == "new":
+        new, rules = read_new(first, field)
+        players = new["players"]
+        names = (tuple(players) if isinstance(players, list)
+                 else tuple(f"Player {i + 1}" for i in range(players)))
+        if names != st.names:
+            raise check.bad(f"{field}.players", "are not the game's players")
+        if rules != st.rules:
+            raise check.bad(f"{field}.rules", "are not the game's rules")
+        if new["seed"] != st.seed:
+            raise check.bad(f"{field}.seed", "is not the game's seed")
+        if new.get("generator", LEGACY_GENERATOR) != st.generator:
+            raise check.bad(f"{field}.generator", "is not the game's generator")
+        return ("new", new)
+    check.only_keys(first, field, ("event", "state"))
+    at = f"{field}.state"
+    cp = _load(type(game), check.read_object(first["state"], at), at)
+    for name in ("names", "rules", "seed"):
+        if getattr(cp, name) != getattr(game, name):
+            raise check.bad(f"{at}.{name}", f"is not the game's {name}")
+    if cp.hand_number > game.hand_number:
+        raise check.bad(f"{at}.hand_number", "is later than the game's")
+    if cp._state.rng_state() != st.rng_state():
+        raise check.bad(f"{at}.rng", "is not the game's generator (a checkpoint holds "
+                                     "the generator's current state)")
+    return ("checkpoint", cp.fields(rng=False))

@@ -22,7 +22,8 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 
 from .._args import check_rules, check_threads, hand_for, normalize_batch, row_error, row_status
-from ..cards import CARD_AT, JOKER_BITS, Card, Hand, HandLike, coerce_cards, mask_to_cards
+from ..cards import (CARD_AT, Card, Hand, HandLike, card_index, coerce_cards, lane_of,
+                     mask_to_cards, rank_of)
 from ..results import OUTCOMES, Arrangement, Hint, Meld
 from ..rules import HOUSE_RULES, Rules, SolverRules
 
@@ -56,15 +57,7 @@ class CandidateMeld(NamedTuple):
     rank: Optional[int]
 
 
-def _rank(index: int) -> int:
-    return index % 16 + 1
-
-
-def _suit(index: int) -> int:
-    return index // 16
-
-
-class Deck:
+class SolverView:
     """What the solver needs of one rule set and number of decks, worked out once:
     each card's points, which bits are jokers, the run order of the ranks and the set
     capacity (4 cards per deck, a joker counted)."""
@@ -75,31 +68,30 @@ class Deck:
     def __init__(self, rules: SolverRules, decks: int) -> None:
         self.rules = rules
         self.decks = decks
-        self.points = tuple(rules.card_points(i) if i % 16 < 12 or i in JOKER_BITS else 0
-                            for i in range(64))
+        self.points = rules.bit_points
         self.jokers = rules.joker_mask
         self.order = rules.rank_order            # ranks in run order
         self.position = {r: p for p, r in enumerate(self.order)}  # rank -> place in a run
         self.capacity = 4 * decks
         # bit indices of each rank's cards (rank, (o, c, e, b)), of each suit in run order
         self.of_rank = tuple((r, tuple(range(r - 1, 64, 16))) for r in self.order)
-        self.of_suit = tuple(tuple(16 * s + r - 1 for r in self.order) for s in range(4))
+        self.of_suit = tuple(tuple(card_index(r, s) for r in self.order) for s in range(4))
 
     def is_joker(self, index: int) -> bool:
         return bool(self.jokers >> index & 1)
 
     def run_index(self, suit: int, position: int) -> int:
         """Bit index of the card of ``suit`` at ``position`` of the run order."""
-        return 16 * suit + self.order[position] - 1
+        return card_index(self.order[position], suit)
 
 
 @lru_cache(maxsize=256)
-def deck_for(rules: SolverRules, decks: int) -> Deck:
+def solver_view(rules: SolverRules, decks: int) -> SolverView:
     """The :class:`Deck` of a rule set (its solver view) and number of decks."""
-    return Deck(rules, decks)
+    return SolverView(rules, decks)
 
 
-def _copy_choices(cards: Sequence[int], counts: Counter[int]) -> list[list[int]]:
+def copy_choices(cards: Sequence[int], counts: Counter[int]) -> list[list[int]]:
     """Every choice of 0..counts[i] copies of each card i of ``cards`` (distinct,
     ascending), each an ascending list; the empty choice first."""
     choices: list[list[int]] = [[]]
@@ -108,7 +100,7 @@ def _copy_choices(cards: Sequence[int], counts: Counter[int]) -> list[list[int]]
     return choices
 
 
-def candidate_melds(counts: Counter[int], deck: Optional[Deck] = None) -> list[CandidateMeld]:
+def candidate_melds(counts: Counter[int], view: Optional[SolverView] = None) -> list[CandidateMeld]:
     """Every meld that can be formed from a multiset of card indices (``deck``: the
     rules and decks; default the house rules, one deck).
 
@@ -119,26 +111,26 @@ def candidate_melds(counts: Counter[int], deck: Optional[Deck] = None) -> list[C
     stands (inside the run or at either end; the natural card of that place may be held
     too, for another meld).
     """
-    if deck is None:
-        deck = deck_for(HOUSE_RULES.solver, 1)
-    jm = deck.jokers
+    if view is None:
+        view = solver_view(HOUSE_RULES.solver, 1)
+    jm = view.jokers
     held = {i for i, k in counts.items() if k > 0 and not jm >> i & 1}  # natural cards
     jokers = sorted(i for i, k in counts.items() if k > 0 and jm >> i & 1)
     fewest = 2 if jokers else 3  # natural cards a meld needs
     melds: list[CandidateMeld] = []
-    for rank, of_rank in deck.of_rank:
+    for rank, of_rank in view.of_rank:
         cards = [i for i in of_rank if i in held]
         if sum(counts[i] for i in cards) < fewest:
             continue
-        for c in _copy_choices(cards, counts):
+        for c in copy_choices(cards, counts):
             if len(c) >= 3:
                 melds.append(CandidateMeld("set", tuple(c), tuple(c), None, None))
-            if jokers and len(c) >= 2 and len(c) + 1 <= deck.capacity:
+            if jokers and len(c) >= 2 and len(c) + 1 <= view.capacity:
                 for j in jokers:
                     melds.append(CandidateMeld("set", (*c, 64 + j), tuple(sorted((*c, j))),
                                                j, rank))
-    n = len(deck.order)
-    for idx in deck.of_suit:
+    n = len(view.order)
+    for idx in view.of_suit:
         has = [i in held for i in idx]
         if sum(has) < fewest:
             continue
@@ -159,7 +151,7 @@ def candidate_melds(counts: Counter[int], deck: Optional[Deck] = None) -> list[C
                     for j in jokers:
                         melds.append(CandidateMeld(
                             "run", (*naturals, 64 + j, idx[p]), tuple(sorted((*naturals, j))),
-                            j, deck.order[p]))
+                            j, view.order[p]))
     return melds
 
 
@@ -182,16 +174,16 @@ def collections_of(melds: Sequence[CandidateMeld], start: int,
                 yield [meld, *tail]
 
 
-def arrangement(indices: Sequence[int], deck: Optional[Deck] = None
+def arrangement(indices: Sequence[int], view: Optional[SolverView] = None
                 ) -> tuple[list[CandidateMeld], list[int], int]:
     """The optimal arrangement of a multiset of card indices by the documented
     tie-break: ``(melds in ascending key order, unmatched indices ascending, points)``.
 
     The key, smallest first: the points left unmatched; more cards melded (jokers
     counted); fewer melds; the tuple of meld keys in ascending order."""
-    if deck is None:
-        deck = deck_for(HOUSE_RULES.solver, 1)
-    points = deck.points
+    if view is None:
+        view = solver_view(HOUSE_RULES.solver, 1)
+    points = view.points
     counts = Counter(indices)
     total = sum(points[i] for i in indices)
 
@@ -200,7 +192,7 @@ def arrangement(indices: Sequence[int], deck: Optional[Deck] = None
         return (total - sum(points[i] for i in melded), -len(melded), len(chosen),
                 tuple(sorted(m.key for m in chosen)))
 
-    best = min(collections_of(candidate_melds(counts, deck), 0, counts), key=key)
+    best = min(collections_of(candidate_melds(counts, view), 0, counts), key=key)
     best = sorted(best, key=lambda m: m.key)
     left = counts.copy()
     for m in best:
@@ -213,8 +205,8 @@ def arrange(indices: Sequence[int], rules: Optional[Rules] = None, decks: int = 
             ) -> tuple[list[tuple[str, tuple[int, ...]]], list[int], int]:
     """:func:`arrangement` with each meld as ``(kind, cards)`` (bit indices, a joker's
     included): ``(melds, unmatched, points)``."""
-    deck = deck_for(check_rules(rules).solver, decks)
-    melds, unmatched, points = arrangement(indices, deck)
+    view = solver_view(check_rules(rules).solver, decks)
+    melds, unmatched, points = arrangement(indices, view)
     return [(m.kind, m.cards) for m in melds], unmatched, points
 
 
@@ -236,7 +228,7 @@ def deadwood(hand: HandLike, *, decks: Optional[int] = None,
     """Optimal deadwood (points left in no meld) of a hand of at most 8 cards."""
     rules = check_rules(rules)
     h = hand_for(hand, decks, rules, max_cards=8)
-    return arrangement(_indices(h), deck_for(rules.solver, h.decks))[2]
+    return arrangement(_indices(h), solver_view(rules.solver, h.decks))[2]
 
 
 def best_melds(hand: HandLike, *, decks: Optional[int] = None,
@@ -245,21 +237,21 @@ def best_melds(hand: HandLike, *, decks: Optional[int] = None,
     each meld says which card is its joker and what it stands for."""
     rules = check_rules(rules)
     h = hand_for(hand, decks, rules, max_cards=8)
-    melds, unmatched, points = arrangement(_indices(h), deck_for(rules.solver, h.decks))
+    melds, unmatched, points = arrangement(_indices(h), solver_view(rules.solver, h.decks))
     return Arrangement(tuple(to_meld(m) for m in melds), _cards(unmatched), points)
 
 
-def outcome_code(indices: Sequence[int], points: int, deck: Deck) -> int:
+def outcome_code(indices: Sequence[int], points: int, view: SolverView) -> int:
     """cc_outcome of closing with these cards (deadwood ``points``): 0 cannot, 1 normal,
     2 minus_ten, 3 chinchon, 4 joker_chinchon -- in SPEC 9.2's order."""
-    rules = deck.rules
+    rules = view.rules
     if points > rules.close_limit:
         return 0
     if points == 0 and len(indices) == 7:
-        jokers = [i for i in indices if deck.is_joker(i)]
-        naturals = [i for i in indices if not deck.is_joker(i)]
-        if len({_suit(i) for i in naturals}) == 1 and len(set(naturals)) == len(naturals):
-            places = sorted(deck.position[_rank(i)] for i in naturals)
+        jokers = [i for i in indices if view.is_joker(i)]
+        naturals = [i for i in indices if not view.is_joker(i)]
+        if len({lane_of(i) for i in naturals}) == 1 and len(set(naturals)) == len(naturals):
+            places = sorted(view.position[rank_of(i)] for i in naturals)
             span = places[-1] - places[0]
             if not jokers and span == 6 and rules.seven_run_wins:
                 return 3  # chinchón: seven natural cards in a run
@@ -275,8 +267,8 @@ def close_outcome(hand: HandLike, *, decks: Optional[int] = None,
     rules = check_rules(rules)
     h = hand_for(hand, decks, rules, exact=7)
     idx = _indices(h)
-    deck = deck_for(rules.solver, h.decks)
-    return OUTCOMES[outcome_code(idx, arrangement(idx, deck)[2], deck)]
+    view = solver_view(rules.solver, h.decks)
+    return OUTCOMES[outcome_code(idx, arrangement(idx, view)[2], view)]
 
 
 def discard_hints(hand8: HandLike, *, decks: Optional[int] = None,
@@ -287,12 +279,12 @@ def discard_hints(hand8: HandLike, *, decks: Optional[int] = None,
     rules = check_rules(rules)
     order: list[Card] = coerce_cards(hand8)
     h = hand_for(hand8 if isinstance(hand8, Hand) else order, decks, rules, exact=8)
-    deck = deck_for(rules.solver, h.decks)
+    view = solver_view(rules.solver, h.decks)
     hints = []
     for pos, card in enumerate(order):
         rest = [c.index for c in order[:pos] + order[pos + 1 :]]
-        points = arrangement(rest, deck)[2]
-        code = outcome_code(rest, points, deck)
+        points = arrangement(rest, view)[2]
+        code = outcome_code(rest, points, view)
         hints.append(Hint(card, points, code != 0, OUTCOMES[code]))
     return hints
 
@@ -316,13 +308,13 @@ def deadwood_batch(masks: Any, *, threads: Optional[int] = None,
     rules = check_rules(rules)
     check_threads(threads)
     arr, decks = normalize_batch(masks)
-    deck = deck_for(rules.solver, decks)
+    view = solver_view(rules.solver, decks)
     out = np.empty(arr.shape[0], dtype=np.uint8)
     for row, (once, twice) in enumerate(_rows(arr, decks)):
         status = row_status(once, twice, None, rules)
         if status != "CC_OK":
             raise row_error(status, row, once)
-        out[row] = arrangement([c.index for c in mask_to_cards(once, twice)], deck)[2]
+        out[row] = arrangement([c.index for c in mask_to_cards(once, twice)], view)[2]
     return out
 
 
@@ -333,7 +325,7 @@ def hints_batch(masks: Any, *, threads: Optional[int] = None,
     rules = check_rules(rules)
     check_threads(threads)
     arr, decks = normalize_batch(masks)
-    deck = deck_for(rules.solver, decks)
+    view = solver_view(rules.solver, decks)
     out = np.empty((arr.shape[0], 8), dtype=np.uint8)
     for row, (once, twice) in enumerate(_rows(arr, decks)):
         status = row_status(once, twice, 8, rules)
@@ -341,5 +333,5 @@ def hints_batch(masks: Any, *, threads: Optional[int] = None,
             raise row_error(status, row, once)
         idx = [c.index for c in mask_to_cards(once, twice)]
         for pos in range(8):
-            out[row, pos] = arrangement(idx[:pos] + idx[pos + 1 :], deck)[2]
+            out[row, pos] = arrangement(idx[:pos] + idx[pos + 1 :], view)[2]
     return out

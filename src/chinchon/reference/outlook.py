@@ -29,7 +29,7 @@ from .._args import (
 from ..cards import Hand, HandLike, coerce_cards, mask_to_cards
 from ..results import OUTCOMES, DrawOutlook, Outlook, Prospect, prospect_of
 from ..rules import Rules
-from .melds import Deck, arrangement, deck_for, outcome_code
+from .melds import SolverView, arrangement, solver_view, outcome_code
 
 __all__ = ["outlook", "draw_outlook", "outlook_batch", "OUTLOOK_COLUMNS", "BETTER_CLOSE"]
 
@@ -44,37 +44,37 @@ OUTLOOK_COLUMNS = ("points", "expected_points", "p_close", "p_minus_ten", "p_chi
 Memo = dict[tuple[int, ...], int]
 
 
-def _deadwood(cards: list[int], deck: Deck, memo: Memo) -> int:
+def _deadwood(cards: list[int], view: SolverView, memo: Memo) -> int:
     key = tuple(sorted(cards))
     points = memo.get(key)
     if points is None:
-        points = memo[key] = arrangement(key, deck)[2]
+        points = memo[key] = arrangement(key, view)[2]
     return points
 
 
-def best_discard(cards8: list[int], deck: Deck, memo: Memo) -> tuple[int, int, int]:
+def best_discard(cards8: list[int], view: SolverView, memo: Memo) -> tuple[int, int, int]:
     """The best discard of 8 cards: ``(position, points, outcome code)`` of the 7 kept.
     Fewest points first, then the better close (:data:`BETTER_CLOSE`), then the first
     position."""
     best: Optional[tuple[int, int, int]] = None
     for pos in range(len(cards8)):
         kept = cards8[:pos] + cards8[pos + 1:]
-        points = _deadwood(kept, deck, memo)
-        code = outcome_code(kept, points, deck)
+        points = _deadwood(kept, view, memo)
+        code = outcome_code(kept, points, view)
         if best is None or (points, -BETTER_CLOSE[code]) < (best[1], -BETTER_CLOSE[best[2]]):
             best = (pos, points, code)
     assert best is not None
     return best
 
 
-def prospect_counts(kept7: list[int], unseen: Counter[int], deck: Deck,
+def prospect_counts(kept7: list[int], unseen: Counter[int], view: SolverView,
                     memo: Memo) -> tuple[int, int, list[int]]:
     """``(draws, sum of best points, draws by best outcome code)`` of drawing one card
     of ``unseen`` (a multiset: each copy one draw) to the 7 cards ``kept7``."""
     draws = points_sum = 0
     counts = [0] * 5
     for card, copies in sorted(unseen.items()):
-        _, points, code = best_discard(kept7 + [card], deck, memo)
+        _, points, code = best_discard(kept7 + [card], view, memo)
         draws += copies
         points_sum += copies * points
         counts[code] += copies
@@ -96,15 +96,15 @@ def outlook(hand8: HandLike, unseen: Any = None, *, decks: Optional[int] = None,
     rules = check_rules(rules)
     h, u_once, u_twice, _ = check_unseen(hand8, unseen, decks, rules, 8)
     order = list(h) if isinstance(hand8, Hand) else coerce_cards(hand8)
-    deck = deck_for(rules.solver, h.decks)
+    view = solver_view(rules.solver, h.decks)
     pool = _unseen_counter(u_once, u_twice)
     memo: Memo = {}
     out = []
     for pos, card in enumerate(order):
         kept = [c.index for c in order[:pos] + order[pos + 1:]]
-        points = _deadwood(kept, deck, memo)
-        code = outcome_code(kept, points, deck)
-        prospect = prospect_of(*prospect_counts(kept, pool, deck, memo))
+        points = _deadwood(kept, view, memo)
+        code = outcome_code(kept, points, view)
+        prospect = prospect_of(*prospect_counts(kept, pool, view, memo))
         out.append(Outlook(card, points, code != 0, OUTCOMES[code], *prospect))
     return out
 
@@ -119,11 +119,11 @@ def draw_outlook(hand7: HandLike, top: Any, unseen: Any = None, *,
     rules = check_rules(rules)
     h, u_once, u_twice, top_card = check_unseen(hand7, unseen, decks, rules, 7, top=top)
     assert top_card is not None
-    deck = deck_for(rules.solver, h.decks)
+    view = solver_view(rules.solver, h.decks)
     kept = [c.index for c in h]
     memo: Memo = {}
-    take = prospect_of(*prospect_counts(kept, Counter({top_card.index: 1}), deck, memo))
-    stock = prospect_of(*prospect_counts(kept, _unseen_counter(u_once, u_twice), deck, memo))
+    take = prospect_of(*prospect_counts(kept, Counter({top_card.index: 1}), view, memo))
+    stock = prospect_of(*prospect_counts(kept, _unseen_counter(u_once, u_twice), view, memo))
     return DrawOutlook(top_card, take, stock)
 
 
@@ -136,7 +136,7 @@ def outlook_batch(masks: Any, unseen_masks: Any, *, threads: Optional[int] = Non
     rules = check_rules(rules)
     check_threads(threads)
     arr, decks, uarr = normalize_outlook_batch(masks, unseen_masks)
-    deck = deck_for(rules.solver, decks)
+    view = solver_view(rules.solver, decks)
     out = np.empty((arr.shape[0], 8, len(OUTLOOK_COLUMNS)), dtype=np.float64)
     rows = arr.reshape(-1, decks).tolist()
     urows = uarr.reshape(-1, decks).tolist()
@@ -154,6 +154,6 @@ def outlook_batch(masks: Any, unseen_masks: Any, *, threads: Optional[int] = Non
         memo: Memo = {}
         for pos in range(8):
             kept = hand[:pos] + hand[pos + 1:]
-            p = prospect_of(*prospect_counts(kept, pool, deck, memo))
-            out[row, pos] = (_deadwood(kept, deck, memo), *p[:5])
+            p = prospect_of(*prospect_counts(kept, pool, view, memo))
+            out[row, pos] = (_deadwood(kept, view, memo), *p[:5])
     return out

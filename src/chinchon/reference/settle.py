@@ -23,19 +23,17 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Optional, cast
 
 from .._args import cannot_close_error, prepare_settle
-from ..cards import HandLike, mask_to_cards
+from ..cards import HandLike, card_index, lane_of, mask_to_cards, rank_of
 from ..results import OUTCOMES, Settlement, build_settlement
 from ..rules import Rules
 from .melds import (
     CandidateMeld,
-    Deck,
-    _copy_choices,
-    _rank,
-    _suit,
+    SolverView,
+    copy_choices,
     arrangement,
     candidate_melds,
     collections_of,
-    deck_for,
+    solver_view,
     outcome_code,
 )
 
@@ -54,7 +52,7 @@ class _TableMeld:
 
     __slots__ = ("kind", "cards", "owner", "open", "joker", "rank", "suit", "lo", "hi")
 
-    def __init__(self, meld: CandidateMeld, owner: int, is_open: bool, deck: Deck) -> None:
+    def __init__(self, meld: CandidateMeld, owner: int, is_open: bool, view: SolverView) -> None:
         self.kind = meld.kind
         self.cards = sorted(meld.cards)
         self.owner = owner
@@ -63,45 +61,45 @@ class _TableMeld:
         self.rank = meld.rank
         if self.kind == "run":
             naturals = [i for i in self.cards if i != self.joker]
-            self.suit = _suit(naturals[0])
-            places = [deck.position[_rank(i)] for i in naturals]
+            self.suit = lane_of(naturals[0])
+            places = [view.position[rank_of(i)] for i in naturals]
             if self.rank is not None:
-                places.append(deck.position[self.rank])
+                places.append(view.position[self.rank])
             self.lo, self.hi = min(places), max(places)
 
     def set_rank(self) -> int:
         """The rank of a set."""
         if self.rank is not None:
             return self.rank
-        return _rank(self.cards[0])
+        return rank_of(self.cards[0])
 
-    def lay(self, card: int, rank: Optional[int], deck: Deck) -> None:
+    def lay(self, card: int, rank: Optional[int], view: SolverView) -> None:
         """Put ``card`` on this meld (a joker standing for ``rank``)."""
         self.cards = sorted([*self.cards, card])
         if rank is not None:
             self.joker, self.rank = card, rank
         if self.kind == "run":
-            place = deck.position[rank if rank is not None else _rank(card)]
+            place = view.position[rank if rank is not None else rank_of(card)]
             self.lo, self.hi = min(self.lo, place), max(self.hi, place)
 
     def plain(self) -> tuple[Any, ...]:
         return (self.kind, self.cards, self.owner, self.open, self.joker, self.rank)
 
 
-def _jokers_in(rest: Counter[int], deck: Deck) -> list[int]:
-    return [j for j in sorted(rest) if rest[j] > 0 and deck.is_joker(j)]
+def _jokers_in(rest: Counter[int], view: SolverView) -> list[int]:
+    return [j for j in sorted(rest) if rest[j] > 0 and view.is_joker(j)]
 
 
 def _set_extensions(meld: _TableMeld, rest: Counter[int],
-                    deck: Deck) -> Iterator[list[tuple[int, Optional[int]]]]:
+                    view: SolverView) -> Iterator[list[tuple[int, Optional[int]]]]:
     """Every list of ``(card, joker's rank)`` from ``rest`` that can go onto a table set
     in one turn, in the order applied: natural cards of its rank ascending, then a
     joker if the set holds none -- never past the set's capacity."""
     rank = meld.set_rank()
-    room = deck.capacity - len(meld.cards)
-    same = [i for i in range(rank - 1, 64, 16) if rest[i] > 0 and not deck.is_joker(i)]
-    jokers = _jokers_in(rest, deck) if meld.joker is None else []
-    for c in _copy_choices(same, rest):
+    room = view.capacity - len(meld.cards)
+    same = [i for i in range(rank - 1, 64, 16) if rest[i] > 0 and not view.is_joker(i)]
+    jokers = _jokers_in(rest, view) if meld.joker is None else []
+    for c in copy_choices(same, rest):
         if len(c) <= room:
             yield [(i, None) for i in c]
         if len(c) < room:
@@ -110,22 +108,22 @@ def _set_extensions(meld: _TableMeld, rest: Counter[int],
 
 
 def _run_extensions(meld: _TableMeld, rest: Counter[int],
-                    deck: Deck) -> Iterator[list[tuple[int, Optional[int]]]]:
+                    view: SolverView) -> Iterator[list[tuple[int, Optional[int]]]]:
     """Every list of ``(card, joker's rank)`` from ``rest`` that can go onto a table run
     in one turn, in the order applied: the places below it outward (descending), then
     those above it outward (ascending). Each place takes its natural card, or -- once,
     when the run holds no joker -- a joker standing for that place's rank."""
     below = list(range(meld.lo - 1, -1, -1))
-    above = list(range(meld.hi + 1, len(deck.order)))
+    above = list(range(meld.hi + 1, len(view.order)))
 
     def natural(place: int) -> int:
-        return deck.run_index(meld.suit, place)
+        return view.run_index(meld.suit, place)
 
     def chain(places: list[int]) -> int:
         """How many of ``places`` in a row the hand's natural cards fill."""
         k = 0
         while k < len(places) and rest[natural(places[k])] > 0 \
-                and not deck.is_joker(natural(places[k])):  # the wild ace is no ace
+                and not view.is_joker(natural(places[k])):  # the wild ace is no ace
             k += 1
         return k
 
@@ -138,12 +136,12 @@ def _run_extensions(meld: _TableMeld, rest: Counter[int],
             yield filled(below[:nb]) + filled(above[:na])
     if meld.joker is not None:
         return
-    for j in _jokers_in(rest, deck):
+    for j in _jokers_in(rest, view):
         for side, other, k_other, below_first in ((below, above, ka, True),
                                                   (above, below, kb, False)):
             # the joker at side[t]: natural cards before it on that side, maybe after it
             for t in range(min(chain(side), len(side) - 1) + 1):
-                joker = [(j, deck.order[side[t]])]
+                joker = [(j, view.order[side[t]])]
                 beyond = side[t + 1:]
                 for m in range(chain(beyond) + 1):
                     run = filled(side[:t]) + joker + filled(beyond[:m])
@@ -154,7 +152,7 @@ def _run_extensions(meld: _TableMeld, rest: Counter[int],
                             yield filled(other[:n]) + run
 
 
-def _layoff_plans(rest: Counter[int], table: Sequence[_TableMeld], deck: Deck,
+def _layoff_plans(rest: Counter[int], table: Sequence[_TableMeld], view: SolverView,
                   start: int = 0) -> Iterator[list[Layoff]]:
     """Every legal lay-off plan onto table[start:], as ``(card, table index, joker's
     rank)`` in the order applied. The melds take disjoint parts of ``rest``; a meld's
@@ -164,14 +162,14 @@ def _layoff_plans(rest: Counter[int], table: Sequence[_TableMeld], deck: Deck,
         return
     meld = table[start]
     if not meld.open:
-        yield from _layoff_plans(rest, table, deck, start + 1)
+        yield from _layoff_plans(rest, table, view, start + 1)
         return
     extensions = _set_extensions if meld.kind == "set" else _run_extensions
-    for taken in extensions(meld, rest, deck):
+    for taken in extensions(meld, rest, view):
         left = rest.copy()
         left.subtract(c for c, _ in taken)
         head = [(c, start, r) for c, r in taken]
-        for tail in _layoff_plans(left, table, deck, start + 1):
+        for tail in _layoff_plans(left, table, view, start + 1):
             yield head + tail
 
 
@@ -182,23 +180,23 @@ def _layoff_key(plan: Sequence[Layoff], table: Sequence[_TableMeld]) -> tuple[An
     out: list[tuple[int, ...]] = []
     for card, t, rank in plan:
         if rank is not None and table[t].kind == "run":
-            out.append((card, t, 16 * table[t].suit + rank - 1))
+            out.append((card, t, card_index(rank, table[t].suit)))
         else:
             out.append((card, t))
     return tuple(sorted(out))
 
 
-def best_plan(hand: Sequence[int], table: Sequence[_TableMeld], deck: Deck) -> tuple[
+def best_plan(hand: Sequence[int], table: Sequence[_TableMeld], view: SolverView) -> tuple[
         list[CandidateMeld], list[Layoff], list[int], int]:
     """An opponent's optimal play onto ``table``: ``(own melds in ascending key order,
     lay-offs in the order applied, unmatched cards ascending, points)``. Exhaustive:
     every collection of own melds times every lay-off plan of the cards left, chosen by
     the key of docs/design.md (with an empty table, the choice of ``arrangement``)."""
-    points = deck.points
+    points = view.points
     counts = Counter(hand)
     total = sum(points[i] for i in hand)
     best: Any = None
-    for own in collections_of(candidate_melds(counts, deck), 0, counts):
+    for own in collections_of(candidate_melds(counts, view), 0, counts):
         own = sorted(own, key=lambda m: m.key)
         rest = counts.copy()
         own_cards = 0
@@ -207,7 +205,7 @@ def best_plan(hand: Sequence[int], table: Sequence[_TableMeld], deck: Deck) -> t
             own_cards += len(m.cards)
         own_points = sum(points[i] for m in own for i in m.cards)
         own_keys = tuple(m.key for m in own)
-        for plan in _layoff_plans(rest, table, deck):
+        for plan in _layoff_plans(rest, table, view):
             laid = sum(points[c] for c, _, _ in plan)
             plan_key = (total - own_points - laid, -own_cards, len(own), own_keys,
                         _layoff_key(plan, table))
@@ -233,10 +231,10 @@ def settle(closer7: HandLike, opponents: Any, *, decks: Optional[int] = None,
     """
     masks, decks, rules = prepare_settle(closer7, opponents, decks, rules)
     hands = [[c.index for c in mask_to_cards(once, twice)] for once, twice in masks]
-    deck = deck_for(rules.solver, decks)
+    view = solver_view(rules.solver, decks)
 
-    closer_melds, closer_unmatched, deadwood = arrangement(hands[0], deck)
-    code = outcome_code(hands[0], deadwood, deck)
+    closer_melds, closer_unmatched, deadwood = arrangement(hands[0], view)
+    code = outcome_code(hands[0], deadwood, view)
     if code == 0:
         raise cannot_close_error(masks[0], deadwood, rules)
     outcome = cast(str, OUTCOMES[code])  # code != 0: never None
@@ -244,20 +242,20 @@ def settle(closer7: HandLike, opponents: Any, *, decks: Optional[int] = None,
     closer_points = {1: deadwood, 2: -rules.minus_ten, 3: 0, 4: -joker_chinchon}[code]
     locked = code in (2, 4)  # minus ten and joker chinchón lock the closer's melds
 
-    table = [_TableMeld(m, 0, not locked, deck) for m in closer_melds]
+    table = [_TableMeld(m, 0, not locked, view) for m in closer_melds]
     opp_data = []
     for seat, hand in enumerate(hands[1:], start=1):
         if code == 3:  # chinchón ends the game: best own melds, no lay-offs, no points
-            own, unmatched, _ = arrangement(hand, deck)
+            own, unmatched, _ = arrangement(hand, view)
             plan: list[Layoff] = []
             points = 0
         else:
-            own, plan, unmatched, points = best_plan(hand, table, deck)
+            own, plan, unmatched, points = best_plan(hand, table, view)
             for card, t, rank in plan:
-                table[t].lay(card, rank, deck)
+                table[t].lay(card, rank, view)
         opp_data.append(([_plain(m) for m in own], [(c, t) for c, t, _ in plan], unmatched,
                          points))
-        table.extend(_TableMeld(m, seat, True, deck) for m in own)
+        table.extend(_TableMeld(m, seat, True, view) for m in own)
 
     return build_settlement(
         outcome,

@@ -17,12 +17,12 @@ from .store import Store, StoreError, StoredTable, TableWrite
 from .tables import Table, same_base
 from .views import encode_views
 
-__all__ = ["GroupCommit"]
+__all__ = ["GroupCommit", "Staged"]
 
 log = logging.getLogger("chinchon.server")
 
 
-class _Staged:
+class Staged:
     """A table's events waiting for the group commit."""
 
     __slots__ = ("live", "seq_before", "status_before", "events", "base_key")
@@ -35,7 +35,6 @@ class _Staged:
         self.base_key: Optional[tuple[Any, ...]] = None   # of a base being written
 
 
-_dumps = encode  # compact JSON text (see chinchon.server._json)
 
 
 class GroupCommit:
@@ -48,7 +47,7 @@ class GroupCommit:
     live: dict[str, Live]
     stats: dict[str, int]
     _loop: Optional[asyncio.AbstractEventLoop]
-    _staged: dict[str, _Staged]
+    _staged: dict[str, Staged]
     _outbox: list[tuple[Client, Optional[str], bool, Optional[tuple[int, str]]]]
     _flush_handle: Optional[asyncio.Handle]
 
@@ -102,8 +101,8 @@ class GroupCommit:
             raise
         staged = self._staged.get(table.id)
         if staged is None:
-            staged = self._staged[table.id] = _Staged(live, before, status)
-        staged.events.append((table.seq, _dumps(record)))
+            staged = self._staged[table.id] = Staged(live, before, status)
+        staged.events.append((table.seq, encode(record)))
         if self._flush_handle is None:
             loop = self._loop or asyncio.get_running_loop()
             self._flush_handle = loop.call_soon(self.flush)
@@ -154,7 +153,7 @@ class GroupCommit:
             elif failed and durable:
                 if id(client) not in told:
                     told.add(id(client))
-                    client.send(_dumps({"type": "error", "code": "internal",
+                    client.send(encode({"type": "error", "code": "internal",
                                         "message": "the server could not save the last "
                                                    "events; the table was reloaded"}))
             else:
@@ -190,7 +189,7 @@ class GroupCommit:
             text = texts[seat]
             for c in live.conns[seat]:
                 if c is actor and rid is not None:  # the view answers this message
-                    ack = str(rid) if type(rid) is int else _dumps(rid)
+                    ack = str(rid) if type(rid) is int else encode(rid)
                     self._send(c.client, f'{text[:-1]},"ack":{ack}}}', durable=True)
                 else:
                     self._send(c.client, text, durable=True)

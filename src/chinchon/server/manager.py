@@ -31,11 +31,12 @@ import logging
 import secrets
 from typing import Any, Optional
 
-from .. import __version__
+from .._version import __version__
 from ..bots import BOTS
 from ..errors import ChinchonError, IllegalAction
 from ..rules import Rules
-from .commit import _dumps, _Staged
+from ._json import encode
+from .commit import Staged
 from .config import ServerConfig, presets
 from .faces import CARD_FACES, OUTCOMES
 from .live import Client, Conn, Live
@@ -73,7 +74,7 @@ class Manager(Seating):
         #: the table sizes the game accepts (asked of chinchon.Game itself)
         self.player_counts = [n for n in range(1, 13) if _game_accepts(n)]
         # the group commit: events staged per table, messages held until they are stored
-        self._staged: dict[str, _Staged] = {}
+        self._staged: dict[str, Staged] = {}
         # (client, text, durable, close): a message, or with text None a close (code, reason)
         self._outbox: list[tuple[Client, Optional[str], bool, Optional[tuple[int, str]]]] = []
         self._flush_handle: Optional[asyncio.Handle] = None
@@ -115,7 +116,7 @@ class Manager(Seating):
         conn = Conn(client, self.config.burst, self.clock())
         known = presets()
         if self._welcome is None or self._welcome[0] != known:  # built once, unless the
-            self._welcome = (known, _dumps({                    # presets change
+            self._welcome = (known, encode({                    # presets change
                 "type": "welcome", "v": PROTOCOL_VERSION, "server": f"chinchon {__version__}",
                 "presets": {name: _rules_dict(r) for name, r in known.items()},
                 "bots": list(BOTS),
@@ -181,7 +182,7 @@ class Manager(Seating):
         out: dict[str, Any] = {"type": "error", "code": code, "message": message}
         if request_id is not None:
             out["id"] = request_id
-        self._send(conn.client, _dumps(out))
+        self._send(conn.client, encode(out))
 
     # ------------------------------------------------------------------ messages
 
@@ -189,7 +190,7 @@ class Manager(Seating):
         kind = msg["type"]
         rid = msg.get("id")
         if kind == "ping":
-            self._send(conn.client, _dumps({"type": "pong", **({"id": rid} if rid is not None else {})}))
+            self._send(conn.client, encode({"type": "pong", **({"id": rid} if rid is not None else {})}))
         elif kind == "lobby":
             self._send_lobby(conn, rid)
         elif kind == "create":
@@ -221,7 +222,7 @@ class Manager(Seating):
         out: dict[str, Any] = {"type": "lobby", "tables": tables}
         if rid is not None:
             out["id"] = rid
-        self._send(conn.client, _dumps(out))
+        self._send(conn.client, encode(out))
 
 def _rules_dict(rules: Rules) -> dict[str, Any]:
     from dataclasses import asdict

@@ -102,12 +102,6 @@ def clean_name(text: str) -> str:
     return name
 
 
-def _bool(field: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ProtocolError("bad_message", f"{field} must be true or false, got {value!r}")
-    return value
-
-
 _table = _str(_TABLE_ID_CHARS)
 _card = _str(3)
 

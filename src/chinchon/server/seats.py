@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from ..bots import BOTS
 from ..errors import IllegalAction
-from .commit import _dumps
+from ._json import encode
 from .config import presets
 from .driving import Driving
 from .live import Conn, Live
@@ -62,7 +62,7 @@ class Seating(Driving):
                                   bots=msg.get("bots", 0), bot=bot, now=now)
         table = Table.from_create(record)
         state, key = table.state_json()
-        self.store.create(table_id, table.status, table.meta_json(), state, _dumps(record))
+        self.store.create(table_id, table.status, table.meta_json(), state, encode(record))
         self.stats["events"] += 1
         live = Live(table, 0.0, key)
         self.live[table_id] = live
@@ -111,7 +111,7 @@ class Seating(Driving):
             return
         self._detach(conn)
         for other in list(live.conns.get(seat, [])):  # the newest connection wins
-            self._send(other.client, _dumps({"type": "replaced", "table": table.id, "seat": seat}))
+            self._send(other.client, encode({"type": "replaced", "table": table.id, "seat": seat}))
             self._detach(other, quiet=True)
             self._close(other.client, 4000, "the seat was taken over by another connection")
         self._attach(conn, live, seat)
@@ -137,7 +137,7 @@ class Seating(Driving):
         out: dict[str, Any] = {"type": "left", "table": table.id}
         if rid is not None:
             out["id"] = rid
-        self._send(conn.client, _dumps(out))
+        self._send(conn.client, encode(out))
 
     def _table(self, table_id: str, load_over: bool = False) -> Live:
         live = self.live.get(table_id)
@@ -159,7 +159,7 @@ class Seating(Driving):
             out["token"] = token
         if rid is not None:
             out["id"] = rid
-        self._send(conn.client, _dumps(out), durable=True)
+        self._send(conn.client, encode(out), durable=True)
 
     def _attach(self, conn: Conn, live: Live, seat: int) -> None:
         conn.table = live.table.id

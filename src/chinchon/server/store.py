@@ -44,7 +44,7 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass
-from typing import NamedTuple, Optional, Sequence
+from typing import Iterator, NamedTuple, Optional, Sequence
 
 __all__ = ["Store", "StoreError", "StoredTable", "TableWrite", "SCHEMA_VERSION"]
 
@@ -179,43 +179,41 @@ class Store:
         (:class:`StoreError`, nothing written) if a table is not at the ``seq_before``
         the write expects, or if any statement fails."""
         now = time.time()
-        db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for w in tables:
-                    if w.status is None:
-                        cur = db.execute(
-                            "UPDATE tables SET seq=?, updated=?, state=? WHERE id=? AND seq=?",
-                            (w.seq, now, w.state, w.table_id, w.seq_before))
-                    else:
-                        cur = db.execute(
-                            "UPDATE tables SET status=?, seq=?, updated=?, state=? "
-                            "WHERE id=? AND seq=?",
-                            (w.status, w.seq, now, w.state, w.table_id, w.seq_before))
-                    if cur.rowcount != 1:
-                        raise StoreError(f"table {w.table_id} is not at event {w.seq_before} "
-                                         f"in the database")
-                    if w.base is not None:
-                        db.execute("UPDATE snapshots SET snap_seq=?, meta=?, game=? "
-                                   "WHERE table_id=?",
-                                   (w.seq, w.base[0], w.base[1], w.table_id))
-                db.executemany("INSERT INTO events (table_id, seq, record, at) VALUES (?, ?, ?, ?)",
-                               [(t, q, r, now) for t, q, r in events])
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise StoreError(f"database write failed: {exc}") from exc
+        with self._immediate() as db:
+            for w in tables:
+                if w.status is None:
+                    cur = db.execute(
+                        "UPDATE tables SET seq=?, updated=?, state=? WHERE id=? AND seq=?",
+                        (w.seq, now, w.state, w.table_id, w.seq_before))
+                else:
+                    cur = db.execute(
+                        "UPDATE tables SET status=?, seq=?, updated=?, state=? "
+                        "WHERE id=? AND seq=?",
+                        (w.status, w.seq, now, w.state, w.table_id, w.seq_before))
+                if cur.rowcount != 1:
+                    raise StoreError(f"table {w.table_id} is not at event {w.seq_before} "
+                                     f"in the database")
+                if w.base is not None:
+                    db.execute("UPDATE snapshots SET snap_seq=?, meta=?, game=? "
+                               "WHERE table_id=?",
+                               (w.seq, w.base[0], w.base[1], w.table_id))
+            db.executemany("INSERT INTO events (table_id, seq, record, at) VALUES (?, ?, ?, ?)",
+                           [(t, q, r, now) for t, q, r in events])
 
     def _transaction(self, *statements: tuple[str, tuple[object, ...]]) -> None:
+        with self._immediate() as db:
+            for sql, args in statements:
+                db.execute(sql, args)
+
+    @contextlib.contextmanager
+    def _immediate(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed when the block ends, rolled back if it
+        raises; a database error becomes a :class:`StoreError`."""
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                for sql, args in statements:
-                    db.execute(sql, args)
+                yield db
             except BaseException:
                 db.execute("ROLLBACK")
                 raise

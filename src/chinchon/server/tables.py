@@ -22,7 +22,7 @@ from typing import Any, Optional
 
 from ..errors import IllegalAction
 from ..game import Game
-from ..game.state import OPTIONAL_STATE_KEYS, STATE_KEYS, GameState
+from ..game.capture import OPTIONAL_STATE_KEYS, STATE_KEYS, cards_dict, seen_dict
 from ..rules import Rules
 from ._json import encode
 
@@ -32,7 +32,6 @@ META_FORMAT = 1
 #: the format of :meth:`Table.state_json`
 STATE_FORMAT = 1
 
-_state_encode = encode  # compact JSON text (see chinchon.server._json)
 
 
 def same_base(a: Optional[tuple[Any, ...]], b: tuple[Any, ...]) -> bool:
@@ -327,7 +326,7 @@ class Table:
 
     def meta_json(self) -> str:
         """Everything but the game, as JSON."""
-        return _state_encode({
+        return encode({
             "format": META_FORMAT, "id": self.id, "preset": self.preset,
             "rules": self.rules_dict, "status": self.status,
             "seats": [asdict(s) for s in self.seats], "ready": self.ready,
@@ -340,9 +339,9 @@ class Table:
         return None if self.game is None else self.game.to_json()
 
     def base_game_json(self) -> Optional[str]:
-        """The game's state fields (:meth:`GameState.to_dict <chinchon.game.state.GameState.to_dict>`:
+        """The game's state fields (:meth:`chinchon.Game.state_dict`: no connections,
         no log), the part of the base that :meth:`state_json` does not repeat."""
-        return None if self.game is None else _state_encode(GameState.to_dict(self.game))
+        return None if self.game is None else encode(self.game.state_dict())
 
     def state_json(self) -> tuple[str, tuple[Any, ...]]:
         """The state part of the table's snapshot (see above) as JSON, and the *base
@@ -355,28 +354,19 @@ class Table:
             "reason": self.reason, "game": None}
         game = self.game
         if game is None:
-            return _state_encode(state), (self.seats_changed, self.status, 0, 0, None, None)
+            return encode(state), (self.seats_changed, self.status, 0, 0, None, None)
         # the game's fields as they are now (copies); the generator's state is in the
         # base, and changes only with a shuffle: a new hand's deal or a reshuffle
-        cap = game._capture(rng=False)
+        cap = game.fields(rng=False)
         state["game"] = {
             "phase": cap["phase"], "turn": cap["turn"], "lead": cap["lead"],
-            "hand_number": cap["hand_number"], "turns": cap["turns"],
-            "hands": [[str(c) for c in h] for h in cap["hands"]],
-            "stock": [str(c) for c in cap["stock"]],
-            "discard": [str(c) for c in cap["discard"]],
-            "face_down": None if cap["face_down"] is None else str(cap["face_down"]),
+            "hand_number": cap["hand_number"], "turns": cap["turns"], **cards_dict(cap),
             "totals": cap["totals"], "in_game": cap["in_game"], "chips": cap["chips"],
             "disconnected": [[s, t] for s, t in sorted(cap["disconnected"].items())],
+            # what each seat saw of the piles (the unseen cards of Game.unseen)
+            **seen_dict(cap),
         }
-        # what each seat saw taken from the pile, and the last reshuffle's cards (the
-        # unseen cards of Game.unseen), as GameState.to_dict writes them: when non-empty
-        if any(cap["taken"]):
-            state["game"]["taken"] = [[str(c) for c in sorted(t, key=lambda c: c.index)]
-                                      for t in cap["taken"]]
-        if cap["restocked"] is not None:
-            state["game"]["restocked"] = [str(c) for c in cap["restocked"]]
-        return _state_encode(state), (self.seats_changed, self.status, cap["hand_number"],
+        return encode(state), (self.seats_changed, self.status, cap["hand_number"],
                                       self.reshuffles, cap["result"], cap["last_hand"])
 
     @classmethod
@@ -384,8 +374,9 @@ class Table:
         """The table from its stored base (:meth:`meta_json`; :meth:`base_game_json` or
         :meth:`game_json`) and, when given, its :meth:`state_json` (which then overrides
         what the base says of the same fields). The game comes back through
-        :meth:`chinchon.Game.from_json`, every field checked; its log starts afresh from
-        a checkpoint of the restored state."""
+        :meth:`chinchon.Game.from_state` (or :meth:`chinchon.Game.from_json` for a whole
+        snapshot), every field checked; its log starts afresh from a checkpoint of the
+        restored state."""
         m = json.loads(meta)
         if m.get("format") != META_FORMAT:
             raise IllegalAction(f"unknown table format {m.get('format')!r}")
@@ -414,8 +405,9 @@ class Table:
             g.update(s["game"])
             fields = {k: g[k] for k in STATE_KEYS + ("disconnected",)}
             fields.update({k: g[k] for k in OPTIONAL_STATE_KEYS if k in g})
-            g = dict(fields, format=2, log=[{"event": "checkpoint", "state": fields}])
-        t.game = Game.from_json(g)
+            t.game = Game.from_state(fields)
+        else:
+            t.game = Game.from_json(g)
         return t
 
     def fingerprint(self) -> str:
@@ -423,7 +415,7 @@ class Table:
         two tables with the same fingerprint are in the same state."""
         game = None
         if self.game is not None:
-            game = GameState.to_dict(self.game)
+            game = self.game.state_dict()
             game["disconnected"] = sorted(self.game.disconnected.items())
         return json.dumps({"meta": json.loads(self.meta_json()), "game": game},
                           separators=(",", ":"))

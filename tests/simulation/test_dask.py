@@ -18,8 +18,8 @@ pytest.importorskip("pyarrow")
 import chinchon  # noqa: E402
 from chinchon.cli import main  # noqa: E402
 from chinchon.errors import ChinchonError, SimulationError  # noqa: E402
-from chinchon.simulate import read_records, simulate  # noqa: E402
-from chinchon.simulate.cluster import parse_scheduler  # noqa: E402
+from chinchon.simulation import read_records, simulate  # noqa: E402
+from chinchon.simulation.cluster import parse_scheduler  # noqa: E402
 
 from . import faulty  # noqa: E402
 from .test_records import check_records  # noqa: E402
@@ -97,7 +97,7 @@ def test_same_result_on_one_worker(client):
 
 
 def _native():
-    from chinchon.simulate.engine import native_available
+    from chinchon.simulation.engine import native_available
 
     return native_available()
 

@@ -1,5 +1,5 @@
 """Which engine plays a simulation's games: the C engine (``csrc/src/engine.c``, the
-built-in bots only) or the Python loop (:func:`~chinchon.simulate.play.play_game`, any
+built-in bots only) or the Python loop (:func:`~chinchon.simulation.play.play_game`, any
 bot). Both play the same games: the same records for the same arguments.
 
 ``engine='auto'`` takes the C engine when every seat is a built-in bot (by name, or its
@@ -109,7 +109,7 @@ def play_and_count(players: int, specs: Sequence[BotSpec], bot_names: list[str],
                    start: int, stop: int, rules: Rules,
                    max_turns: int) -> tuple[list[GameRecord], SimulationResult]:
     """The C engine's records of games ``start..stop-1`` and their statistics, counted
-    in C as the games are played: :func:`~chinchon.simulate.stats.aggregate` of the
+    in C as the games are played: :func:`~chinchon.simulation.stats.aggregate` of the
     records, without their records (the caller keeps them or not)."""
     rows, counts = _native_call(players, specs, seed, start, stop, rules, max_turns,
                                 count=True)
@@ -120,7 +120,7 @@ def play_and_count(players: int, specs: Sequence[BotSpec], bot_names: list[str],
 def count_games(players: int, specs: Sequence[BotSpec], bot_names: list[str], seed: int,
                 start: int, stop: int, rules: Rules, max_turns: int) -> SimulationResult:
     """The statistics of games ``start..stop-1`` played by the C engine, counted in C
-    without a record per game: :func:`~chinchon.simulate.stats.aggregate` of
+    without a record per game: :func:`~chinchon.simulation.stats.aggregate` of
     :func:`play_games`'s records, without the records (a few µs per game less)."""
     names = builtin_bots(specs)
     assert names is not None

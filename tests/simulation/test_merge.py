@@ -9,7 +9,7 @@ import pytest
 
 import chinchon
 from chinchon.errors import ChinchonError
-from chinchon.simulate import SimulationParams, aggregate, play_game, simulate
+from chinchon.simulation import SimulationParams, aggregate, play_game, simulate
 
 NATIVE = chinchon.IMPLEMENTATION == "native"
 N = 30 if NATIVE else 6

@@ -11,7 +11,7 @@ import pytest
 
 import chinchon
 from chinchon.errors import ChinchonError, SimulationError
-from chinchon.simulate import play_game, run, simulate
+from chinchon.simulation import play_game, run, simulate
 
 from . import faulty
 

@@ -37,9 +37,9 @@ class SimulationParams:
     ``keep_records``: return each game's :class:`GameRecord` in the result (``False``:
     statistics only, what a run of millions of games on a cluster wants).
     ``options``: keyword arguments passed on to the function that plays the games
-    (the Python loop's :func:`~chinchon.simulate.play.play_game`; empty today).
+    (the Python loop's :func:`~chinchon.simulation.play.play_game`; empty today).
     ``engine``: ``'native'`` (the C engine plays the chunk in one call) or ``'python'``
-    (the Python loop), as :func:`~chinchon.simulate.engine.resolve_engine` chose."""
+    (the Python loop), as :func:`~chinchon.simulation.engine.resolve_engine` chose."""
 
     players: int
     bots: tuple[BotSpec, ...]

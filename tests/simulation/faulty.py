@@ -10,7 +10,7 @@ import os
 from typing import Any, Optional
 
 from chinchon.bots import GreedyBot
-from chinchon.simulate import game_seed
+from chinchon.simulation import game_seed
 
 #: the simulation seed and game index the faulty bots fail in (at seat 0)
 SEED, INDEX = 7, 13

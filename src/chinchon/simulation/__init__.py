@@ -80,7 +80,7 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     is called with the number of games just finished, as chunks complete.
     ``engine``: ``'auto'`` (the C engine when every seat is a built-in bot and the
     native core is in use, else the Python loop), ``'native'`` or ``'python'``
-    (:mod:`chinchon.simulate.engine`); the result is the same whichever plays, and
+    (:mod:`chinchon.simulation.engine`); the result is the same whichever plays, and
     ``result.engine`` says which did.
 
     ``executor``: run the chunks of ``chunk_size`` games (default: about 8 chunks per
@@ -92,7 +92,7 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     not used). The result's statistics (:meth:`SimulationResult.stats`) are the same
     for the same arguments whatever runs them, with however many workers, in chunks of
     any size. ``records``: a directory to write one Parquet row per game into (parts
-    written by the workers, see :mod:`chinchon.simulate.records`; needs pyarrow).
+    written by the workers, see :mod:`chinchon.simulation.records`; needs pyarrow).
     ``keep_records=False`` leaves each game's :class:`GameRecord` out of the result
     (``result.records`` empty), which a run of millions of games wants. ``options``:
     keyword arguments for the game player, passed through to every chunk.

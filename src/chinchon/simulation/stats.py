@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..errors import ChinchonError
+from ..results import HAND_OUTCOMES
 from ..rules import Rules
 from .play import GameRecord
 
@@ -168,8 +169,7 @@ def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
     status: Counter[str] = Counter()
     hands_per_game: Counter[int] = Counter()
     turns_per_hand: Counter[int] = Counter()
-    endings: Counter[str] = Counter({"normal": 0, "minus_ten": 0, "chinchon": 0,
-                                     "joker_chinchon": 0, "void": 0})
+    endings: Counter[str] = Counter(dict.fromkeys(HAND_OUTCOMES, 0))
     points: Counter[int] = Counter()
     rejoins_per_seat = [0] * players
     for r in records:
@@ -215,7 +215,7 @@ def from_counts(counts: dict[str, Any], games: int, players: int, bot_names: lis
     wins_per_bot = {b: 0 for b in bot_names}
     for s, w in enumerate(wins_per_seat):
         wins_per_bot[bot_names[s]] += w
-    endings = {"normal": 0, "minus_ten": 0, "chinchon": 0, "joker_chinchon": 0, "void": 0}
+    endings = dict.fromkeys(HAND_OUTCOMES, 0)
     for outcome, n in counts["endings"].items():
         endings[outcome] += n
     status = counts["status"]

@@ -14,8 +14,8 @@ pd = pytest.importorskip("pandas")
 import chinchon  # noqa: E402
 from chinchon.errors import ChinchonError  # noqa: E402
 from chinchon.game.state import GameState  # noqa: E402
-from chinchon.simulate import SimulationParams, game_seed, play_chunk, read_records, simulate  # noqa: E402
-from chinchon.simulate.records import COLUMNS, part_name, prepare  # noqa: E402
+from chinchon.simulation import SimulationParams, game_seed, play_chunk, read_records, simulate  # noqa: E402
+from chinchon.simulation.records import COLUMNS, part_name, prepare  # noqa: E402
 
 from . import faulty  # noqa: E402
 
