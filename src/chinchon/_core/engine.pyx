@@ -131,7 +131,7 @@ def _play_games(int players, bots, seed, start, stop, rules, long long max_turns
     """Play games ``start..stop-1`` of a simulation with ``seed`` between the built-in
     ``bots`` (names, one per seat) under ``rules``: a list with, for each game, the
     tuple ``(index, status, winner, hands, turns, outcomes, points, rejoins, totals)``
-    of chinchon.simulate.GameRecord's fields; with ``trace`` also a list with each
+    of chinchon.simulation.GameRecord's fields; with ``trace`` also a list with each
     game's events (csrc/include/chinchon.h, the CC_EV_* codes), with ``count`` also
     their statistics (see :func:`_count_games`), in that order after the records. Each
     game runs without the GIL."""
@@ -191,7 +191,7 @@ cdef dict _histogram(const int64_t *counts, Py_ssize_t n, long long low, dict mo
 
 
 cdef class _Counter:
-    """The counts chinchon.simulate.stats.aggregate makes of game records, made from the
+    """The counts chinchon.simulation.stats.aggregate makes of game records, made from the
     engine's records in C loops (no Python object per game; dicts only for values past
     the arrays')."""
     cdef int players
@@ -258,7 +258,7 @@ cdef class _Counter:
 def _count_games(int players, bots, seed, start, stop, rules, long long max_turns,
                  int stale_turns, double stale_shake, double wait_for):
     """The statistics of games ``start..stop-1`` (the arguments of :func:`_play_games`)
-    without a record per game: a dict of the counts chinchon.simulate.stats.aggregate
+    without a record per game: a dict of the counts chinchon.simulation.stats.aggregate
     makes of their records (``status``: won, draw, stalled; ``wins_per_seat``,
     ``hands``, ``hands_per_game``, ``turns``, ``turns_per_hand``, ``endings`` by hand
     outcome, ``rejoins_per_seat``, ``points``; histograms as unsorted dicts). Each game
