@@ -2,7 +2,7 @@
 
 Run: ``pytest benchmarks/bench_engine.py``. Whole games per core (one thread), the two
 engines measured in the same run on the same games: 4 greedy bots under the house
-rules (issue 12 target: >= 20,000 games/s and >= 50x the Python loop), 2 greedy bots
+rules (target: >= 20,000 games/s and >= 50x the Python loop), 2 greedy bots
 under conga, 6 greedy bots with two decks, and 4 experts. Rates are recorded
 (``extra_info``), not asserted: the machines are shared.
 """

@@ -64,7 +64,7 @@ def _expert_games(n: int, seed: int = 1) -> list:
 
 
 def test_full_games_four_experts(benchmark):
-    """Whole games of 4 expert bots (issue 11 target: >= 100 games per second per core)."""
+    """Whole games of 4 expert bots (target: >= 100 games per second per core)."""
     n = 50 if NATIVE else 1
     records = benchmark.pedantic(_expert_games, args=(n,), rounds=3 if NATIVE else 1,
                                  iterations=1, warmup_rounds=0)

@@ -1,5 +1,5 @@
-"""The outlook's speed (docs/design.md, "The outlook"): one call and one batch row, native
-vs reference in one run. Targets of issue 11: <= 10 us per 8-card hand with 40 unseen
+"""The outlook's speed (docs/rules.md#the-outlook-one-draw-ahead): one call and one batch row, native
+vs reference in one run. Targets: <= 10 us per 8-card hand with 40 unseen
 cards (one deck), <= 25 us with two decks, native >= 100x the reference."""
 
 from __future__ import annotations

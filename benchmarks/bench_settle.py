@@ -1,10 +1,10 @@
-"""Benchmark of settle (issue 3): one settlement per call, native vs reference.
+"""Benchmark of settle: one settlement per call, native vs reference.
 
 Workloads: a double-deck deal with 5 opponents (6 players) and a single-deck deal with
 3 opponents, both with lay-offs, hands passed as Hand objects (the caller's usual form
 in a game loop). Target: native <= 15 us per call, >= 100x the reference.
 
-Rule variants (issue 9, SPEC 9.3), `test_settle_variant`: a double-deck deal with 5
+Rule variants (docs/rules.md#laying-off-with-jokers), `test_settle_variant`: a double-deck deal with 5
 opponents under the fifty preset (two jokers per deck) with jokers in play everywhere --
 in the closer's run, in opponents' own melds, laid off onto runs and sets -- and natural
 cards laid past table jokers; and the two-player conga table (40 cards, the wild ace of

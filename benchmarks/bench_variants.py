@@ -1,4 +1,4 @@
-"""The rule variants (SPEC 9): batch rows holding 0, 1 or 2 jokers under the presets
+"""The rule variants (docs/rules.md#rule-variants): batch rows holding 0, 1 or 2 jokers under the presets
 with jokers (fifty: 48 cards + two jokers; conga: 40 cards, the wild ace of coins),
 single and double deck, native and reference in one run.
 

@@ -1,4 +1,4 @@
-"""How strong the expert bot is, and whether bot tables end their hands (issue 11).
+"""How strong the expert bot is, and whether bot tables end their hands.
 
 Not a timed test: a script that plays many whole games and prints what it measured.
 

@@ -8,7 +8,7 @@
  * Card encoding (public, stable): bit index = 16 * suit + (rank - 1), suits
  * o=0, c=1, e=2, b=3; bits 12-15 of each 16-bit lane are always zero. A hand is a
  * cc_hand {once, twice}: cards held at least once, cards held twice (twice is a
- * subset of once; zero with one deck). Tie-breaking rules: docs/design.md.
+ * subset of once; zero with one deck). Tie-breaking rules: docs/rules.md#which-arrangement-is-reported.
  */
 #ifndef CHINCHON_H
 #define CHINCHON_H
@@ -47,11 +47,11 @@ typedef struct cc_hand {
     uint64_t twice;
 } cc_hand;
 
-#define CC_JOKER1_BIT 12 /* the extra joker cards (SPEC 9.4): *1 and *2 */
+#define CC_JOKER1_BIT 12 /* the extra joker cards (docs/rules.md#the-variant-encoding): *1 and *2 */
 #define CC_JOKER2_BIT 28
 #define CC_EIGHTS_NINES UINT64_C(0x0180018001800180) /* not in the 40-card deck */
 
-/* The rule variants (SPEC 9.1) beyond the point table, close limit and minus ten: what
+/* The rule variants (docs/rules.md#rule-fields) beyond the point table, close limit and minus ten: what
  * cc_rules_init_variant takes. cc_rules_init gives the house values (48, 0, 0, 25, 1,
  * 25). */
 typedef struct cc_variant {
@@ -73,7 +73,7 @@ typedef struct cc_rules {
     int minus_ten;             /* a close with every card melded scores -minus_ten (>= 0) */
     uint64_t plane[5];         /* derived: bit k of a card's points, as a card mask (the
                                   joker bits in play: joker_points) */
-    /* SPEC 9 variants (cc_variant) */
+    /* docs/rules.md#rule-variants variants (cc_variant) */
     uint8_t deck;              /* 48 or 40 */
     uint8_t wild_ace;          /* 0/1 */
     uint8_t jokers;            /* 0..2 */
@@ -104,7 +104,7 @@ typedef struct cc_meld {
 } cc_meld;
 
 typedef struct cc_arrangement {
-    cc_meld melds[CC_MAX_MELDS]; /* ascending meld key order (docs/design.md) */
+    cc_meld melds[CC_MAX_MELDS]; /* ascending meld key order (docs/rules.md#which-arrangement-is-reported) */
     int n_melds;
     cc_hand unmatched;
     int points; /* deadwood: points of the unmatched cards */
@@ -116,7 +116,7 @@ typedef enum cc_outcome {
     CC_NORMAL = 1,
     CC_MINUS_TEN = 2,
     CC_CHINCHON = 3,
-    CC_JOKER_CHINCHON = 4 /* a 7-card run with one joker (SPEC 9.2) */
+    CC_JOKER_CHINCHON = 4 /* a 7-card run with one joker (docs/rules.md#jokers-in-melds) */
 } cc_outcome;
 
 /* Fill *rules with the house rules: points = rank, close limit 5, minus ten 10. O(1). */
@@ -188,7 +188,7 @@ int cc_hand_points(const cc_rules *rules, cc_hand h);
 /* Every candidate meld of h: every set (each multiset of >= 3 cards of one rank that h
  * holds, copies allowed) and every run (each segment of >= 3 consecutive ranks of one
  * suit that h holds; a run's twice is 0). Canonical order: ascending meld key
- * (docs/design.md: the card indices ascending, copies repeated, compared as Python
+ * (docs/rules.md#which-arrangement-is-reported: the card indices ascending, copies repeated, compared as Python
  * tuples, a proper prefix first). Writes the first min(count, cap) melds to out (out may
  * be NULL when cap is 0) and returns count, or -1 if h has lane bits or twice is not a
  * subset of once. Any number of cards; <= 8 cards give at most CC_MAX_CANDIDATES.
@@ -228,7 +228,7 @@ typedef struct cc_table_meld {
 } cc_table_meld;
 
 /* One seat's side of a settlement. Melds in ascending key order; lay-offs in the order
- * applied (docs/design.md); points are the hand points (see cc_settle). */
+ * applied (docs/rules.md#which-arrangement-is-reported); points are the hand points (see cc_settle). */
 typedef struct cc_seat_result {
     cc_meld melds[CC_MAX_MELDS];
     int n_melds;
@@ -258,17 +258,17 @@ typedef struct cc_settlement {
     int bad_card;
 } cc_settlement;
 
-/* Settle a closed hand (SPEC section 4): closer = the closer's 7 kept cards, then
+/* Settle a closed hand (docs/rules.md#laying-off): closer = the closer's 7 kept cards, then
  * n_opponents (1..CC_MAX_OPPONENTS) 7-card hands in play order; decks 1, 2, or 0 to
  * infer (2 if a card is held twice or there are 4+ opponents). Each opponent's own
  * melds and lay-offs are exactly optimal for them given the table left by the earlier
- * players, ties broken by docs/design.md. Closer's points: the deadwood,
+ * players, ties broken by docs/rules.md#which-arrangement-is-reported. Closer's points: the deadwood,
  * -rules->minus_ten on minus ten, 0 on chinchon (every seat 0 then, no lay-offs).
  * Errors, in this order: CC_ERR_BAD_ARGUMENT, per hand CC_ERR_LANE_BITS /
  * CC_ERR_TWICE_NOT_SUBSET / CC_ERR_CARD_COUNT, CC_ERR_THREE_COPIES, CC_ERR_DUPLICATE
  * (bad_seat, bad_card say where), CC_ERR_CANNOT_CLOSE (deadwood set). A few
  * microseconds; no allocation, thread-safe.
- * Under rules that are not plain (SPEC 9.3, docs/design.md "Settlement with jokers"):
+ * Under rules that are not plain (docs/rules.md#laying-off-with-jokers):
  * every hand is checked against the rules' deck (a joker not in play: CC_ERR_LANE_BITS;
  * an eight or nine with 40 cards: CC_ERR_NOT_IN_DECK); the set capacity is 4 * decks;
  * on CC_JOKER_CHINCHON the closer scores -rules->joker_chinchon and their melds are
@@ -277,7 +277,7 @@ typedef struct cc_settlement {
 cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
                     int n_opponents, int decks, cc_settlement *out);
 
-/* ---- the outlook: hints one draw ahead (docs/design.md, "The outlook") ---- */
+/* ---- the outlook: hints one draw ahead (docs/rules.md#the-outlook-one-draw-ahead) ---- */
 
 #define CC_OUTLOOK_COLUMNS 6 /* points now, expected points, p_close, p_minus_ten,
                                 p_chinchon (joker chinchon included), p_joker_chinchon */
@@ -316,7 +316,7 @@ cc_status cc_outlook_batch(const cc_rules *rules, const uint64_t *masks,
                            const uint64_t *unseen, size_t n, int decks, double *out,
                            size_t *bad_row);
 
-/* ---- the game's random generator (docs/design.md, "The random generator") ---- */
+/* ---- the game's random generator (docs/rules.md#the-shuffle-and-the-generator) ---- */
 
 /* xoshiro256** 1.0: four 64-bit words, never all zero. Plain data: copy it to save it. */
 typedef struct cc_rng {
@@ -345,7 +345,7 @@ double cc_rng_double(cc_rng *r);
 void cc_rng_shuffle(cc_rng *r, uint8_t *items, size_t n);
 
 
-/* ---- whole games between the built-in bots (docs/design.md, "The game engine") ---- */
+/* ---- whole games between the built-in bots (docs/simulation.md#the-c-engine) ---- */
 
 #define CC_MAX_PLAYERS 6
 #define CC_MAX_DECK 100 /* two decks of 48 cards and 2 jokers */

@@ -205,7 +205,7 @@ int main(int argc, char **argv)
                    best_call / NHANDS, best_batch / NHANDS);
         }
     }
-    /* the variant presets (SPEC 9.1) with jokers: fifty (48 cards + *1 *2) and conga
+    /* the variant presets (docs/rules.md#rule-fields) with jokers: fifty (48 cards + *1 *2) and conga
      * (40 cards, the wild ace of coins), rows with exactly 0, 1 or 2 jokers */
     for (k = 7; k <= 8; k++) {
         int preset, nj;

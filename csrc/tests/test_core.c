@@ -5,7 +5,7 @@
  * The brute force works on plain lists of card indices, not masks: it lists every meld
  * (every subset of the cards of a rank of size >= 3, every segment of >= 3 of a suit),
  * then every multiset of those melds that fits in the hand (no "two melds at most"
- * shortcut), and keeps the best under docs/design.md's order, comparing meld keys the
+ * shortcut), and keeps the best under docs/rules.md#which-arrangement-is-reported's order, comparing meld keys the
  * way Python compares tuples. Exit status: 0 when everything agrees.
  *
  * Iterations scale with CC_TEST_ITERS (default 200000); CC_TEST_SEED sets the seed.
@@ -195,7 +195,7 @@ typedef struct {
     bmeld melds[4];
 } barr;
 
-/* -1 if x is better (smaller) than y under docs/design.md, 1 if worse, 0 if equal.
+/* -1 if x is better (smaller) than y under docs/rules.md#which-arrangement-is-reported, 1 if worse, 0 if equal.
  * O(melds * cards). */
 static int barr_cmp(const barr *x, const barr *y)
 {
@@ -517,7 +517,7 @@ static void expect_status(const char *what, cc_status got, cc_status want)
     }
 }
 
-/* Hands with known deadwood, outcome and arrangement (README and SPEC examples).
+/* Hands with known deadwood, outcome and arrangement (the README and docs/rules.md#worked-examples).
  * O(examples). */
 static void worked_examples(const cc_rules *rules)
 {

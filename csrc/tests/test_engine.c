@@ -57,7 +57,7 @@ static void attach(cc_game_record *rec, buffers *b, size_t cap_events)
     rec->cap_events = cap_events;
 }
 
-/* The config of a preset (SPEC 9.1) with `players` seats of the bots named in `bots`
+/* The config of a preset (docs/rules.md#rule-fields) with `players` seats of the bots named in `bots`
  * (a comma list, repeated round the table). 0 on an unknown name. */
 static int config_of(cc_game_config *cfg, const char *preset, int players, const char *bots,
                      int64_t seed)

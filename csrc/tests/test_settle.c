@@ -140,7 +140,7 @@ static int layoff_is(const cc_seat_result *r, int i, const char *card, int meld)
            r->layoffs[i].meld == meld;
 }
 
-/* Hand-built deals, one per rule of SPEC section 4 and docs/design.md, with the
+/* Hand-built deals, one per rule of docs/rules.md#laying-off and docs/rules.md#which-plan-is-reported, with the
  * answers worked out by hand. A few settlements. */
 static void hand_built(const cc_rules *r)
 {

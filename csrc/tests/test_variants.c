@@ -1,5 +1,5 @@
 /*
- * test_variants.c -- the C core under the rule variants of SPEC section 9 (40 cards,
+ * test_variants.c -- the C core under the rule variants of docs/rules.md#rule-variants (40 cards,
  * jokers, point tables, which closes win) against an independent brute force written
  * from the definitions, not from the core's search:
  *   - every sub-multiset of the hand (by positions) is tested against the definition
@@ -8,10 +8,10 @@
  *     standing at a free place, consecutive in the deck's run order), each reading of
  *     its joker a meld of its own;
  *   - every collection of position-disjoint melds (no "two melds at most" shortcut) is
- *     scored by docs/design.md's key (points, more cards, fewer melds, the sorted tuple
+ *     scored by docs/rules.md#which-arrangement-is-reported's key (points, more cards, fewer melds, the sorted tuple
  *     of meld keys, a joker meld's key extended by 64 + its bit and, in a run, the bit
  *     of the card it stands for);
- *   - the closing outcome from first principles (SPEC 9.2's order).
+ *   - the closing outcome from first principles (docs/rules.md#jokers-in-melds order).
  * Random hands under the presets and random rules (0-2 jokers in hand and more, one and
  * two decks, 0..8 cards): deadwood, best arrangement (joker and rank included),
  * outcome, hints, both batch calls; the row validation order; bad rules values.
@@ -242,7 +242,7 @@ static int t_melds(const trules *r, int decks, const int *c, int n, tmeld *out)
     return k;
 }
 
-/* -1 when x is better than y (docs/design.md). O(melds * key). */
+/* -1 when x is better than y (docs/rules.md#which-arrangement-is-reported). O(melds * key). */
 static int tarr_cmp(const tarr *x, const tarr *y)
 {
     int i;
@@ -315,7 +315,7 @@ static tarr t_best(const trules *r, int decks, const int *c, int n)
     return s.best;
 }
 
-/* The closing outcome of 7 cards with deadwood d, from SPEC 9.2. */
+/* The closing outcome of 7 cards with deadwood d, from docs/rules.md#jokers-in-melds. */
 static int t_outcome(const trules *r, const int *c, int n, int d)
 {
     int nat[8], nn = 0, nj = 0, i, places[12] = {0}, lo = 99, hi = -1, ok = 1;

@@ -230,7 +230,7 @@ def _value(p: Any) -> float:
 
 
 class ExpertBot(Bot):
-    """Plays by the outlook (docs/design.md, "The outlook") over the cards its seat has
+    """Plays by the outlook (docs/rules.md#the-outlook-one-draw-ahead) over the cards its seat has
     not seen (``obs.unseen()``):
 
     - **Draw**: takes the discard pile's top when that leaves a better hand after this

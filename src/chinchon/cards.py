@@ -6,7 +6,7 @@ caballo/knight 11, rey/king 12. A card's text is its rank number then its suit l
 (``7o``, ``12b``); parsing also takes the aliases S/C/R (sota, caballo, rey) and
 J/N/K (jack, knight, king), in any case.
 
-Jokers (*comodines*, SPEC 9.4): under rules with ``jokers=1`` or ``2`` the deck holds
+Jokers (*comodines*, docs/rules.md#the-variant-encoding): under rules with ``jokers=1`` or ``2`` the deck holds
 one or two extra joker cards, written ``*1`` and ``*2`` (parsing also takes
 ``joker1``/``joker2`` and ``comodin1``/``comodin2``, in any case). They are
 :class:`Card` values with ``is_joker`` true, ``rank`` 0 and ``suit`` ``'*'``. The ace of

@@ -122,7 +122,7 @@ STATUS_ERRORS: dict[str, tuple[type[ChinchonError], str]] = {
     "CC_ERR_THREE_COPIES": (InvalidHandError, "a card in play more than twice"),
     "CC_ERR_CANNOT_CLOSE": (CannotCloseError, "the closer's deadwood is over the close limit"),
     "CC_ERR_BAD_ARGUMENT": (ChinchonError, "an argument out of range"),
-    # rule variants (SPEC 9.4): an eight or nine in a batch row under deck=40
+    # rule variants (docs/rules.md#the-variant-encoding): an eight or nine in a batch row under deck=40
     "CC_ERR_NOT_IN_DECK": (InvalidHandError, "a card that the rules' deck does not have"),
 }
 

@@ -101,7 +101,7 @@ def _slotted(cls: _C) -> _C:
 
 def _joker_key(kind: str, cards: tuple[Card, ...], joker: Optional[Card],
                joker_rank: Optional[int]) -> tuple[int, ...]:
-    """The tie-break key of docs/design.md: the natural cards' bit indices ascending
+    """The tie-break key of docs/rules.md#which-arrangement-is-reported: the natural cards' bit indices ascending
     (copies repeated); with a joker, then ``64 + joker bit`` and, in a run, the bit
     index of the card it stands for."""
     if joker is None:
@@ -176,7 +176,7 @@ class Meld:
 
     @property
     def key(self) -> tuple[int, ...]:
-        """The tie-break key of docs/design.md: the natural cards' ascending bit indices
+        """The tie-break key of docs/rules.md#which-arrangement-is-reported: the natural cards' ascending bit indices
         (copies repeated); with a joker, then ``64 + the joker's bit`` and, in a run, the
         bit index of the card it stands for."""
         return _joker_key(self.kind, self.cards, self.joker, self.joker_rank)
@@ -266,7 +266,7 @@ class Hint(NamedTuple):
 
 
 class Prospect(NamedTuple):
-    """What a 7-card hand can expect of the next draw (docs/design.md, "The outlook"):
+    """What a 7-card hand can expect of the next draw (docs/rules.md#the-outlook-one-draw-ahead):
     the next card is drawn uniformly from the unseen cards (each copy one chance), then
     the best of the 8 cards is discarded. ``expected_points``: the mean deadwood left;
     ``p_close``: the chance that those 7 cards may close; ``p_minus_ten``,
@@ -403,7 +403,7 @@ class OpponentResult:
 @_slotted
 @dataclass(frozen=True)
 class Settlement:
-    """The settlement of a closed hand (SPEC §4): ``outcome`` (``'normal'``,
+    """The settlement of a closed hand (docs/rules.md#laying-off): ``outcome`` (``'normal'``,
     ``'minus_ten'``, ``'chinchon'``, ``'joker_chinchon'``), the ``closer`` and
     ``opponents`` results, the final
     ``table`` (melds in the order they were put down) and ``points``: the hand points

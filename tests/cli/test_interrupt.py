@@ -1,4 +1,4 @@
-"""Ctrl-C stops a parallel simulation at the first press (issue 15).
+"""Ctrl-C stops a parallel simulation at the first press.
 
 ``chinchon simulate --games 100000 --jobs 2 --engine python`` runs in a subprocess; once its workers are
 up it gets SIGINT -- sent to the command alone, or to its whole process group as a

@@ -1,4 +1,4 @@
-"""One argument check for everyone (issue 15).
+"""One argument check for everyone.
 
 Each bad argument goes through both implementations (``chinchon._core`` and
 ``chinchon.reference``): both must raise a ``ChinchonError`` of the same class with the

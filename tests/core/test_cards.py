@@ -72,7 +72,7 @@ def test_card_constructor_errors():
         with pytest.raises(CardParseError):
             Card(*args)
     with pytest.raises(InvalidHandError):
-        Card.from_index(13)  # bit 12 is joker 1 (SPEC 9.4); 13 is no card
+        Card.from_index(13)  # bit 12 is joker 1 (docs/rules.md#the-variant-encoding); 13 is no card
     with pytest.raises(AttributeError):
         Card(7, "o").rank = 8  # type: ignore[misc]
     assert copy.deepcopy(Card(7, "o")) is Card(7, "o")
@@ -107,7 +107,7 @@ def test_hand_errors():
     with pytest.raises(InvalidHandError, match="5o"):
         Hand("5o 5o 5o")
     with pytest.raises(InvalidHandError, match="lanes"):
-        Hand.from_mask(1 << 13)  # bit 12 is joker 1 (SPEC 9.4)
+        Hand.from_mask(1 << 13)  # bit 12 is joker 1 (docs/rules.md#the-variant-encoding)
     with pytest.raises(InvalidHandError, match="twice"):
         Hand.from_mask((1, 2))
     with pytest.raises(InvalidHandError):

@@ -1,5 +1,5 @@
 """Every error class pickles with its message and fields, so an error raised in a worker
-process reaches the caller as that same error (issue 15)."""
+process reaches the caller as that same error."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The worked examples of the rules page (tests/data, SPEC §7), on both implementations."""
+"""The worked examples of the rules page (tests/data, docs/rules.md#worked-examples), on both implementations."""
 
 from __future__ import annotations
 

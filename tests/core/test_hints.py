@@ -1,4 +1,4 @@
-"""Discard hints (SPEC §6): order, outcomes, the close limit, copies, and native vs
+"""Discard hints (docs/api.md): order, outcomes, the close limit, copies, and native vs
 reference on random hands."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The outlook (docs/design.md, "The outlook"): exact expectations on hand-built hands,
+"""The outlook (docs/rules.md#the-outlook-one-draw-ahead): exact expectations on hand-built hands,
 the unseen cards' checks, properties, and every implementation against the definition."""
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def _masks(cards):
 
 
 def _by_definition(native, hands, unseens, rules, decks):
-    """The outlook rows of the definition (docs/design.md), from the native hints of every
+    """The outlook rows of the definition (docs/rules.md#which-arrangement-is-reported), from the native hints of every
     8 cards after every discard and draw: the fewest points, then the better close (the
     closes from discard_hints where the fewest points is 0)."""
     rows8, groups = [], []

@@ -1,4 +1,4 @@
-"""Jokers as cards (SPEC 9.4), hands checked against their rules, bad rows in batches."""
+"""Jokers as cards (docs/rules.md#the-variant-encoding), hands checked against their rules, bad rows in batches."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Melds, deadwood, hints and closing under the rule variants (SPEC 9.1, 9.2).
+"""Melds, deadwood, hints and closing under the rule variants (docs/rules.md#rule-fields, #jokers-in-melds).
 
 Hand-picked cases for each rule, then the reference against an independent brute force
 (tests/variants_oracle.py) on random hands of every preset and joker count, single and
@@ -325,7 +325,7 @@ def test_adding_a_joker_costs_at_most_its_points(drawn, data):
 @settings(max_examples=scaled(150), deadline=None)
 @given(hands_under_rules(), st.data())
 def test_removing_a_card_lowers_the_deadwood_by_at_most_its_points(drawn, data):
-    # SPEC-level reading of "removing a card never raises the deadwood of the rest by
+    # the rules' reading of "removing a card never raises the deadwood of the rest by
     # more than that card's points": the rest's deadwood is never below the hand's minus
     # that card's points (it may rise by more: 4o 5o 6o without the 5o).
     rules, decks, cards = drawn

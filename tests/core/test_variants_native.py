@@ -96,7 +96,7 @@ def test_batches(native, name, rules, jokers, decks):
     assert np.array_equal(native.deadwood_batch(np.repeat(rows, 50, axis=0), rules=rules,
                                                 threads=2),
                           np.repeat(reference.deadwood_batch(rows, rules=rules), 50))
-    # batches of 4096 rows and more weigh the joker parts by table (csrc/src/joker_batch.c;
+    # batches of 4096 rows and more weigh the joker parts by table (csrc/src/jokers/joker_batch.c;
     # hints from 512 rows):
     # the same rows, in one thread
     big = -(-4096 // max(len(rows), 1))

@@ -1,4 +1,4 @@
-"""Rules (SPEC 9.1): the fields, their checks, the presets, JSON and the solver view."""
+"""Rules (docs/rules.md#rule-fields): the fields, their checks, the presets, JSON and the solver view."""
 
 from __future__ import annotations
 

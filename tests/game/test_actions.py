@@ -1,4 +1,4 @@
-"""Legal and illegal actions (SPEC §8): legal_actions lists exactly what succeeds,
+"""Legal and illegal actions (docs/rules.md#dealing-and-stacked-decks): legal_actions lists exactly what succeeds,
 and every illegal call raises IllegalAction and leaves the saved game byte-identical."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Closing a hand (SPEC §3, §4): who may close and with which card, the outcomes
+"""Closing a hand (docs/rules.md#turns-hints-and-closing, #laying-off): who may close and with which card, the outcomes
 (normal, minus ten, chinchón) and the settlement the game asks for, in play order."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Disconnections and the reconnect clock (SPEC §5): the table waits for a
+"""Disconnections and the reconnect clock (docs/rules.md#scores-elimination-and-the-end-of-a-game): the table waits for a
 disconnected seat, a reconnection before the deadline resumes, the deadline cancels
 the game; bad connection events change nothing."""
 
@@ -162,7 +162,7 @@ def test_disconnected_eliminated_seat_in_the_summary():
 
 
 def test_an_eliminated_seat_never_cancels_the_game():
-    """Only a seat still in the game has a seat and cards to keep (SPEC §5)."""
+    """Only a seat still in the game has a seat and cards to keep (docs/rules.md#scores-elimination-and-the-end-of-a-game)."""
     g = Game(3, seed=11, lead=0)
     state = json.loads(g.to_json())
     state["in_game"] = [True, True, False]

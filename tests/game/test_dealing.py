@@ -1,4 +1,4 @@
-"""Dealing and construction (SPEC §3, §8): players as a count or names, the deck
+"""Dealing and construction (docs/rules.md#turns-hints-and-closing, #dealing-and-stacked-decks): players as a count or names, the deck
 validated, a stacked deal in play order, two decks from five players, the table order
 of a hand, the lead from the seed, and bad arguments refused."""
 

@@ -1,5 +1,5 @@
 """The C game engine plays the Python loop's games: game by game, event by event, under
-every preset and every field of SPEC 9; simulate(engine=...) gives the same result
+every preset and every field of docs/rules.md#rule-variants; simulate(engine=...) gives the same result
 whichever engine runs. The long run is ``python -m tests.oracles.engine_diff``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hints in the game (SPEC §6): the solver's, for the hand of the player to act, under
+"""Hints in the game (docs/api.md): the solver's, for the hand of the player to act, under
 the table's rules."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The next hand (SPEC §3, §5): the lead passes to the next seat still in, eliminated
+"""The next hand (docs/rules.md#turns-hints-and-closing, #scores-elimination-and-the-end-of-a-game): the lead passes to the next seat still in, eliminated
 seats are skipped and rejoined ones take their place again; the deck is shuffled by
 the game's own generator."""
 

@@ -1,4 +1,4 @@
-"""What a seat sees (SPEC §8): its own hand and the public table, nothing hidden,
+"""What a seat sees (docs/rules.md#dealing-and-stacked-decks): its own hand and the public table, nothing hidden,
 and nothing that depends on the hidden cards."""
 
 from __future__ import annotations

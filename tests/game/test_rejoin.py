@@ -1,4 +1,4 @@
-"""Rejoining after an elimination (SPEC §5): at the highest total of the players
+"""Rejoining after an elimination (docs/rules.md#scores-elimination-and-the-end-of-a-game): at the highest total of the players
 still in, one chip each time, only in the summary, and the refusals that can happen."""
 
 from __future__ import annotations

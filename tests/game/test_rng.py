@@ -1,4 +1,4 @@
-"""The game's random generator (chinchon.game.rng, csrc/src/rng.c): the published
+"""The game's random generator (chinchon.game.rng, csrc/src/base/rng.c): the published
 xoshiro256** and splitmix64 vectors, the vectors both implementations check
 (tests/data/rng_vectors.txt, which csrc/tests/test_rng.c reads too), the C generator
 through the binding draw for draw, and the game's and bots' use of it."""

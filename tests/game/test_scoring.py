@@ -1,4 +1,4 @@
-"""Totals, elimination and the end of the game (SPEC §5): over the limit is out,
+"""Totals, elimination and the end of the game (docs/rules.md#scores-elimination-and-the-end-of-a-game): over the limit is out,
 exactly the limit stays in, one player left wins, everyone out at once is a draw, and
 the totals are the sum of the settlement points."""
 

@@ -1,4 +1,4 @@
-"""Snapshots and logs are input like any other (issue 15).
+"""Snapshots and logs are input like any other.
 
 A mutation fuzzer damages snapshots of many random games -- fields dropped,
 duplicated, retyped, out of range; cards moved, copied, removed; JSON text cut,

@@ -1,4 +1,4 @@
-"""Saving and restoring (SPEC §8): to_json/from_json and replay of the event log
+"""Saving and restoring (docs/rules.md#dealing-and-stacked-decks): to_json/from_json and replay of the event log
 rebuild the same game in every phase and continue identically; what is handed out is
 a copy; damaged saves are refused with a ValueError."""
 

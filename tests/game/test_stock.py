@@ -1,4 +1,4 @@
-"""The stock and the reshuffle (SPEC §3): an empty stock is the discard pile shuffled
+"""The stock and the reshuffle (docs/rules.md#turns-hints-and-closing): an empty stock is the discard pile shuffled
 by the seeded generator, copies included, and survives JSON and replay."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rule variants at the table (SPEC 9.1, issue 10): two players, the rules' deck, no
+"""The rule variants at the table (docs/rules.md#rule-fields): two players, the rules' deck, no
 close in the first round, void hands, all out, joker chinchón, classic sevens, rejoin
 chips at 0 -- each on a stacked deck, plus random play under every preset."""
 

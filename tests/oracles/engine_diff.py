@@ -1,6 +1,6 @@
 """The C game engine against the Python loop, game by game.
 
-Each game is played twice: by the C engine (``csrc/src/engine.c`` through the binding's
+Each game is played twice: by the C engine (``csrc/src/engine/engine.c`` through the binding's
 ``_play_games`` with its event trace) and by the Python loop (``simulation.play._drive``
 over a :class:`~chinchon.game.state.GameState` that records the same events: every deal,
 draw, reshuffle, discard, close, hand result, rejoin and the end). The two event lists
@@ -16,7 +16,7 @@ few games of each table):
 
 ``--games`` is shared out over the preset's tables (``TABLES``: house, classic, conga
 with 2 players, fifty with 5-6, and ``fields``: two rule sets that move every field of
-SPEC 9); ``--players``/``--bots`` play one table of your own under the preset's rules.
+docs/rules.md#rule-variants); ``--players``/``--bots`` play one table of your own under the preset's rules.
 ``--write-golden PATH`` writes tests/data/engine_games.txt (the C tests' digests).
 """
 
@@ -46,7 +46,7 @@ _OUTCOME_CODES = {"normal": 1, "minus_ten": 2, "chinchon": 3, "joker_chinchon": 
 _STATUS_CODES = {"won": 0, "draw": 1, "stalled": 2}
 NO_SEAT = 0xFF
 
-#: every field of SPEC 9.1 away from its preset value, in two rule sets (``--preset fields``)
+#: every field of docs/rules.md#rule-fields away from its preset value, in two rule sets (``--preset fields``)
 FIELD_RULES = (
     Rules(first_round_close=False, all_out="lowest", void_at_stock=4, jokers=1,
           joker_points=10, points=(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10), joker_chinchon=None,

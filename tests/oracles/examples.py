@@ -1,4 +1,4 @@
-"""The worked examples of the rules page (SPEC §7), from tests/data/rules_examples.json:
+"""The worked examples of the rules page (docs/rules.md#worked-examples), from tests/data/rules_examples.json:
 hands with their deadwood and outcome, and settlements with their points and lay-offs."""
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ def suit(i: int) -> int:
 
 
 def meld_kind(cards) -> str | None:
-    """'set', 'run' or None for card indices in any order, copies repeated (SPEC §2)."""
+    """'set', 'run' or None for card indices in any order, copies repeated (docs/rules.md#melds-and-deadwood)."""
     if len(cards) < 3:
         return None
     ranks = [rank(c) for c in cards]

@@ -1,5 +1,5 @@
-"""Random legal play under any rules with the table's invariants checked at every step
-(issue 10): every card of the rules' deck in exactly one place, totals the sums of the
+"""Random legal play under any rules with the table's invariants checked at every step:
+every card of the rules' deck in exactly one place, totals the sums of the
 hands' points (but for rejoins), void hands scoring nothing, an illegal action leaving
 the game as it was, and the snapshot round-tripping.
 

@@ -1,4 +1,4 @@
-"""The one settlement oracle of the tests (SPEC §4, docs/design.md).
+"""The one settlement oracle of the tests (docs/rules.md#laying-off, docs/rules.md#which-plan-is-reported).
 
 Written apart from both implementations, and differently from the reference on
 purpose: own melds are found by growing partitions card by card (no candidate list),
@@ -223,7 +223,7 @@ def plain_from_dict(d: dict) -> dict:
 
 
 def check_structure(r, closer: list[int], opponents: list[list[int]], rules: Rules) -> None:
-    """Replay a reported settlement from its own data; assert every SPEC §4 rule that
+    """Replay a reported settlement from its own data; assert every docs/rules.md#laying-off rule that
     does not need a search."""
     assert r.outcome in ("normal", "minus_ten", "chinchon")
     # the closer: melds are melds in key order, every card accounted for, points by outcome
@@ -306,10 +306,10 @@ def check_settlement(r, closer: Any, opponents: list[Any], rules: Rules | None =
     want = want or expected_settlement(closer, opponents, rules)
     assert isinstance(want, dict), f"the oracle says {want.__name__}, the result {r}"
     got = plain(r)
-    # optimality (SPEC §4): nobody could have scored fewer
+    # optimality (docs/rules.md#laying-off): nobody could have scored fewer
     if r.outcome != "chinchon":
         assert [o[3] for o in got["opponents"]] == want["min_points"], "not optimal"
-    # and the whole result, tie-breaks included (docs/design.md)
+    # and the whole result, tie-breaks included (docs/rules.md#which-plan-is-reported)
     exp = {k: v for k, v in want.items() if k != "min_points"}
     assert got == exp, ("tie-break", text(closer), [text(o) for o in opponents])
 

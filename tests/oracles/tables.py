@@ -1,4 +1,4 @@
-"""Stacked decks and ready-made tables for the game tests (SPEC §3, §5, §8).
+"""Stacked decks and ready-made tables for the game tests (docs/rules.md#turns-hints-and-closing, #scores-elimination-and-the-end-of-a-game, #dealing-and-stacked-decks).
 
 A stacked deck deals as the game does: the first 7 cards to the lead, the next 7 to the
 next seat in play order, ..., the next card starts the discard pile, and the rest is

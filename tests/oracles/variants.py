@@ -1,4 +1,4 @@
-"""An independent brute force for the rule variants (SPEC 9), for the tests only.
+"""An independent brute force for the rule variants (docs/rules.md#rule-variants), for the tests only.
 
 Written differently from the reference on purpose. The reference lists candidate
 melds (segments of a suit with one gap, sets short of one card) and combines them; this
@@ -8,7 +8,7 @@ concrete card of the rules' deck in turn and asks whether the natural cards and 
 card form a plain set or run. Lay-offs are decided the same way: the cards an opponent
 lays onto a table meld are valid when the final meld is (its table joker replaced by the
 card it stands for, a newly laid joker by every card). The tie-break keys are those of
-docs/design.md, built from what was found.
+docs/rules.md#which-arrangement-is-reported, built from what was found.
 
 Slow; only for hands of up to 8 cards and small tables.
 """
@@ -139,7 +139,7 @@ class Oracle:
     # ------------------------------------------------------------------ closing
 
     def outcome(self, cards: list[int]) -> Optional[str]:
-        """close_outcome of 7 cards, by SPEC 9.2's order, runs found by substitution."""
+        """close_outcome of 7 cards, by docs/rules.md#jokers-in-melds order, runs found by substitution."""
         dw = self.deadwood(cards)
         if dw > self.rules.close_limit:
             return None

@@ -1,4 +1,4 @@
-"""The rules page's settlement example (tests/data, SPEC §7), whole and in detail."""
+"""The rules page's settlement example (tests/data, docs/rules.md#worked-examples), whole and in detail."""
 
 from __future__ import annotations
 

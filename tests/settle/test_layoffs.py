@@ -1,4 +1,4 @@
-"""Lay-offs (SPEC §4, docs/design.md): one hand-built deal per rule -- chains, both ends
+"""Lay-offs (docs/rules.md#laying-off, docs/rules.md#which-plan-is-reported): one hand-built deal per rule -- chains, both ends
 of a run, earlier opponents' melds, copies with two decks, own melds against lay-offs,
 runs that stop at the ace and the king. Every deal goes through the oracle
 (tests/oracles/settlement.py) on each implementation."""
@@ -73,7 +73,7 @@ def test_lay_on_an_earlier_opponents_meld(impl):
 def test_lay_on_earlier_opponent_run_not_only_set(impl):
     # the 9o could go on the set of nines (meld 1) or below 10o 11o 12o (meld 2):
     # alone, equal points, so the smaller (card, meld) pair -- the set -- by
-    # design.md rule 5; with the 8o behind it the run is the only right place
+    # rule 5 of docs/rules.md#laying-off; with the 8o behind it the run is the only right place
     r = verify(impl.settle, CLOSER, ["10o 11o 12o 2e 4e 6e 8b", "9o 8o 1c 2c 4b 6b 8e"])
     assert layoffs(r, 1) == [("9o", 2), ("8o", 2)]
     r = verify(impl.settle, CLOSER, ["10o 11o 12o 2e 4e 6e 8b", "9o 7c 1c 2c 4b 6b 8e"])

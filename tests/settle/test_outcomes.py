@@ -1,4 +1,4 @@
-"""Outcomes of a close (SPEC §4): normal, minus ten (the closer's melds locked), chinchón
+"""Outcomes of a close (docs/rules.md#laying-off): normal, minus ten (the closer's melds locked), chinchón
 (nobody lays off, every point 0), the rule values, and the widest tables."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The native settlement under every rule variant (csrc/src/settle.c) against the
+"""The native settlement under every rule variant (csrc/src/settle/settle.c) against the
 reference (the oracle, itself checked against the brute force in
 test_variants_settle.py): identical results -- melds, jokers and what they stand for,
 lay-offs in the order applied, points, outcome, the final table -- on random deals per

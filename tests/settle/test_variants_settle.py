@@ -1,4 +1,4 @@
-"""Settlement with jokers (SPEC 9.3) and the variants' outcomes, on both implementations;
+"""Settlement with jokers (docs/rules.md#laying-off-with-jokers) and the variants' outcomes, on both implementations;
 then the reference against the brute force of tests/variants_oracle.py on random deals."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 /* The game's random generator: xoshiro256** 1.0 (Blackman and Vigna,
  * https://prng.di.unimi.it/xoshiro256starstar.c) seeded through splitmix64, Lemire's
  * unbiased bounded draw and a Fisher-Yates shuffle from the end. The same algorithm as
- * src/chinchon/game/rng.py, draw for draw (docs/design.md, "The random generator"). */
+ * src/chinchon/game/rng.py, draw for draw (docs/rules.md#the-shuffle-and-the-generator). */
 
 #include "chinchon.h"
 

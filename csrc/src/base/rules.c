@@ -1,6 +1,6 @@
 /*
  * rules.c -- a rule set as the solver sees it: the point table (and its bit planes),
- * the close limit, what minus ten scores, and the variants of SPEC section 9 (deck,
+ * the close limit, what minus ten scores, and the variants of docs/rules.md#rule-variants (deck,
  * jokers, joker points, which closes win) with the masks and planes derived from them.
  */
 #include "chinchon.h"

@@ -1,5 +1,5 @@
 /*
- * joker_parts.c -- the parts route of the joker search (SPEC section 9): deadwood with
+ * joker_parts.c -- the parts route of the joker search (docs/rules.md#rule-variants): deadwood with
  * jokers for the hands the fast paths of jokers.c leave, a natural meld beside the
  * jokers, and the two-joker candidates (deadwood and hints). Exact; the theory is below
  * ("joker deadwood"). The one-joker hints route: joker_route.c.

@@ -1,5 +1,5 @@
 /*
- * joker_parts.h -- internal: the parts of the joker search (SPEC section 9), listed by
+ * joker_parts.h -- internal: the parts of the joker search (docs/rules.md#rule-variants), listed by
  * joker_parts.c (deadwood, two jokers' candidates) and joker_route.c (the one-joker
  * hints route): the parts a joker completes, the natural melds beside them, and the
  * small mask helpers both files use. The theory: joker_parts.c, "joker deadwood".

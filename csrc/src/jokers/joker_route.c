@@ -1,5 +1,5 @@
 /*
- * joker_route.c -- the parts route of the one-joker discard hints (SPEC section 9) for
+ * joker_route.c -- the parts route of the one-joker discard hints (docs/rules.md#rule-variants) for
  * the hands the fast path of jokers.c leaves: a natural meld among the natural cards.
  * Exact; the theory of parts: joker_parts.c ("joker deadwood").
  */

@@ -1,7 +1,7 @@
 /*
- * variants.c -- the meld search under the rule variants of SPEC section 9: the 40-card
+ * variants.c -- the meld search under the rule variants of docs/rules.md#rule-variants: the 40-card
  * deck, other point tables, jokers (the extra *1 and *2, and the wild ace of coins) and the
- * closes they make. Exact, with the tie-break of docs/design.md ("Rule variants").
+ * closes they make. Exact, with the tie-break of docs/rules.md#which-arrangement-is-reported.
  *
  * How it works. A hand is split into its natural cards, moved to the working space
  * (variants.h: runs are consecutive bits there with either deck), and its jokers,
@@ -321,7 +321,7 @@ void cc_var_arrange(const cc_rules *rules, cc_hand h, int decks, cc_arrangement 
     out->unmatched = left;
 }
 
-/* Outcome of closing with the 7 valid cards h whose deadwood is d (SPEC 9.2's order).
+/* Outcome of closing with the 7 valid cards h whose deadwood is d (docs/rules.md#jokers-in-melds order).
  * O(1). */
 cc_outcome cc_var_outcome(const cc_rules *rules, cc_hand h, int d)
 {

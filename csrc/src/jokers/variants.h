@@ -93,7 +93,7 @@ typedef struct cc_vhand {
     int cap;        /* set capacity: 4 per deck */
 } cc_vhand;
 
-/* A candidate meld. Its key (docs/design.md "Melds with a joker": the natural cards
+/* A candidate meld. Its key (docs/rules.md#jokers-in-melds: the natural cards
  * ascending, a copy twice, then 64 + the joker's bit, then a run joker's stand-in card)
  * is packed: element i + 1 in byte 7 - i % 8 of key[i / 8], zero bytes after the last,
  * so that the pair of words compares as the tuple does. */

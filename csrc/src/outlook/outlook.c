@@ -1,5 +1,5 @@
 /*
- * outlook.c -- the outlook: discard hints that look one draw ahead (docs/design.md, "The
+ * outlook.c -- the outlook: discard hints that look one draw ahead (docs/rules.md#the-outlook-one-draw-ahead
  * outlook"). For 7 cards kept, each unseen copy is one equally likely next draw; the 8
  * cards then lose their best discard (fewest points, then the better close). Exact
  * integer counts: the number of draws, the sum of the best points, the draws by best
@@ -24,7 +24,7 @@
 #include "outlook/outlook.h"
 
 /* How good a close is, by cc_outcome code: chinchon, joker chinchon, minus ten, normal,
- * none (docs/design.md). */
+ * none (docs/rules.md#which-arrangement-is-reported). */
 static const uint8_t cc_better_close[5] = {0, 1, 2, 4, 3};
 
 /* The number of decks of a call: the rules' own, else 2 when a card is held twice or

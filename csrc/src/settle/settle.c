@@ -1,7 +1,6 @@
 /*
  * settle.c -- the settlement of a closed hand under every rule set
- * (docs/rules.md#laying-off, docs/rules.md#laying-off-with-jokers; docs/design.md
- * "Settlement with jokers"): the closer's melds, then each opponent's optimal own melds
+ * (docs/rules.md#laying-off, docs/rules.md#laying-off-with-jokers, docs/rules.md#which-plan-is-reported): the closer's melds, then each opponent's optimal own melds
  * and lay-offs onto the table, exhaustively. One search for the house rules and the
  * variants alike: jokers, the 40-card deck's run order, other point tables, the closes of
  * seven_run_wins and joker_chinchon.
@@ -9,7 +8,7 @@
  * The closer's arrangement and outcome, and an opponent's arrangement when nothing is
  * open to lay off onto, are variants.c's (cc_var_arrange, cc_var_outcome: the house
  * kernels when the hand holds no joker). Each other opponent's plan is chosen by the key
- * of docs/design.md -- the fewest points left, then the most cards in own melds, the
+ * of docs/rules.md#which-plan-is-reported -- the fewest points left, then the most cards in own melds, the
  * fewest own melds, the smallest own meld keys, the smallest sorted lay-off codes -- over
  * every collection of own melds (variants.c's candidate melds of the hand, jokers
  * included; at most two of them in 7 cards, the same one twice when held twice) and, for
@@ -243,7 +242,7 @@ static int open_targets(const cc_rules *rules, const cc_settlement *out, cc_lay_
     return n;
 }
 
-/* Sort key of a lay-off in the order applied (docs/design.md): by table meld; on a set
+/* Sort key of a lay-off in the order applied (docs/rules.md#which-plan-is-reported): by table meld; on a set
  * its natural cards ascending, then the joker; on a run the places below it outward,
  * then those above it outward. O(1). */
 static int applied_order(const cc_rules *rules, const cc_lay_target *g, int card, int stand)

@@ -1,5 +1,5 @@
 """Type stub of the compiled module ``chinchon._core.outlooks`` (built from
-outlooks.pyx): the outlook (docs/design.md, "The outlook"). Each function has the
+outlooks.pyx): the outlook (docs/rules.md#the-outlook-one-draw-ahead). Each function has the
 signature of its twin in :mod:`chinchon.reference`; ``unseen``: HandLike or None.
 """
 

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: freethreading_compatible = True
-"""The outlook, hints one draw ahead (docs/design.md, "The outlook"), over
+"""The outlook, hints one draw ahead (docs/rules.md#the-outlook-one-draw-ahead), over
 ``cc_prospect_of``, ``cc_outlook`` and ``cc_outlook_batch``.
 
 The common calls -- a Hand (or a list of Cards) and a Hand of unseen cards, or none --

@@ -17,7 +17,7 @@ def add_parser(sub: Any) -> None:
         help="settle a closed hand: melds, lay-offs and points per seat",
         description="The settlement of a closed hand: the closer's melds, then each "
         "opponent in play order puts down their melds and lays off optimally onto the "
-        "table (SPEC section 4). Table melds are numbered #0, #1, ... as put down.",
+        "table (docs/rules.md#laying-off). Table melds are numbered #0, #1, ... as put down.",
     )
     p.add_argument("--closer", required=True,
                    help='the closer\'s 7 kept cards, e.g. "7o 7c 7b 9e 10e 11e 4o"')

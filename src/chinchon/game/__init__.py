@@ -1,4 +1,4 @@
-"""The game loop: a whole Chinchón table (SPEC §3, §5, §8).
+"""The game loop: a whole Chinchón table (docs/rules.md#turns-hints-and-closing, #scores-elimination-and-the-end-of-a-game, #dealing-and-stacked-decks).
 
 - :mod:`~chinchon.game.state`: the rules as a state machine (:class:`GameState`:
   deal, draw, discard, close, settle, score, eliminate, rejoin, the next hand).

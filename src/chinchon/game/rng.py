@@ -1,5 +1,4 @@
-"""The game's random generator: xoshiro256** seeded through splitmix64 (docs/design.md,
-"The random generator"). The same algorithm is in C (``csrc/src/rng.c``, ``cc_rng_*``)
+"""The game's random generator: xoshiro256** seeded through splitmix64 (docs/rules.md#the-shuffle-and-the-generator). The same algorithm is in C (``csrc/src/base/rng.c``, ``cc_rng_*``)
 and both draw the same numbers, so two implementations of the game deal the same cards.
 
 - **Generator**: xoshiro256** 1.0 (Blackman and Vigna, https://prng.di.unimi.it/), a
@@ -23,7 +22,7 @@ from typing import Any, Callable, MutableSequence, Optional
 
 from .. import _backend
 
-#: the C shuffle (csrc/src/rng.c through the binding) when the native core is in use:
+#: the C shuffle (csrc/src/base/rng.c through the binding) when the native core is in use:
 #: the same draws and the same order as :meth:`Rng.shuffle`'s Python loop, ~10x faster
 _native_shuffle: Optional[Callable[[list[Any], Any], tuple[int, int, int, int]]] = None
 if _backend.IMPLEMENTATION == "native":

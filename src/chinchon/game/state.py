@@ -1,4 +1,4 @@
-"""The rules of a whole Chinchón game as a state machine (SPEC §3, §5, §8).
+"""The rules of a whole Chinchón game as a state machine (docs/rules.md#turns-hints-and-closing, #scores-elimination-and-the-end-of-a-game, #dealing-and-stacked-decks).
 
 :class:`GameState` holds the cards, the turn, the scores and the game's own random
 generator, and nothing else: no clock, no connection, no event log (those are the
@@ -14,8 +14,7 @@ Decisions where the spec is silent (also in the README):
 - The deck count follows the table size at the start (one deck for 3-4 seats, two for
   5-6) and never changes, even when players are eliminated.
 - Randomness: the game's own generator, :class:`~chinchon.game.rng.Rng`
-  (xoshiro256** seeded from ``seed`` through splitmix64; docs/design.md, "The random
-  generator"). ``seed=None`` draws a fresh seed from the OS (never the clock) and
+  (xoshiro256** seeded from ``seed`` through splitmix64; docs/rules.md#the-shuffle-and-the-generator). ``seed=None`` draws a fresh seed from the OS (never the clock) and
   records it in :attr:`seed`, so every game can be replayed. The first lead is drawn
   before the first shuffle (``rng.below(n)``); each shuffle is Fisher-Yates from the
   end (``rng.shuffle``) of the full deck in ascending card order (a new hand) or of the
@@ -28,7 +27,7 @@ Decisions where the spec is silent (also in the README):
   at the start of a turn, and the discard pile is only emptied by a reshuffle in the
   middle of the drawing player's own turn. Were it to happen (it cannot with 2-6
   players), drawing from the empty stock is illegal.
-- A card taken from the discard pile may be discarded again in the same turn (SPEC §3:
+- A card taken from the discard pile may be discarded again in the same turn (docs/rules.md#turns-hints-and-closing:
   "discard any one of the 8 cards held").
 - The closing card goes face down and is never revealed: it is not in any observation,
   not in the settlement, and not in the discard pile of the next hand (each hand is dealt

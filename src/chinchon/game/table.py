@@ -96,7 +96,7 @@ class Game:
 
     ``players``: the number of seats (2-6), or a sequence of 2-6 player names.
     ``seed``: seeds the game's own generator (first lead, shuffles): xoshiro256**
-    through splitmix64 (:mod:`chinchon.game.rng`, docs/design.md).
+    through splitmix64 (:mod:`chinchon.game.rng`, docs/rules.md#the-shuffle-and-the-generator).
     ``rules``: a :class:`~chinchon.Rules` (house rules by default).
     ``deck``: the exact order to deal the first hand from (48 or 96 cards, text or
     ``Card``); otherwise the game shuffles. ``lead``: the seat that leads the first hand;

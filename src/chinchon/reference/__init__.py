@@ -2,11 +2,11 @@
 
 Written for clarity, independent of the C core's bit tricks: it enumerates every meld,
 every way of combining them and every lay-off plan, and picks the best by the explicit
-keys of docs/design.md. The tests use it as the oracle, the benchmarks as the baseline,
+keys of docs/rules.md#which-arrangement-is-reported. The tests use it as the oracle, the benchmarks as the baseline,
 and the package falls back to it where the native extension cannot load
 (``CHINCHON_IMPLEMENTATION=python`` forces it). It has the same functions, arguments,
 results and errors as the native module ``chinchon._core``, under every rules value of
-SPEC section 9 (the native module runs the variants it does not know on this one).
+docs/rules.md#rule-variants (the native module runs the variants it does not know on this one).
 """
 
 from __future__ import annotations

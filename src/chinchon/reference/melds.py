@@ -2,9 +2,9 @@
 
 Written for clarity, independent of the C core's bit tricks: it enumerates every meld
 and every way of combining them, and picks the best by the explicit keys of
-docs/design.md.
+docs/rules.md#which-arrangement-is-reported.
 
-Under every rule set of SPEC section 9: the 40-card deck (the jack follows the seven
+Under every rule set of docs/rules.md#rule-variants: the 40-card deck (the jack follows the seven
 in a run), other point tables, and jokers -- the extra ``*1``/``*2`` and the ace of
 coins under ``wild_ace_of_coins``. A meld holds at most one joker and at least two
 natural cards, so a candidate meld is a set or a run of natural cards, or one of those
@@ -39,7 +39,7 @@ __all__ = [
     "arrangement",
 ]
 
-# A meld's tie-break key (docs/design.md): the natural cards' bit indices ascending
+# A meld's tie-break key (docs/rules.md#which-arrangement-is-reported): the natural cards' bit indices ascending
 # (copies repeated); with a joker, then 64 + the joker's bit and, in a run, the bit index
 # of the card it stands for.
 MeldKey = tuple[int, ...]
@@ -233,7 +233,7 @@ def deadwood(hand: HandLike, *, decks: Optional[int] = None,
 
 def best_melds(hand: HandLike, *, decks: Optional[int] = None,
                rules: Optional[Rules] = None) -> Arrangement:
-    """An optimal arrangement of a hand of at most 8 cards (docs/design.md tie-break);
+    """An optimal arrangement of a hand of at most 8 cards (docs/rules.md#which-arrangement-is-reported tie-break);
     each meld says which card is its joker and what it stands for."""
     rules = check_rules(rules)
     h = hand_for(hand, decks, rules, max_cards=8)
@@ -243,7 +243,7 @@ def best_melds(hand: HandLike, *, decks: Optional[int] = None,
 
 def outcome_code(indices: Sequence[int], points: int, view: SolverView) -> int:
     """cc_outcome of closing with these cards (deadwood ``points``): 0 cannot, 1 normal,
-    2 minus_ten, 3 chinchon, 4 joker_chinchon -- in SPEC 9.2's order."""
+    2 minus_ten, 3 chinchon, 4 joker_chinchon -- in docs/rules.md#jokers-in-melds order."""
     rules = view.rules
     if points > rules.close_limit:
         return 0

@@ -1,4 +1,4 @@
-"""The outlook: discard hints that look one draw ahead (docs/design.md, "The outlook").
+"""The outlook: discard hints that look one draw ahead (docs/rules.md#the-outlook-one-draw-ahead).
 
 Written for clarity, by the definition: for each card that could be discarded, every
 card that could be drawn next (each unseen copy one equally likely draw) is added to
@@ -6,7 +6,7 @@ the 7 cards kept, every discard of those 8 cards is tried, and the best one is k
 the documented order -- the fewest points, then the best close. Exact: sums and counts
 over the unseen cards, divided once at the end (:func:`~chinchon.results.prospect_of`).
 Every deadwood comes from :func:`~chinchon.reference.melds.arrangement`, so every rules
-value of SPEC section 9 is honoured as the solver honours it.
+value of docs/rules.md#rule-variants is honoured as the solver honours it.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def outlook(hand8: HandLike, unseen: Any = None, *, decks: Optional[int] = None,
     close (:class:`~chinchon.results.Outlook`). The next card is drawn uniformly from
     ``unseen`` (each copy one chance; default every card of the rules' deck(s) the hand
     does not hold), then the best of the 8 is discarded: fewest points, then the better
-    close. Exact (no sampling). See docs/design.md, "The outlook"."""
+    close. Exact (no sampling). See docs/rules.md#the-outlook-one-draw-ahead."""
     rules = check_rules(rules)
     h, u_once, u_twice, _ = check_unseen(hand8, unseen, decks, rules, 8)
     order = list(h) if isinstance(hand8, Hand) else coerce_cards(hand8)

@@ -1,7 +1,7 @@
-"""The pure-Python settlement of a closed hand (SPEC §4 and 9.3), written for clarity.
+"""The pure-Python settlement of a closed hand (docs/rules.md#laying-off, #laying-off-with-jokers), written for clarity.
 
 For each opponent it enumerates every choice of own melds and every lay-off plan onto
-the table and keeps the best by the explicit key of docs/design.md.
+the table and keeps the best by the explicit key of docs/rules.md#which-plan-is-reported.
 
 Lay-offs (*tirar cartas*, *colocar*): after a close, each opponent in play order puts
 down their own melds and lays off cards onto the melds already on the table -- the
@@ -191,7 +191,7 @@ def best_plan(hand: Sequence[int], table: Sequence[_TableMeld], view: SolverView
     """An opponent's optimal play onto ``table``: ``(own melds in ascending key order,
     lay-offs in the order applied, unmatched cards ascending, points)``. Exhaustive:
     every collection of own melds times every lay-off plan of the cards left, chosen by
-    the key of docs/design.md (with an empty table, the choice of ``arrangement``)."""
+    the key of docs/rules.md#which-plan-is-reported (with an empty table, the choice of ``arrangement``)."""
     points = view.points
     counts = Counter(hand)
     total = sum(points[i] for i in hand)
@@ -220,9 +220,9 @@ def best_plan(hand: Sequence[int], table: Sequence[_TableMeld], view: SolverView
 
 def settle(closer7: HandLike, opponents: Any, *, decks: Optional[int] = None,
            rules: Optional[Rules] = None) -> Settlement:
-    """Settle a closed hand (SPEC §4, 9.3): the closer's 7 kept cards and the opponents'
+    """Settle a closed hand (docs/rules.md#laying-off, #laying-off-with-jokers): the closer's 7 kept cards and the opponents'
     7-card hands in play order (1 to 5). Each opponent melds and lays off optimally
-    for themselves given the table the earlier players left; ties by docs/design.md.
+    for themselves given the table the earlier players left; ties by docs/rules.md#which-plan-is-reported.
 
     ``decks=None``: 2 if a card appears twice across the hands or there are 5+
     players, else 1. Raises :class:`CannotCloseError` when the closer's deadwood is over

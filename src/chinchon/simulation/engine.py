@@ -1,4 +1,4 @@
-"""Which engine plays a simulation's games: the C engine (``csrc/src/engine.c``, the
+"""Which engine plays a simulation's games: the C engine (``csrc/src/engine/engine.c``, the
 built-in bots only) or the Python loop (:func:`~chinchon.simulation.play.play_game`, any
 bot). Both play the same games: the same records for the same arguments.
 

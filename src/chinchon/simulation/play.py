@@ -25,7 +25,7 @@ def game_seed(seed: int, index: int, stream: int = 0) -> int:
     """The 63-bit seed of game ``index`` of a simulation with ``seed``: stream 0 seeds
     the table, stream ``1 + s`` the bot at seat ``s``. It is
     ``derive(seed, index, stream) >> 1`` (:func:`chinchon.game.rng.derive`, the
-    splitmix64 fold of docs/design.md, "The random generator"): 64-bit arithmetic a C
+    splitmix64 fold of docs/rules.md#the-shuffle-and-the-generator): 64-bit arithmetic a C
     engine repeats exactly."""
     return derive(seed, index, stream) >> 1
 
