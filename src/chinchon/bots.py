@@ -331,12 +331,17 @@ def play_turn(game: Union[GameState, Game], bots: list[Bot]) -> None:
     """Let the bots make the next move of ``game`` (draw, discard or, in the summary,
     their rejoins and then the next hand)."""
     phase = game.phase
+    # a state's seat sees it directly (no connections: the cheap path of every turn), a
+    # table's through Game.observe
+    direct = isinstance(game, GameState)
     if phase == "draw":
         seat = cast(int, game.turn)  # draw or discard phase: someone's turn
-        game.draw(bots[seat].choose_draw(game.observe(seat), seat))
+        obs = Observation(game, seat) if direct else game.observe(seat)
+        game.draw(bots[seat].choose_draw(obs, seat))
     elif phase == "discard":
         seat = cast(int, game.turn)
-        card, close = bots[seat].choose_discard(game.observe(seat), seat)
+        obs = Observation(game, seat) if direct else game.observe(seat)
+        card, close = bots[seat].choose_discard(obs, seat)
         game.discard(card, close)
     elif phase == "summary":
         bots_rejoin(game, bots, range(game.players))

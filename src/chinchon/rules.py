@@ -1,9 +1,10 @@
 """Rule variants. :class:`Rules` holds the house rules of the Barajamos table by default.
 
-Every field of the rules (docs/rules.md#rule-fields) is here: what the solver reads (the deck, the jokers,
-the point table, how a close scores) and what the table reads (elimination, rejoin
-chips, closing on the first round, ...). The named presets are values of
-:class:`Rules`, importable as constants and found by name:
+Every field of the rules (docs/rules.md#rule-fields) is here: what the solver reads (the
+deck, the jokers, the point table, how a close scores) and what the table reads
+(elimination, rejoin chips, closing on the first round, ...). The named presets are
+values of :class:`Rules`, importable as constants and found by name; each carries its
+description (:attr:`Rules.description`):
 
 >>> Rules.preset("conga") == CONGA_RULES
 True
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, NamedTuple, Optional
 
@@ -73,11 +73,7 @@ def decks_for(players: int) -> int:
     return 2 if players >= 5 else 1
 
 
-class SolverRules(NamedTuple):
-    """The part of :class:`Rules` the solver reads (``Rules.solver``): hashable, so
-    caches key on it, and the same for two rule sets that only differ at the table
-    (elimination, chips, ...). See :class:`Rules` for what each field means."""
-
+class _SolverFields(NamedTuple):
     deck: int
     wild_ace_of_coins: bool
     jokers: int
@@ -88,12 +84,37 @@ class SolverRules(NamedTuple):
     close_limit: int
     minus_ten: int
 
-    @property
-    def bit_points(self) -> tuple[int, ...]:
-        """Points of each card bit 0-63 left unmatched: :meth:`card_points` of every
-        card bit, 0 for the bits that are never a card. The one table the bots and the
-        pure-Python solver read (worked out once per rule set)."""
-        return _bit_points(self)
+
+class SolverRules(_SolverFields):
+    """The part of :class:`Rules` the solver reads (``Rules.solver``): hashable, so
+    caches key on it, and the same for two rule sets that only differ at the table
+    (elimination, chips, ...). See :class:`Rules` for what each field means. It equals
+    (and hashes as) the tuple of its nine fields; the tables below are worked out from
+    them once, when the value is made."""
+
+    # no __slots__: each value keeps its derived tables as attributes (read every turn)
+    #: the bits the solver reads as jokers: ``1o`` (bit 0) under the wild ace, joker 1
+    #: (bit 12) with ``jokers >= 1``, joker 2 (bit 28) with ``jokers == 2``
+    joker_mask: int
+    #: every bit that is a card of this deck: the 48 (or 40) natural cards and the extra
+    #: jokers in play
+    card_mask: int
+    #: points of each card bit 0-63 left unmatched: :meth:`card_points` of every card
+    #: bit, 0 for the bits that are never a card (what the bots and the pure-Python
+    #: solver read)
+    bit_points: tuple[int, ...]
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> SolverRules:
+        self = super().__new__(cls, *args, **kwargs)
+        jokers = 0
+        for k in range(self.jokers):
+            jokers |= 1 << JOKER_BITS[k]
+        self.joker_mask = jokers | (1 << _ACE_OF_COINS if self.wild_ace_of_coins else 0)
+        self.card_mask = jokers | (LANE_MASK & ~_EIGHTS_NINES if self.deck == 40
+                                   else LANE_MASK)
+        self.bit_points = tuple(self.card_points(i) if rank_of(i) <= 12 or i in JOKER_BITS
+                                else 0 for i in range(64))
+        return self
 
     @property
     def plain(self) -> bool:
@@ -102,24 +123,6 @@ class SolverRules(NamedTuple):
         (``joker_points`` and ``joker_chinchon`` then never apply)."""
         return (self.deck == 48 and not self.wild_ace_of_coins and self.jokers == 0
                 and self.points == HOUSE_POINTS and self.seven_run_wins)
-
-    @property
-    def joker_mask(self) -> int:
-        """The bits the solver reads as jokers: ``1o`` (bit 0) under the wild ace, joker
-        1 (bit 12) with ``jokers >= 1``, joker 2 (bit 28) with ``jokers == 2``."""
-        m = 1 << _ACE_OF_COINS if self.wild_ace_of_coins else 0
-        for k in range(self.jokers):
-            m |= 1 << JOKER_BITS[k]
-        return m
-
-    @property
-    def card_mask(self) -> int:
-        """Every bit that is a card of this deck: the 48 (or 40) natural cards and the
-        extra jokers in play."""
-        m = LANE_MASK & ~_EIGHTS_NINES if self.deck == 40 else LANE_MASK
-        for k in range(self.jokers):
-            m |= 1 << JOKER_BITS[k]
-        return m
 
     @property
     def rank_order(self) -> tuple[int, ...]:
@@ -139,12 +142,6 @@ class SolverRules(NamedTuple):
                 0 <= index < 64 and rank_of(index) <= 12):
             raise ChinchonError(f"{index!r} is not a card bit index")
         return self.points[rank_of(index) - 1]
-
-
-@lru_cache(maxsize=256)
-def _bit_points(solver: SolverRules) -> tuple[int, ...]:
-    return tuple(solver.card_points(i) if rank_of(i) <= 12 or i in JOKER_BITS else 0
-                 for i in range(64))
 
 
 def _int_field(name: str, value: object, lo: int, hi: Optional[int]) -> None:
@@ -179,7 +176,8 @@ def _points_table(value: object) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules that vary between tables (docs/rules.md#rule-fields); the defaults are the house rules.
+    """The rules that vary between tables (docs/rules.md#rule-fields); the defaults are the
+    house rules.
 
     What the solver reads:
 
@@ -306,8 +304,8 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The named preset (docs/rules.md#rule-fields): ``'barajamos'`` (the house rules), ``'classic'``,
-        ``'conga'``, ``'fifty'``. Case and surrounding spaces are ignored."""
+        """The named preset (docs/rules.md#rule-fields): ``'barajamos'`` (the house rules),
+        ``'classic'``, ``'conga'``, ``'fifty'``. Case and surrounding spaces are ignored."""
         if not isinstance(name, str):
             raise ChinchonError(f"a rules preset name must be a str, got {type(name).__name__}")
         rules = PRESETS.get(name.strip().lower())

@@ -15,7 +15,8 @@ from ..errors import IllegalAction, shown
 from ..rules import Rules, decks_for
 
 __all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "CardLike", "card_order", "check_seat_count",
-           "decks_for", "deck_for", "checked_order", "multiset_problem", "seat_index", "unseen_cards"]
+           "decks_for", "deck_for", "checked_order", "multiset_problem", "seat_index",
+           "unseen_cards"]
 
 
 #: a card as a :class:`~chinchon.Card` or its text

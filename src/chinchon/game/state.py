@@ -1,4 +1,5 @@
-"""The rules of a whole Chinchón game as a state machine (docs/rules.md#turns-hints-and-closing, #scores-elimination-and-the-end-of-a-game, #dealing-and-stacked-decks).
+"""The rules of a whole Chinchón game as a state machine (docs/rules.md#turns-hints-and-closing,
+docs/rules.md#scores-elimination-and-the-end-of-a-game, docs/rules.md#dealing-and-stacked-decks).
 
 :class:`GameState` holds the cards, the turn, the scores and the game's own random
 generator, and nothing else: no clock, no connection, no event log (those are the
@@ -27,8 +28,8 @@ Decisions where the spec is silent (also in the README):
   at the start of a turn, and the discard pile is only emptied by a reshuffle in the
   middle of the drawing player's own turn. Were it to happen (it cannot with 2-6
   players), drawing from the empty stock is illegal.
-- A card taken from the discard pile may be discarded again in the same turn (docs/rules.md#turns-hints-and-closing:
-  "discard any one of the 8 cards held").
+- A card taken from the discard pile may be discarded again in the same turn
+  (docs/rules.md#turns-hints-and-closing: "discard any one of the 8 cards held").
 - The closing card goes face down and is never revealed: it is not in any observation,
   not in the settlement, and not in the discard pile of the next hand (each hand is dealt
   from a full deck).
@@ -186,6 +187,8 @@ class GameState:
     def seat_index(self, seat: object) -> int:
         """``seat`` as a seat number of this table (any integer type, never a bool), or
         :class:`IllegalAction`."""
+        if type(seat) is int and 0 <= seat < self._n:  # the common case, on every turn
+            return seat
         return seat_index(seat, self._n)
 
     def hand(self, seat: int) -> list[Card]:
@@ -199,7 +202,9 @@ class GameState:
 
     def held(self, seat: int) -> list[Card]:
         """The cards of ``seat`` in ascending card order (cheaper than :meth:`hand`)."""
-        return list(self._hands[self.seat_index(seat)])
+        if type(seat) is int and 0 <= seat < self._n:  # what the bots ask every turn
+            return list(self._hands[seat])
+        return list(self._hands[seat_index(seat, self._n)])
 
     def unseen(self, seat: int) -> Hand:
         """The cards ``seat`` cannot know the place of (a :class:`~chinchon.Hand` of the

@@ -1,4 +1,5 @@
-"""The table: a game with seats, connection clocks and an event log.
+"""The table: a game with seats, connection clocks and an event log
+(docs/rules.md#scores-elimination-and-the-end-of-a-game, docs/rules.md#dealing-and-stacked-decks).
 
 :class:`Game` is what a server wraps: it holds the rules' state machine
 (:class:`~chinchon.game.state.GameState`) plus what a real table adds --
