@@ -190,8 +190,12 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
                 best = min(hints.values(), key=lambda h: h.points)
                 d.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{best.card}"]').click()
                 d.find_element(By.ID, "btn-discard").click()
-            WebDriverWait(d, 10).until(lambda d: d.execute_script(STATE_JS) != "discard"
-                                       or not d.find_elements(By.CSS_SELECTOR, "#hand .card.selected"))
+            # until the server's next view is drawn: the hand is down to 7 cards (the page
+            # may clear its selection before that view comes, so a selection gone proves
+            # nothing), or the hand is settled
+            WebDriverWait(d, 10).until(
+                lambda d: d.execute_script(STATE_JS) in ("summary", "over")
+                or len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) != 8)
 
         except StaleElementReferenceException:
             continue  # a new view re-drew the page under us: look again
