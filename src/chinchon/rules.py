@@ -73,6 +73,10 @@ def decks_for(players: int) -> int:
     return 2 if players >= 5 else 1
 
 
+#: the rank of each bit 0-63 (13-16: no natural card)
+_RANKS = tuple(rank_of(i) for i in range(64))
+
+
 class _SolverFields(NamedTuple):
     deck: int
     wild_ace_of_coins: bool
@@ -112,8 +116,9 @@ class SolverRules(_SolverFields):
         self.joker_mask = jokers | (1 << _ACE_OF_COINS if self.wild_ace_of_coins else 0)
         self.card_mask = jokers | (LANE_MASK & ~_EIGHTS_NINES if self.deck == 40
                                    else LANE_MASK)
-        self.bit_points = tuple(self.card_points(i) if rank_of(i) <= 12 or i in JOKER_BITS
-                                else 0 for i in range(64))
+        jm, jp, pts = self.joker_mask, self.joker_points, self.points
+        self.bit_points = tuple(jp if jm >> i & 1 or i in JOKER_BITS else
+                                pts[r - 1] if r <= 12 else 0 for i, r in enumerate(_RANKS))
         return self
 
     @property
