@@ -188,8 +188,8 @@ int cc_hand_points(const cc_rules *rules, cc_hand h);
 /* Every candidate meld of h: every set (each multiset of >= 3 cards of one rank that h
  * holds, copies allowed) and every run (each segment of >= 3 consecutive ranks of one
  * suit that h holds; a run's twice is 0). Canonical order: ascending meld key
- * (docs/rules.md#which-arrangement-is-reported: the card indices ascending, copies repeated, compared as Python
- * tuples, a proper prefix first). Writes the first min(count, cap) melds to out (out may
+ * (docs/rules.md#which-arrangement-is-reported: the card indices ascending, copies
+ * repeated, compared as Python tuples, a proper prefix first). Writes the first min(count, cap) melds to out (out may
  * be NULL when cap is 0) and returns count, or -1 if h has lane bits or twice is not a
  * subset of once. Any number of cards; <= 8 cards give at most CC_MAX_CANDIDATES.
  * O(count). */

@@ -6,14 +6,13 @@ caballo/knight 11, rey/king 12. A card's text is its rank number then its suit l
 (``7o``, ``12b``); parsing also takes the aliases S/C/R (sota, caballo, rey) and
 J/N/K (jack, knight, king), in any case.
 
-Jokers (*comodines*, docs/rules.md#the-variant-encoding): under rules with ``jokers=1`` or ``2`` the deck holds
-one or two extra joker cards, written ``*1`` and ``*2`` (parsing also takes
-``joker1``/``joker2`` and ``comodin1``/``comodin2``, in any case). They are
-:class:`Card` values with ``is_joker`` true, ``rank`` 0 and ``suit`` ``'*'``. The ace of
-coins under ``wild_ace_of_coins`` is a joker to the solver but stays the card ``1o``.
-Which cards a hand may hold depends on the rules (the 40-card deck has no eights or
-nines); :class:`Hand` takes any card of any rules, the solver checks them against its
-rules.
+Jokers (*comodines*, docs/rules.md#the-variant-encoding): under ``jokers=1`` or ``2``
+the deck holds one or two extra joker cards, ``*1`` and ``*2`` (parsing also takes
+``joker1``/``joker2`` and ``comodin1``/``comodin2``, in any case): :class:`Card` values
+with ``is_joker`` true, ``rank`` 0 and ``suit`` ``'*'``. The ace of coins under
+``wild_ace_of_coins`` is a joker to the solver but stays the card ``1o``. Which cards a
+hand may hold depends on the rules (the 40-card deck has no eights or nines);
+:class:`Hand` takes any card of any rules, the solver checks them against its rules.
 
 Bitmask encoding (stable, used by the batch API): card bit index = ``16 * suit +
 (rank - 1)`` with suits o=0, c=1, e=2, b=3; joker 1 is bit 12 and joker 2 bit 28; the

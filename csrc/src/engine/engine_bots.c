@@ -1,5 +1,6 @@
 /* engine_bots.c -- the game engine's bots (random, greedy, expert): src/chinchon/bots.py
- * written again in C, choice for choice and draw for draw (docs/simulation.md#the-c-engine); every comment "Python:" names the code mirrored. The table they play at is
+ * written again in C, choice for choice and draw for draw (docs/simulation.md#the-c-engine);
+ * every comment "Python:" names the code mirrored. The table they play at is
  * engine.c. The expert's floats are computed in Python's order: this file must not
  * contract a*b+c into a fused multiply-add (CMake compiles it with -ffp-contract=off). */
 

@@ -1,7 +1,7 @@
 /*
  * settle.c -- the settlement of a closed hand under every rule set
- * (docs/rules.md#laying-off, docs/rules.md#laying-off-with-jokers, docs/rules.md#which-plan-is-reported): the closer's melds, then each opponent's optimal own melds
- * and lay-offs onto the table, exhaustively. One search for the house rules and the
+ * (docs/rules.md#laying-off, #laying-off-with-jokers, #which-plan-is-reported): the
+ * closer's melds, then each opponent's optimal own melds and lay-offs onto the table, exhaustively. One search for the house rules and the
  * variants alike: jokers, the 40-card deck's run order, other point tables, the closes of
  * seven_run_wins and joker_chinchon.
  *
