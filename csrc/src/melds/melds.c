@@ -124,7 +124,8 @@ CC_INLINE int cc_pair_fits(uint64_t b, const cc_meld *x, const cc_meld *y)
 }
 
 /* Best collection of disjoint candidates under the tie-break of
- * docs/rules.md#which-arrangement-is-reported; writes the chosen candidate indices (-1 for none) and returns the melded points.
+ * docs/rules.md#which-arrangement-is-reported; writes the chosen candidate indices (-1
+ * for none) and returns the melded points.
  * O(k^2) for k candidates (k <= 66). Candidates in ascending key order and strict
  * improvement make the first best pair (i <= j) the smallest tuple of keys. */
 static int cc_search(const cc_rules *rules, cc_hand h, cc_meld *cand, int *bi, int *bj)
