@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
@@ -89,6 +90,14 @@ class _SolverFields(NamedTuple):
     minus_ten: int
 
 
+@functools.lru_cache(maxsize=256)
+def _bit_points(joker_mask: int, joker_points: int, points: tuple[int, ...]) -> tuple[int, ...]:
+    """Points of each card bit 0-63 (see :attr:`SolverRules.bit_points`), made once per
+    rule set: a snapshot load makes its rules anew. O(64) the first time, then O(1)."""
+    return tuple(joker_points if joker_mask >> i & 1 or i in JOKER_BITS else
+                 points[r - 1] if r <= 12 else 0 for i, r in enumerate(_RANKS))
+
+
 class SolverRules(_SolverFields):
     """The part of :class:`Rules` the solver reads (``Rules.solver``): hashable, so
     caches key on it, and the same for two rule sets that only differ at the table
@@ -116,9 +125,7 @@ class SolverRules(_SolverFields):
         self.joker_mask = jokers | (1 << _ACE_OF_COINS if self.wild_ace_of_coins else 0)
         self.card_mask = jokers | (LANE_MASK & ~_EIGHTS_NINES if self.deck == 40
                                    else LANE_MASK)
-        jm, jp, pts = self.joker_mask, self.joker_points, self.points
-        self.bit_points = tuple(jp if jm >> i & 1 or i in JOKER_BITS else
-                                pts[r - 1] if r <= 12 else 0 for i, r in enumerate(_RANKS))
+        self.bit_points = _bit_points(self.joker_mask, self.joker_points, self.points)
         return self
 
     @property
