@@ -10,17 +10,22 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_GAME_WON,
-                        CC_MAX_PLAYERS, CC_OK, CC_RNG_SEED_WORDS, cc_game_config,
+                        CC_HAND_VOID, CC_JOKER_CHINCHON, CC_MAX_PLAYERS, CC_NORMAL, CC_OK, CC_RNG_SEED_WORDS, cc_game_config,
                         cc_game_record, cc_play_game, cc_status)
 from ._common cimport crules_of, raise_status
 
 from .._args import check_rules
 from ..errors import ChinchonError
+from ..results import CLOSE_OUTCOMES, HAND_OUTCOMES
 
 cdef int _INT_MAX = 2147483647
 
-# a hand's outcome code (cc_outcome, and CC_HAND_VOID) as GameRecord.outcomes spells it
-_HAND_OUTCOMES = (None, "normal", "minus_ten", "chinchon", "joker_chinchon", "void")
+# a hand's outcome code (cc_outcome from CC_NORMAL, then CC_HAND_VOID) as
+# GameRecord.outcomes spells it: the names are results.HAND_OUTCOMES, in the C order
+_HAND_OUTCOMES = (None,) + HAND_OUTCOMES
+if (CC_NORMAL != 1 or CC_JOKER_CHINCHON != len(CLOSE_OUTCOMES)
+        or CC_HAND_VOID != len(HAND_OUTCOMES)):  # pragma: no cover - header drift
+    raise ImportError("chinchon._core.engine: the outcome codes of chinchon.h moved")
 _GAME_STATUS = ("won", "draw", "stalled")
 _BOT_CODES = {"random": CC_BOT_RANDOM, "greedy": CC_BOT_GREEDY, "expert": CC_BOT_EXPERT}
 _MAX_INT64_RULE = 2**62
