@@ -110,7 +110,8 @@ class SimulationError(ChinchonError):
 #: Each named status of the C core (``cc_status`` in csrc/include/chinchon.h) with the exception
 #: class and message it maps to, keyed by the status's C name (never by position). Both
 #: implementations raise these for the same problems; the binding declares the enum in
-#: full and looks each code up here by name.
+#: full, looks each code up here by name, and checks at import that ``cc_status_message``
+#: says each in these words.
 STATUS_ERRORS: dict[str, tuple[type[ChinchonError], str]] = {
     "CC_ERR_LANE_BITS": (InvalidHandError,
                          "bits set outside the card lanes (bits 12-15 of a 16-bit lane)"),

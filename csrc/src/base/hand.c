@@ -60,17 +60,17 @@ static const struct {
     const char *message;
 } cc_statuses[CC_STATUS_END] = {
     CC_STATUS_ROW(CC_OK, "ok"),
-    CC_STATUS_ROW(CC_ERR_LANE_BITS, "a bit outside the 12 rank bits of a suit lane is set"),
-    CC_STATUS_ROW(CC_ERR_TWICE_NOT_SUBSET, "a card is marked as held twice but not as held"),
-    CC_STATUS_ROW(CC_ERR_TOO_MANY_CARDS, "too many cards (the meld search takes at most 8)"),
-    CC_STATUS_ROW(CC_ERR_CARD_COUNT, "wrong number of cards for this call"),
-    CC_STATUS_ROW(CC_ERR_DUPLICATE, "a card is held twice in single-deck play"),
-    CC_STATUS_ROW(CC_ERR_THREE_COPIES, "a card is in play more than twice"),
+    CC_STATUS_ROW(CC_ERR_LANE_BITS,
+                  "bits set outside the card lanes (bits 12-15 of a 16-bit lane)"),
+    CC_STATUS_ROW(CC_ERR_TWICE_NOT_SUBSET,
+                  "the twice mask holds a card that the once mask does not"),
+    CC_STATUS_ROW(CC_ERR_TOO_MANY_CARDS, "too many cards (at most 8)"),
+    CC_STATUS_ROW(CC_ERR_CARD_COUNT, "wrong number of cards"),
+    CC_STATUS_ROW(CC_ERR_DUPLICATE, "a card held twice in single-deck play"),
+    CC_STATUS_ROW(CC_ERR_THREE_COPIES, "a card in play more than twice"),
     CC_STATUS_ROW(CC_ERR_CANNOT_CLOSE, "the closer's deadwood is over the close limit"),
-    CC_STATUS_ROW(CC_ERR_BAD_ARGUMENT,
-                  "bad argument (rules table, deck count or pointer out of range)"),
-    CC_STATUS_ROW(CC_ERR_NOT_IN_DECK, "a card the rules' deck does not have (an eight or "
-                                      "nine with 40 cards)"),
+    CC_STATUS_ROW(CC_ERR_BAD_ARGUMENT, "an argument out of range"),
+    CC_STATUS_ROW(CC_ERR_NOT_IN_DECK, "a card that the rules' deck does not have"),
 };
 
 /* Whether status is one of the codes of cc_status (not the sentinel) with a table row.

@@ -21,7 +21,8 @@ from cpython.object cimport PyTypeObject
 from libc.stdint cimport uint8_t, uint64_t
 
 from .chinchon cimport (CC_OK, CC_STATUS_END, cc_hand, cc_rules, cc_rules_default,
-                        cc_rules_init_variant, cc_status, cc_status_name, cc_variant)
+                        cc_rules_init_variant, cc_status, cc_status_message,
+                        cc_status_name, cc_variant)
 
 import types
 
@@ -52,6 +53,12 @@ if (_HEADER_NAMES[:1] != ["CC_OK"] or sorted(_HEADER_NAMES[1:]) != sorted(STATUS
         or status_name(CC_STATUS_END) != "CC_STATUS_UNKNOWN"):
     raise ImportError(f"chinchon._core: the C core's statuses {_HEADER_NAMES} are not those "
                       f"of chinchon.errors.STATUS_ERRORS {sorted(STATUS_ERRORS)}")
+# ... and says each in the words of STATUS_ERRORS (the texts the errors carry)
+_DRIFTED = [name for k, name in enumerate(_HEADER_NAMES[1:], 1)
+            if cc_status_message(<cc_status>k).decode() != STATUS_ERRORS[name][1]]
+if _DRIFTED:
+    raise ImportError(f"chinchon._core: cc_status_message of {_DRIFTED} is not the text of "
+                      f"chinchon.errors.STATUS_ERRORS")
 
 
 # ---------------------------------------------------------------- rules
