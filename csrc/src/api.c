@@ -1,13 +1,13 @@
 /*
  * api.c -- the public entries of chinchon.h that check their arguments and choose a
  * kernel: the house solver (melds/) under plain rules, the variants' (jokers/) under any
- * other rules, the outlook (outlook/) and the game engine (engine/). Nothing below calls
+ * other rules, the settlement (settle/), the outlook (outlook/) and the game engine
+ * (engine/). Nothing below calls
  * up into this file: a kernel that needs another calls its internal function.
  *
  * The public functions that are kernels themselves live with their subject, below:
  * the hand checks, key order and status names (base/hand.c), the rules (base/rules.c),
- * the generator (base/rng.c), the candidate melds (melds/melds.c) and the settlement
- * (settle/settle.c).
+ * the generator (base/rng.c) and the candidate melds (melds/melds.c).
  *
  * A batch is checked once here (the rules, the deck count, the arrays); its rows are
  * checked one by one inside the kernel's own loop, which stays in the kernel's file so
@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/bits.h"
 #include "base/hand.h"
@@ -26,6 +27,7 @@
 #include "melds/hints.h"
 #include "melds/melds.h"
 #include "outlook/outlook.h"
+#include "settle/settle.h"
 
 /* ------------------------------------------------------------------ checks */
 
@@ -234,4 +236,23 @@ cc_status cc_play_game(const cc_game_config *config, uint64_t index, cc_game_rec
     if (st != CC_OK || record == NULL)
         return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
     return eng_play_game(config, index, record);
+}
+
+/* ------------------------------------------------------------------ settle */
+
+/* Settle a closed hand: check the arguments, then the deal and the settlement
+ * (settle/settle.c). A few microseconds (see chinchon.h). */
+cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
+                    int n_opponents, int decks, cc_settlement *out)
+{
+    if (out == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    if (rules == NULL || opponents == NULL || n_opponents < 1 ||
+        n_opponents > CC_MAX_OPPONENTS || decks < 0 || decks > 2) {
+        memset(out, 0, sizeof *out);
+        out->bad_seat = -1;
+        out->bad_card = -1;
+        return CC_ERR_BAD_ARGUMENT;
+    }
+    return cc_settle_run(rules, closer, opponents, n_opponents, decks, out);
 }

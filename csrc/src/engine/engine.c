@@ -14,6 +14,7 @@
 
 #include "engine/engine.h"
 #include "engine/engine_bots.h"
+#include "settle/settle.h"
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
@@ -194,7 +195,7 @@ static cc_status discard(game *g, int card, int close)
         }
         for (i = 1; i < k; i++)
             opponents[i - 1] = g->hands[order[i]];
-        status = cc_settle(&g->r, kept, opponents, k - 1, g->decks, &st);
+        status = cc_settle_run(&g->r, kept, opponents, k - 1, g->decks, &st);
         if (status != CC_OK)
             return status;
         g->hands[seat] = kept;

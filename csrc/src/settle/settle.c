@@ -441,20 +441,15 @@ static cc_status check_deal(const cc_rules *rules, cc_hand closer, const cc_hand
     return CC_OK;
 }
 
-/* Settle a closed hand: check the arguments and the deal, then the closer, then each
- * opponent in play order. A few microseconds (see chinchon.h). */
-cc_status cc_settle(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
-                    int n_opponents, int decks, cc_settlement *out)
+/* Settle a closed hand whose arguments are in range (settle.h): check the deal, then
+ * the closer, then each opponent in play order. A few microseconds (see chinchon.h). */
+cc_status cc_settle_run(const cc_rules *rules, cc_hand closer, const cc_hand *opponents,
+                        int n_opponents, int decks, cc_settlement *out)
 {
     cc_status st;
-    if (out == NULL)
-        return CC_ERR_BAD_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->bad_seat = -1;
     out->bad_card = -1;
-    if (rules == NULL || opponents == NULL || n_opponents < 1 ||
-        n_opponents > CC_MAX_OPPONENTS || decks < 0 || decks > 2)
-        return CC_ERR_BAD_ARGUMENT;
     st = check_deal(rules, closer, opponents, n_opponents, &decks, out);
     if (st != CC_OK)
         return st;
