@@ -99,8 +99,9 @@ EOF
 }
 
 # test_wheel NAME WHEEL TESTS_DIR: a brand-new venv with the wheel and its test extra,
-# binaries only; then, with no compiler on PATH and only tests/ (and pyproject.toml, for
-# the pytest settings) in the working dir, the import check and the suite.
+# binaries only; then, with no compiler on PATH and only tests/ (with pyproject.toml for
+# the pytest settings, README.md and docs/ for tests/docs) in the working dir, the import
+# check and the suite.
 test_wheel() {
   local name=$1 whl=$2 tests=$3 venv=$work/venv-$1 run=$work/run-$1
   "$py" -m venv "$venv"
@@ -108,7 +109,9 @@ test_wheel() {
     || fail "$name: pip install of the wheel"
   mkdir -p "$run"
   tar -C "$(dirname "$tests")" --exclude=__pycache__ -cf - tests | tar -C "$run" -xf -
-  cp "$(dirname "$tests")/pyproject.toml" "$run/"
+  cp "$(dirname "$tests")/pyproject.toml" "$(dirname "$tests")/README.md" "$run/"
+  # the docs' snippets run in tests/docs: the pages come along (the sdist holds them)
+  tar -C "$(dirname "$tests")" -cf - docs | tar -C "$run" -xf -
   cat >"$run/where.py" <<'EOF'
 import os, shutil, sys
 compilers = [c for c in ("cc", "gcc", "clang", "c99", "tcc") if shutil.which(c)]
