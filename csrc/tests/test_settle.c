@@ -333,24 +333,6 @@ static cc_rules variant(int deck, int wild, int jokers, int joker_points, int se
     return r;
 }
 
-/* A hand from text with the joker cards too: "*1" (bit 12), "*2" (bit 28). O(length). */
-static cc_hand vparse(const char *text)
-{
-    cc_hand h = {0, 0};
-    for (;;) {
-        while (*text == ' ')
-            text++;
-        if (*text == '\0')
-            return h;
-        if (*text == '*') {
-            h = th_add(h, text[1] == '1' ? CC_JOKER1_BIT : CC_JOKER2_BIT);
-            text += 2;
-        } else {
-            h = th_add(h, th_card(text, &text));
-        }
-    }
-}
-
 /* Points of one card under r (a joker: joker_points). O(1). */
 static int vpoints(const cc_rules *r, int card)
 {
@@ -544,17 +526,17 @@ static int vsettle(const cc_rules *r, const char *closer, const char **opps, int
     int i;
     cc_status st;
     for (i = 0; i < n; i++)
-        o[i] = vparse(opps[i]);
-    st = cc_settle(r, vparse(closer), o, n, decks, out);
+        o[i] = th_parse(opps[i]);
+    st = cc_settle(r, th_parse(closer), o, n, decks, out);
     if (st == CC_OK)
-        check_variant(r, out, vparse(closer), o);
+        check_variant(r, out, th_parse(closer), o);
     return (int)st;
 }
 
 /* Whether lay-off i of a seat puts `card` ("*1", "7o") onto table meld `meld`. O(1). */
 static int vlayoff_is(const cc_seat_result *r, int i, const char *card, int meld)
 {
-    cc_hand h = vparse(card);
+    cc_hand h = th_parse(card);
     int c = 0;
     while (!((h.once >> c) & 1u))
         c++;

@@ -47,8 +47,8 @@ static inline int th_card(const char *text, const char **end)
     return 16 * suit + rank - 1;
 }
 
-/* The hand spelled by text ("7o 7c 10e"; a card written twice is held twice).
- * O(length). */
+/* The hand spelled by text ("7o 7c 10e"; a card written twice is held twice; the joker
+ * cards "*1" and "*2" are bits CC_JOKER1_BIT and CC_JOKER2_BIT). O(length). */
 static inline cc_hand th_parse(const char *text)
 {
     cc_hand h = {0, 0};
@@ -57,7 +57,12 @@ static inline cc_hand th_parse(const char *text)
             text++;
         if (*text == '\0')
             return h;
-        h = th_add(h, th_card(text, &text));
+        if (*text == '*') {
+            h = th_add(h, text[1] == '1' ? CC_JOKER1_BIT : CC_JOKER2_BIT);
+            text += 2;
+        } else {
+            h = th_add(h, th_card(text, &text));
+        }
     }
 }
 
