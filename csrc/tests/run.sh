@@ -6,12 +6,14 @@
 # cycle between units or folders, nothing calls up into api.c, no internal symbol
 # visible). Exits non-zero on any failure. Called from .ci/run; about a minute on two
 # cores.
-#   CC_TEST_ITERS      random hands of test_core and test_variants (default 200000)
-#   SETTLE_TEST_DEALS  random deals of test_settle (default 20000)
+#   CC_TEST_ITERS      random hands of test_core_random and test_variants (default 200000;
+#                      test_outlook takes a hundredth)
+#   SETTLE_TEST_DEALS  random deals of test_settle_house (default 20000; a quarter of them
+#                      under the variants in test_settle_variants)
 #   CC_ENGINE_GAMES    games per table of test_engine (default 300; sanitized 100)
 #   CHINCHON_EXHAUSTIVE=1  also the ctest label "exhaustive" in the plain build: every
 #                      7-card hand of the 40-card deck under conga against the brute
-#                      force (test_variants exhaustive; ~40 s of CPU on this machine)
+#                      force (test_variants_exhaustive; ~40 s of CPU on this machine)
 #   CC                 the compiler (CMake's default otherwise)
 #   CHINCHON_CTEST_DIR where to build (default: a temporary directory, removed after)
 set -eu

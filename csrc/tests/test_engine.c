@@ -15,28 +15,14 @@
 
 #include "chinchon.h"
 
+#include "testlib.h"
+
 #ifndef ENGINE_GAMES
 #define ENGINE_GAMES "engine_games.txt"
 #endif
 
 #define MAX_EVENTS (1u << 22)
 #define MAX_ENDED 4096
-
-static int failures = 0;
-static int checked = 0;
-
-#define CHECK(cond, ...)                                              \
-    do {                                                              \
-        checked++;                                                    \
-        if (!(cond)) {                                                \
-            failures++;                                               \
-            if (failures < 20) {                                      \
-                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);       \
-                fprintf(stderr, __VA_ARGS__);                         \
-                fputc('\n', stderr);                                  \
-            }                                                         \
-        }                                                             \
-    } while (0)
 
 typedef struct buffers {
     uint32_t turns[MAX_ENDED];
@@ -323,7 +309,6 @@ int main(int argc, char **argv)
     check_bad_configs(b);
     free(b->events);
     free(b);
-    printf("test_engine: %d checks, %d failures (%d games per table)\n", checked, failures,
-           games);
-    return failures != 0;
+    printf("test_engine: %d games per table\n", games);
+    return th_report("test_engine");
 }

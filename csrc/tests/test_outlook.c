@@ -19,20 +19,6 @@
 
 #include "testlib.h"
 
-static long g_failures = 0;
-static long g_checks = 0;
-
-static void check(int ok, const char *what, const char *rules_name, cc_hand h)
-{
-    g_checks++;
-    if (!ok) {
-        g_failures++;
-        if (g_failures <= 20)
-            fprintf(stderr, "FAIL %s under %s: once=%#llx twice=%#llx\n", what, rules_name,
-                    (unsigned long long)h.once, (unsigned long long)h.twice);
-    }
-}
-
 static uint64_t g_rng = 0x9E3779B97F4A7C15u;
 
 /* The next number of this file's seeded generator (testlib.h).
@@ -124,8 +110,8 @@ static void random_checks(const cc_rules *r, const char *name, int decks, int it
         cc_rules rr = *r;
         rr.decks = (uint8_t)decks;
         random_deal(r->card_mask, decks, 8, &h8, &u);
-        check(cc_outlook(&rr, h8, u, pts, outs, got) == CC_OK, "cc_outlook status", name, h8);
-        check(cc_discard_hints(&rr, h8, hp, ho) == CC_OK && memcmp(hp, pts, 8) == 0 &&
+        CHECK_HAND(cc_outlook(&rr, h8, u, pts, outs, got) == CC_OK, "cc_outlook status", name, h8);
+        CHECK_HAND(cc_discard_hints(&rr, h8, hp, ho) == CC_OK && memcmp(hp, pts, 8) == 0 &&
                   memcmp(ho, outs, 8) == 0,
               "outlook points = hints", name, h8);
         for (k = 0; k < 8; k++) {
@@ -143,7 +129,7 @@ static void random_checks(const cc_rules *r, const char *name, int decks, int it
             else
                 h7.once ^= UINT64_C(1) << i;
             brute_prospect(&rr, h7, u, &want);
-            check(same_prospect(&got[k], &want), "outlook = definition", name, h8);
+            CHECK_HAND(same_prospect(&got[k], &want), "outlook = definition", name, h8);
         }
         m[0] = h8.once;
         m[1] = h8.twice;
@@ -153,11 +139,11 @@ static void random_checks(const cc_rules *r, const char *name, int decks, int it
             m[0] = h8.once;
             um[0] = u.once;
         }
-        check(cc_outlook_batch(r, m, um, 1, decks, rows, &bad) == CC_OK, "batch status", name,
+        CHECK_HAND(cc_outlook_batch(r, m, um, 1, decks, rows, &bad) == CC_OK, "batch status", name,
               h8);
         for (k = 0; k < 8; k++) {
             double n = (double)got[k].draws;
-            check(rows[k * CC_OUTLOOK_COLUMNS] == (double)pts[k] &&
+            CHECK_HAND(rows[k * CC_OUTLOOK_COLUMNS] == (double)pts[k] &&
                       rows[k * CC_OUTLOOK_COLUMNS + 1] == (double)got[k].points_sum / n &&
                       rows[k * CC_OUTLOOK_COLUMNS + 3] ==
                           (double)got[k].outcomes[CC_MINUS_TEN] / n,
@@ -196,40 +182,40 @@ static void hand_built(void)
     h = th_parse("1o 2o 3o 4c 4e 4b 12o");
     u.once = CC_LANE_MASK & ~h.once & ~(UINT64_C(1) << (16 + 10)); /* not the 11c */
     u.twice = 0;
-    check(cc_prospect_of(&r, h, u, &p) == CC_OK && p.draws == 40 &&
+    CHECK_HAND(cc_prospect_of(&r, h, u, &p) == CC_OK && p.draws == 40 &&
               p.outcomes[CC_MINUS_TEN] == 1,
           "one out", "house", h);
     /* four outs: 4o 5o 6o / 4c 5c 6c / 1b: 3o 7o 3c 7c; 36 draws leave the 1b */
     h = th_parse("4o 5o 6o 4c 5c 6c 1b");
     u.once = CC_LANE_MASK & ~h.once & ~(UINT64_C(1) << (32 + 11)); /* not the 12e */
-    check(cc_prospect_of(&r, h, u, &p) == CC_OK && p.outcomes[CC_MINUS_TEN] == 4 &&
+    CHECK_HAND(cc_prospect_of(&r, h, u, &p) == CC_OK && p.outcomes[CC_MINUS_TEN] == 4 &&
               p.points_sum == 36 && p.outcomes[CC_CANNOT_CLOSE] == 0,
           "four outs", "house", h);
     /* a draw completing chinchon: 1o-6o and the 12b wait on the 7o */
     h = th_parse("1o 2o 3o 4o 5o 6o 12b");
     u = th_parse("7o 7c 12c");
-    check(cc_prospect_of(&r, h, u, &p) == CC_OK && p.outcomes[CC_CHINCHON] == 1 &&
+    CHECK_HAND(cc_prospect_of(&r, h, u, &p) == CC_OK && p.outcomes[CC_CHINCHON] == 1 &&
               p.outcomes[CC_MINUS_TEN] == 0 && p.points_sum == 0 + 7 + 12,
           "chinchon draw", "house", h);
     /* the checks of unseen */
     h = th_parse("1o 2o 3o 4c 4e 4b 12o 11c");
-    check(cc_outlook(&r, h, th_parse("4c 5o"), pts, NULL, lines) == CC_ERR_DUPLICATE,
+    CHECK_HAND(cc_outlook(&r, h, th_parse("4c 5o"), pts, NULL, lines) == CC_ERR_DUPLICATE,
           "held and unseen", "house", h);
     u.once = 0;
     u.twice = 0;
-    check(cc_outlook(&r, h, u, pts, NULL, lines) == CC_ERR_CARD_COUNT, "no unseen", "house",
+    CHECK_HAND(cc_outlook(&r, h, u, pts, NULL, lines) == CC_ERR_CARD_COUNT, "no unseen", "house",
           h);
     u.once = UINT64_C(1) << 12;
-    check(cc_outlook(&r, h, u, pts, NULL, lines) == CC_ERR_LANE_BITS, "joker not in play",
+    CHECK_HAND(cc_outlook(&r, h, u, pts, NULL, lines) == CC_ERR_LANE_BITS, "joker not in play",
           "house", h);
     r = make(7, 40, 1, 0, 1);
     h = th_parse("1o 2o 3o 4c 4e 4b 12o 11c");
-    check(cc_outlook(&r, h, th_parse("8o"), pts, NULL, lines) == CC_ERR_NOT_IN_DECK,
+    CHECK_HAND(cc_outlook(&r, h, th_parse("8o"), pts, NULL, lines) == CC_ERR_NOT_IN_DECK,
           "eight with 40 cards", "conga", h);
-    check(cc_outlook(&r, th_parse("1o 1o 3o 4c 4e 4b 12o 11c"), th_parse("1o"), pts, NULL,
+    CHECK_HAND(cc_outlook(&r, th_parse("1o 1o 3o 4c 4e 4b 12o 11c"), th_parse("1o"), pts, NULL,
                      lines) == CC_ERR_THREE_COPIES,
           "three copies", "conga", h);
-    check(cc_prospect_of(&r, th_parse("1o 2o 3o"), th_parse("5o"), &p) == CC_ERR_CARD_COUNT,
+    CHECK_HAND(cc_prospect_of(&r, th_parse("1o 2o 3o"), th_parse("5o"), &p) == CC_ERR_CARD_COUNT,
           "seven cards", "conga", h);
 }
 
@@ -251,6 +237,5 @@ int main(void)
     random_checks(&conga, "conga", 1, iters / 4 + 1);
     random_checks(&fifty, "fifty", 1, iters / 8 + 1);
     random_checks(&fifty, "fifty", 2, iters / 8 + 1);
-    printf("test_outlook: %ld checks, %ld failures\n", g_checks, g_failures);
-    return g_failures != 0;
+    return th_report("test_outlook");
 }

@@ -12,25 +12,13 @@
 
 #include "chinchon.h"
 
+#include "testlib.h"
+
 #ifndef RNG_VECTORS
 #define RNG_VECTORS "rng_vectors.txt"
 #endif
 
 #define MAX_TOKENS 160
-
-static int failures = 0;
-static int checked = 0;
-
-#define CHECK(cond, ...)                                              \
-    do {                                                              \
-        checked++;                                                    \
-        if (!(cond)) {                                                \
-            failures++;                                               \
-            fprintf(stderr, "line %d: ", lineno);                     \
-            fprintf(stderr, __VA_ARGS__);                             \
-            fputc('\n', stderr);                                      \
-        }                                                             \
-    } while (0)
 
 static uint64_t u64(const char *s) { return (uint64_t)strtoull(s, NULL, 10); }
 
@@ -56,20 +44,20 @@ static void check_line(char *line, int lineno) {
     }
     if (n_in == 0)
         return;
-    CHECK(after && n_out > 0, "no outputs");
+    CHECK(after && n_out > 0, "line %d: no outputs", lineno);
     if (!after || n_out == 0)
         return;
     if (strcmp(in[0], "xoshiro") == 0) {
         state_from(&r, in + 1);
         for (k = 0; k < n_out; k++) {
             uint64_t got = cc_rng_next(&r);
-            CHECK(got == u64(out[k]), "xoshiro output %d: %" PRIu64 " != %s", k, got, out[k]);
+            CHECK(got == u64(out[k]), "line %d: xoshiro output %d: %" PRIu64 " != %s", lineno, k, got, out[k]);
         }
     } else if (strcmp(in[0], "splitmix") == 0) {
         uint64_t st = u64(in[1]);
         for (k = 0; k < n_out; k++) {
             uint64_t got = cc_splitmix64_next(&st);
-            CHECK(got == u64(out[k]), "splitmix output %d: %" PRIu64 " != %s", k, got, out[k]);
+            CHECK(got == u64(out[k]), "line %d: splitmix output %d: %" PRIu64 " != %s", lineno, k, got, out[k]);
         }
     } else if (strcmp(in[0], "derive") == 0) {
         uint64_t mag[CC_RNG_SEED_WORDS], words[MAX_TOKENS], got;
@@ -79,29 +67,29 @@ static void check_line(char *line, int lineno) {
         for (k = 0; k < n_words; k++)
             words[k] = u64(in[2 + CC_RNG_SEED_WORDS + k]);
         got = cc_rng_derive(atoi(in[1]), mag, words, (size_t)n_words);
-        CHECK(got == u64(out[0]), "derive: %" PRIu64 " != %s", got, out[0]);
+        CHECK(got == u64(out[0]), "line %d: derive: %" PRIu64 " != %s", lineno, got, out[0]);
     } else if (strcmp(in[0], "seed") == 0) {
         cc_rng_seed(&r, u64(in[1]));
         for (k = 0; k < 4; k++)
-            CHECK(r.s[k] == u64(out[k]), "seed word %d: %" PRIu64 " != %s", k, r.s[k], out[k]);
+            CHECK(r.s[k] == u64(out[k]), "line %d: seed word %d: %" PRIu64 " != %s", lineno, k, r.s[k], out[k]);
     } else if (strcmp(in[0], "below") == 0) {
         uint32_t n = (uint32_t)u64(in[5]);
         state_from(&r, in + 1);
         for (k = 0; k < n_out; k++) {
             uint32_t got = cc_rng_below(&r, n);
-            CHECK(got == u64(out[k]), "below(%" PRIu32 ") draw %d: %" PRIu32 " != %s", n, k,
+            CHECK(got == u64(out[k]), "line %d: below(%" PRIu32 ") draw %d: %" PRIu32 " != %s", lineno, n, k,
                   got, out[k]);
         }
     } else if (strcmp(in[0], "double") == 0) {
         state_from(&r, in + 1);
         for (k = 0; k < n_out; k++) {
             double got = cc_rng_double(&r), want = strtod(out[k], NULL);
-            CHECK(got == want, "double %d: %.17g != %s", k, got, out[k]);
+            CHECK(got == want, "line %d: double %d: %.17g != %s", lineno, k, got, out[k]);
         }
     } else if (strcmp(in[0], "shuffle") == 0) {
         uint8_t items[256];
         int n = atoi(in[5]);
-        CHECK(n == n_out && n <= 256, "shuffle of %d items lists %d", n, n_out);
+        CHECK(n == n_out && n <= 256, "line %d: shuffle of %d items lists %d", lineno, n, n_out);
         if (n != n_out || n > 256)
             return;
         for (k = 0; k < n; k++)
@@ -109,15 +97,14 @@ static void check_line(char *line, int lineno) {
         state_from(&r, in + 1);
         cc_rng_shuffle(&r, items, (size_t)n);
         for (k = 0; k < n; k++)
-            CHECK(items[k] == u64(out[k]), "shuffle item %d: %d != %s", k, items[k], out[k]);
+            CHECK(items[k] == u64(out[k]), "line %d: shuffle item %d: %d != %s", lineno, k, items[k], out[k]);
     } else {
-        CHECK(0, "unknown vector kind %s", in[0]);
+        CHECK(0, "line %d: unknown vector kind %s", lineno, in[0]);
     }
 }
 
 /* Properties beyond the vectors: draws in range, a fair small bound, permutations. */
 static void check_properties(void) {
-    const int lineno = 0;
     cc_rng r;
     uint32_t counts[3] = {0, 0, 0};
     uint8_t items[96], seen[96];
@@ -177,6 +164,6 @@ int main(int argc, char **argv) {
         return 1;
     }
     check_properties();
-    printf("test_rng: %d vector lines, %d checks, %d failures\n", lines, checked, failures);
-    return failures != 0;
+    printf("test_rng: %d vector lines\n", lines);
+    return th_report("test_rng");
 }
