@@ -97,8 +97,8 @@ cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
     if (st != CC_OK)
         return st;
     /* two inlined copies: the single-deck one drops every twice term */
-    *points = h.twice == 0 ? cc_deadwood_core(rules, h.once, 0)
-                           : cc_deadwood_core(rules, h.once, h.twice);
+    *points = h.twice == 0 ? cc_melds_deadwood_core(rules, h.once, 0)
+                           : cc_melds_deadwood_core(rules, h.once, h.twice);
     return CC_OK;
 }
 
@@ -143,7 +143,7 @@ cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome
     st = api_hand(rules, outcome, h, CC_HAND_CARDS);
     if (st == CC_OK)
         *outcome = cc_outcome_of(rules, h.once, h.twice,
-                                 cc_deadwood_core(rules, h.once, h.twice));
+                                 cc_melds_deadwood_core(rules, h.once, h.twice));
     return st;
 }
 

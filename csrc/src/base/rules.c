@@ -46,14 +46,14 @@ static void cc_derive(cc_rules *rules)
         if (rules->joker_mask & bit)
             raw[i] = rules->joker_points; /* jokers never enter the working space */
         else if (rules->card_mask & bit)
-            work[cc_ctz(cc_var_compact(rules->deck, bit))] = rules->points[i & 15];
+            work[cc_ctz(cc_space_compact(rules->deck, bit))] = rules->points[i & 15];
     }
     cc_planes_of(raw, rules->plane);
     cc_planes_of(work, rules->wplane);
     for (r = 0; r < 16; r++)
         rules->wpoints[r] = 0;
     for (r = 0; r < CC_NRANKS; r++) {
-        int place = cc_var_place(rules->deck, r + 1);
+        int place = cc_space_place(rules->deck, r + 1);
         if (place >= 0)
             rules->wpoints[place] = rules->points[r];
     }

@@ -20,27 +20,27 @@
 
 /* A mask of natural cards in the working space of a deck (40: ranks 10-12 two bits
  * down; 48: unchanged). O(1). */
-CC_INLINE uint64_t cc_var_compact(int deck, uint64_t x)
+CC_INLINE uint64_t cc_space_compact(int deck, uint64_t x)
 {
     return deck == 40 ? (x & CC_LOW7) | ((x & CC_HIGH3) >> 2) : x;
 }
 
-/* The inverse of cc_var_compact. O(1). */
-CC_INLINE uint64_t cc_var_expand(int deck, uint64_t x)
+/* The inverse of cc_space_compact. O(1). */
+CC_INLINE uint64_t cc_space_expand(int deck, uint64_t x)
 {
     return deck == 40 ? (x & CC_LOW7) | ((x & CC_WHIGH3) << 2) : x;
 }
 
 /* The working-space bit of natural card bit c (40 cards: ranks 10-12 two bits down).
  * O(1). */
-CC_INLINE int cc_var_wbit(int deck, int c)
+CC_INLINE int cc_space_wbit(int deck, int c)
 {
     return deck == 40 && (c & 15) >= 9 ? c - 2 : c;
 }
 
 /* Place (0-based position in the run order) of rank 1..12, -1 for a rank the deck
  * lacks. O(1). */
-CC_INLINE int cc_var_place(int deck, int rank)
+CC_INLINE int cc_space_place(int deck, int rank)
 {
     if (deck != 40)
         return rank - 1;
@@ -48,7 +48,7 @@ CC_INLINE int cc_var_place(int deck, int rank)
 }
 
 /* Rank (1..12) at a place of the run order. O(1). */
-CC_INLINE int cc_var_rank(int deck, int place)
+CC_INLINE int cc_space_rank(int deck, int place)
 {
     return (deck == 40 && place >= 7) ? place + 3 : place + 1;
 }

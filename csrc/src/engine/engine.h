@@ -93,8 +93,8 @@ CC_INLINE int eng_deadwood(const cc_rules *r, cc_hand h)
     if (!r->plain)
         return cc_var_deadwood(r, h);
     /* two inlined copies: the single-deck one drops every twice term */
-    return h.twice == 0 ? cc_deadwood_core(r, h.once, 0)
-                        : cc_deadwood_core(r, h.once, h.twice);
+    return h.twice == 0 ? cc_melds_deadwood_core(r, h.once, 0)
+                        : cc_melds_deadwood_core(r, h.once, h.twice);
 }
 
 /* The discard hints (points and outcomes) of the valid 8 cards h under the game's

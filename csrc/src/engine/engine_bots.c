@@ -149,9 +149,9 @@ CC_FORCE_INLINE int greedy_scan(const cc_rules *r, const uint64_t *at_least, uin
         /* the 7 cards' sets: the same, less this rank when it falls to 2 copies */
         sets7 = cc_popcount(a & col) + cc_popcount(b & col) > 3 ? sets : sets & ~col;
         if (b & bit)
-            d = cc_deadwood_masks(r, a, b ^ bit, runs, sets7);
+            d = cc_melds_deadwood_masks(r, a, b ^ bit, runs, sets7);
         else
-            d = cc_deadwood_masks(r, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
+            d = cc_melds_deadwood_masks(r, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
         if ((d << 11 | tail) < best) {
             best = d << 11 | tail;
             if (first)
@@ -277,8 +277,8 @@ static int shaken_card(const cc_rules *r, cc_hand held, cc_rng *rng, int *points
     uint64_t bit;
     cc_hand_indices(held, cards);
     bit = UINT64_C(1) << cards[cc_rng_below(rng, 8)];
-    *points = (held.twice & bit) ? cc_deadwood_core(r, held.once, held.twice ^ bit)
-                                 : cc_deadwood_core(r, held.once ^ bit, held.twice);
+    *points = (held.twice & bit) ? cc_melds_deadwood_core(r, held.once, held.twice ^ bit)
+                                 : cc_melds_deadwood_core(r, held.once ^ bit, held.twice);
     return cc_ctz(bit);
 }
 

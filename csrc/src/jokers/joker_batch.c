@@ -20,7 +20,7 @@
 
 /* The heaviest part of natural cards (a, b) with no natural meld, by table, 1 + its
  * points (0: none): a rank held twice or a lane's run part. O(1): five lookups. */
-CC_INLINE int cc_jtab_w1(const jtab *t, uint64_t a, uint64_t b)
+CC_INLINE int cc_jbatch_w1(const jtab *t, uint64_t a, uint64_t b)
 {
     int r[4], s;
     for (s = 0; s < 4; s++)
@@ -30,7 +30,7 @@ CC_INLINE int cc_jtab_w1(const jtab *t, uint64_t a, uint64_t b)
 
 /* The points nj jokers save (their own included) given cc_jtab_w's w1, w2: none, the
  * heaviest part with one, or the heaviest two with one each. O(1). */
-CC_INLINE int cc_jtab_gain(int jp, int nj, int w1, int w2)
+CC_INLINE int cc_jbatch_gain(int jp, int nj, int w1, int w2)
 {
     return cc_max((jp + w1 - 1) & -((nj >= 1) & (w1 > 0)),
                   (2 * jp + w2 - 1) & -((nj >= 2) & (w2 > 0)));
@@ -38,14 +38,14 @@ CC_INLINE int cc_jtab_gain(int jp, int nj, int w1, int w2)
 
 /* Deadwood of natural cards (a, b) with no natural meld, points total, and one joker,
  * by table. O(1). */
-CC_INLINE int cc_jtab_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int total)
+CC_INLINE int cc_jbatch_dead(const jtab *t, int jp, uint64_t a, uint64_t b, int total)
 {
-    return total + jp - cc_jtab_gain(jp, 1, cc_jtab_w1(t, a, b), 0);
+    return total + jp - cc_jbatch_gain(jp, 1, cc_jbatch_w1(t, a, b), 0);
 }
 
 /* Whether natural cards (a, b) (working space) hold no natural meld -- cc_no_meld, with
  * the lanes read once -- and *pairs: their ranks held twice (cc_ranks_twice). O(1). */
-CC_INLINE int cc_jtab_free(uint64_t a, uint64_t b, uint64_t *pairs)
+CC_INLINE int cc_jbatch_free(uint64_t a, uint64_t b, uint64_t *pairs)
 {
     uint64_t l0 = a & CC_RANK_MASK, l1 = (a >> 16) & CC_RANK_MASK;
     uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = (a >> 48) & CC_RANK_MASK;
@@ -74,7 +74,7 @@ CC_INLINE int cc_jtab_free(uint64_t a, uint64_t b, uint64_t *pairs)
  * 15, masked out; b == 0 folded with one deck). Further ranks held twice -- two in
  * under one row in ten, three only in 8-card rows -- go by a loop. O(1): about 15
  * lookups. */
-CC_INLINE int cc_jtab_dead2(const jtab *t, int jp, uint64_t a, uint64_t b, uint64_t pairs,
+CC_INLINE int cc_jbatch_dead2(const jtab *t, int jp, uint64_t a, uint64_t b, uint64_t pairs,
                             int nj)
 {
     unsigned l0 = (unsigned)a & 0xFFFu, l1 = (unsigned)(a >> 16) & 0xFFFu;
@@ -133,7 +133,7 @@ CC_INLINE int cc_jtab_dead2(const jtab *t, int jp, uint64_t a, uint64_t b, uint6
  * it (copies counted), so the natural cards need no branch on the joker, whose hint
  * (the natural cards' points: no meld, no joker) is written after them. Inlined per
  * deck count (two == 0: b == 0 and nothing held twice folded). O(8) lookups. */
-CC_FORCE_INLINE void cc_jtab_hints1(const jtab *t, const cc_rules *view, const cc_rules *local,
+CC_FORCE_INLINE void cc_jbatch_hints1(const jtab *t, const cc_rules *view, const cc_rules *local,
                                     cc_hand h, uint64_t a, uint64_t b, uint8_t *points,
                                     int two)
 {
@@ -209,8 +209,8 @@ CC_INLINE void cc_jothers(const int *v, int *m, int *m2)
  * and its hint is the points less x's and the most the jokers save (none, one part with
  * a joker, or two with one each). A card in no part leaves every part whole: the whole
  * hand's deadwood less its points. A joker's discard leaves nj - 1 jokers and the whole
- * hand's parts. Places in the output as in cc_jtab_hints1. O(8) lookups a discard. */
-CC_FORCE_INLINE void cc_jtab_hints2_np(const jtab *t, const cc_rules *view,
+ * hand's parts. Places in the output as in cc_jbatch_hints1. O(8) lookups a discard. */
+CC_FORCE_INLINE void cc_jbatch_hints2_np(const jtab *t, const cc_rules *view,
                                        const cc_rules *local, cc_hand h, uint64_t a,
                                        uint64_t pairs, int nj, uint8_t *points, int two,
                                        int np)
@@ -294,21 +294,21 @@ CC_FORCE_INLINE void cc_jtab_hints2_np(const jtab *t, const cc_rules *view,
     }
 }
 
-/* cc_jtab_hints2_np by the count of ranks held twice (<= 2). O(1). */
-CC_FORCE_INLINE void cc_jtab_hints2(const jtab *t, const cc_rules *view,
+/* cc_jbatch_hints2_np by the count of ranks held twice (<= 2). O(1). */
+CC_FORCE_INLINE void cc_jbatch_hints2(const jtab *t, const cc_rules *view,
                                         const cc_rules *local, cc_hand h, uint64_t a, int nj,
                                         uint8_t *points, int two)
 {
     uint64_t pairs = cc_ranks_twice(a, 0);
     switch (cc_popcount(pairs)) {
     case 0:
-        cc_jtab_hints2_np(t, view, local, h, a, pairs, nj, points, two, 0);
+        cc_jbatch_hints2_np(t, view, local, h, a, pairs, nj, points, two, 0);
         break;
     case 1:
-        cc_jtab_hints2_np(t, view, local, h, a, pairs, nj, points, two, 1);
+        cc_jbatch_hints2_np(t, view, local, h, a, pairs, nj, points, two, 1);
         break;
     default:
-        cc_jtab_hints2_np(t, view, local, h, a, pairs, nj, points, two, 2);
+        cc_jbatch_hints2_np(t, view, local, h, a, pairs, nj, points, two, 2);
     }
 }
 
@@ -347,29 +347,29 @@ CC_FORCE_INLINE cc_status cc_jbatch_rows(const cc_rules *local, const cc_rules *
             /* no joker: the house kernels on the run-order space */
             if (hints) {
                 cc_hand w;
-                w.once = cc_var_compact(dk, h.once);
-                w.twice = cc_var_compact(dk, h.twice);
+                w.once = cc_space_compact(dk, h.once);
+                w.twice = cc_space_compact(dk, h.twice);
                 cc_hints_plain(view, w, out + 8 * i);
             } else {
-                out[i] = (uint8_t)cc_deadwood_core(view, cc_var_compact(dk, h.once),
-                                                   cc_var_compact(dk, h.twice));
+                out[i] = (uint8_t)cc_melds_deadwood_core(view, cc_space_compact(dk, h.once),
+                                                   cc_space_compact(dk, h.twice));
             }
             continue;
         }
         /* jokers: natural cards to the run-order space, jokers counted */
         nj = cc_popcount(h.once & jm) + (decks == 1 ? 0 : cc_popcount(h.twice & jm));
-        a = cc_var_compact(dk, h.once & ~jm);
-        b = decks == 1 ? 0 : cc_var_compact(dk, h.twice & ~jm);
+        a = cc_space_compact(dk, h.once & ~jm);
+        b = decks == 1 ? 0 : cc_space_compact(dk, h.twice & ~jm);
         if (!hints) {
             uint64_t pairs;
-            int by_table = cc_jtab_free(a, b, &pairs) && t != NULL;
+            int by_table = cc_jbatch_free(a, b, &pairs) && t != NULL;
             if (by_table && nj == 1)
-                out[i] = (uint8_t)cc_jtab_dead(cc_jtab_ready(t, view, places, 1), jp, a, b,
+                out[i] = (uint8_t)cc_jbatch_dead(cc_jtab_ready(t, view, places, 1), jp, a, b,
                                                cc_wpop(view, a) + cc_wpop(view, b));
             else if (by_table && (b & (b - 1)) == 0)
                 /* (two cards held twice: a part may be held twice; the single-hand
                    search) */
-                out[i] = (uint8_t)cc_jtab_dead2(cc_jtab_ready_lane(t, view, places, nj), jp, a,
+                out[i] = (uint8_t)cc_jbatch_dead2(cc_jtab_ready_lane(t, view, places, nj), jp, a,
                                                 b, pairs, nj);
             else
                 out[i] = (uint8_t)cc_joker_deadwood(view, local, a, b, nj, 4 * decks);
@@ -382,13 +382,13 @@ CC_FORCE_INLINE cc_status cc_jbatch_rows(const cc_rules *local, const cc_rules *
             const jtab *r = nj >= 2 ? cc_jtab_ready_n(t, view, places, nj)
                                     : cc_jtab_ready(t, view, places, 1);
             if (hints && nj == 1 && decks == 1)
-                cc_jtab_hints1(r, view, local, h, a, 0, out + 8 * i, 0);
+                cc_jbatch_hints1(r, view, local, h, a, 0, out + 8 * i, 0);
             else if (hints && nj == 1)
-                cc_jtab_hints1(r, view, local, h, a, b, out + 8 * i, 1);
+                cc_jbatch_hints1(r, view, local, h, a, b, out + 8 * i, 1);
             else if (hints && decks == 1)
-                cc_jtab_hints2(r, view, local, h, a, nj, out + 8 * i, 0); /* b == 0 */
+                cc_jbatch_hints2(r, view, local, h, a, nj, out + 8 * i, 0); /* b == 0 */
             else if (hints)
-                cc_jtab_hints2(r, view, local, h, a, nj, out + 8 * i, 1);
+                cc_jbatch_hints2(r, view, local, h, a, nj, out + 8 * i, 1);
         } else if (hints) {
             if (decks == 1)
                 cc_joker_hints_one(view, local, h, 4, out + 8 * i);

@@ -221,7 +221,7 @@ CC_FORCE_INLINE void cc_jcands_hints(const cc_rules *view, const cc_rules *rules
         if ((jm >> c) & 1u) {
             d = total + (nj - 1) * jp - (nj >= 3 ? all : one);
         } else {
-            int wc = cc_var_wbit(rules->deck, c);
+            int wc = cc_space_wbit(rules->deck, c);
             d = total + nj * jp - view->points[wc & 15] - gain[wc];
         }
         points[k++] = (uint8_t)d;

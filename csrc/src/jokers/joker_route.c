@@ -55,9 +55,9 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
         uint64_t col = (UINT64_C(1) << (i & 15)) * CC_LANES;
         uint64_t sets7 = cc_popcount(a & col) + cc_popcount(b & col) > 3 ? sets : sets & ~col;
         if (two && (b & bit))
-            v = cc_deadwood_masks(view, a, b ^ bit, runs, sets7);
+            v = cc_melds_deadwood_masks(view, a, b ^ bit, runs, sets7);
         else
-            v = cc_deadwood_masks(view, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
+            v = cc_melds_deadwood_masks(view, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
         dj[i] = (uint8_t)cc_min(dj[i], v + add);
     }
     return d;
@@ -253,7 +253,7 @@ CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules
     }
     k = 0;
     for (x = h.once; x != 0; x &= x - 1) {
-        int c = cc_ctz(x), d = (jm >> c) & 1u ? djoker : dj[cc_var_wbit(rules->deck, c)];
+        int c = cc_ctz(x), d = (jm >> c) & 1u ? djoker : dj[cc_space_wbit(rules->deck, c)];
         points[k++] = (uint8_t)d;
         if ((h.twice >> c) & 1u)
             points[k++] = (uint8_t)d;

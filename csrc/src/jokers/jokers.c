@@ -314,7 +314,7 @@ CC_FORCE_INLINE int cc_jdeadwood(const cc_rules *view, int jp, uint64_t a, uint6
     if (nj >= 2)
         return two ? cc_jcands_two(view, jp, a, b, nj, cap, places)
                    : cc_jcands_one(view, jp, a, nj, cap, places);
-    best = cc_deadwood_masks(view, a, b, runs, sets) + nj * jp;
+    best = cc_melds_deadwood_masks(view, a, b, runs, sets) + nj * jp;
     if (nj == 0)
         return best;
     return two ? cc_jparts_two(view, jp, a, b, nj, cap, places, best, runs, sets)
@@ -358,8 +358,8 @@ CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_h
     uint64_t jm = rules->joker_mask, a, b, x, meld;
     int jp = rules->joker_points, places = rules->deck == 40 ? 10 : CC_NRANKS;
     int nj = cc_popcount(h.once & jm) + cc_popcount(h.twice & jm), k = 0;
-    a = cc_var_compact(rules->deck, h.once & ~jm);
-    b = two ? cc_var_compact(rules->deck, h.twice & ~jm) : 0;
+    a = cc_space_compact(rules->deck, h.once & ~jm);
+    b = two ? cc_space_compact(rules->deck, h.twice & ~jm) : 0;
     meld = a & (cc_run_cards(a) | cc_set_columns(a, b));
     if (nj == 1 && meld == 0) {
         /* no natural meld (nor in any rest): discarding x melds the heaviest part
@@ -374,7 +374,7 @@ CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_h
             if ((jm >> c) & 1u) {
                 d = total;
             } else {
-                int wc = cc_var_wbit(rules->deck, c);
+                int wc = cc_space_wbit(rules->deck, c);
                 uint64_t bit = UINT64_C(1) << wc;
                 int wx = w;
                 if (w < 0) {

@@ -38,8 +38,8 @@ void cc_var_split(const cc_rules *rules, cc_hand h, int decks, cc_vhand *v)
 {
     uint64_t jm = rules->joker_mask;
     int k;
-    v->a = cc_var_compact(rules->deck, h.once & ~jm);
-    v->b = cc_var_compact(rules->deck, h.twice & ~jm);
+    v->a = cc_space_compact(rules->deck, h.once & ~jm);
+    v->b = cc_space_compact(rules->deck, h.twice & ~jm);
     v->nj = 0;
     for (k = 0; k < 3; k++) {
         int bit = cc_joker_bits[k];
@@ -105,7 +105,7 @@ static void cc_push(vlist *l, uint64_t o, uint64_t t, int js, int kind, int stan
 /* Sets with a joker: every sub-multiset of >= 2 of the cards idx[start..n) (ascending,
  * a copy listed twice) extending the partial set (o, t) of `size` cards, plus each
  * joker held, while size + 1 <= the capacity. O(sets emitted). */
-static void cc_joker_sets(const cc_vhand *v, vlist *l, const int *idx, int n, int start,
+static void cc_var_joker_sets(const cc_vhand *v, vlist *l, const int *idx, int n, int start,
                           cc_hand s, int size, int place)
 {
     int i, k;
@@ -118,7 +118,7 @@ static void cc_joker_sets(const cc_vhand *v, vlist *l, const int *idx, int n, in
     for (i = start; i < n; i++) {
         if (i > start && idx[i] == idx[i - 1])
             continue;
-        cc_joker_sets(v, l, idx, n, i + 1, cc_hand_add(s, idx[i]), size + 1, place);
+        cc_var_joker_sets(v, l, idx, n, i + 1, cc_hand_add(s, idx[i]), size + 1, place);
     }
 }
 
@@ -155,7 +155,7 @@ int cc_var_candidates(const cc_rules *rules, const cc_vhand *v, cc_vcand *out)
         }
         e.once = 0;
         e.twice = 0;
-        cc_joker_sets(v, &l, idx, n, 0, e, 0, i);
+        cc_var_joker_sets(v, &l, idx, n, 0, e, 0, i);
     }
     for (s = 0; s < CC_NSUITS; s++) {
         unsigned lane = (unsigned)(v->a >> (16 * s)) & 0xFFFu;
@@ -245,7 +245,7 @@ static int cc_vtotal(const cc_rules *view, const cc_rules *rules, const cc_vhand
 static int cc_vdeadwood(const cc_rules *view, const cc_rules *rules, const cc_vhand *v)
 {
     if (v->nj == 0)
-        return cc_deadwood_core(view, v->a, v->b);
+        return cc_melds_deadwood_core(view, v->a, v->b);
     return cc_joker_deadwood(view, rules, v->a, v->b, v->nj, v->cap);
 }
 
@@ -255,15 +255,15 @@ static int cc_vdeadwood(const cc_rules *view, const cc_rules *rules, const cc_vh
 cc_meld cc_var_raw_meld(const cc_rules *rules, const cc_vcand *c)
 {
     cc_meld m;
-    m.cards.once = cc_var_expand(rules->deck, c->o);
-    m.cards.twice = cc_var_expand(rules->deck, c->t);
+    m.cards.once = cc_space_expand(rules->deck, c->o);
+    m.cards.twice = cc_space_expand(rules->deck, c->t);
     m.kind = c->kind;
     m.joker = 0;
     m.joker_rank = 0;
     if (c->js >= 0) {
         m.joker = cc_joker_bits[c->js];
         m.cards = cc_hand_add(m.cards, m.joker);
-        m.joker_rank = (uint8_t)cc_var_rank(rules->deck, c->kind == CC_SET ? c->place
+        m.joker_rank = (uint8_t)cc_space_rank(rules->deck, c->kind == CC_SET ? c->place
                                                                           : c->stand & 15);
     }
     return m;
@@ -299,11 +299,11 @@ void cc_var_arrange(const cc_rules *rules, cc_hand h, int decks, cc_arrangement 
         w.twice = v.b;
         cc_melds_best(&view, w, out);
         for (i = 0; i < out->n_melds; i++) {
-            out->melds[i].cards.once = cc_var_expand(rules->deck, out->melds[i].cards.once);
-            out->melds[i].cards.twice = cc_var_expand(rules->deck, out->melds[i].cards.twice);
+            out->melds[i].cards.once = cc_space_expand(rules->deck, out->melds[i].cards.once);
+            out->melds[i].cards.twice = cc_space_expand(rules->deck, out->melds[i].cards.twice);
         }
-        out->unmatched.once = cc_var_expand(rules->deck, out->unmatched.once);
-        out->unmatched.twice = cc_var_expand(rules->deck, out->unmatched.twice);
+        out->unmatched.once = cc_space_expand(rules->deck, out->unmatched.once);
+        out->unmatched.twice = cc_space_expand(rules->deck, out->unmatched.twice);
         return;
     }
     k = cc_var_candidates(rules, &v, c);
@@ -329,7 +329,7 @@ cc_outcome cc_var_outcome(const cc_rules *rules, cc_hand h, int d)
         return CC_CANNOT_CLOSE;
     if (d == 0 && h.twice == 0) {
         uint64_t jm = rules->joker_mask;
-        uint64_t a = cc_var_compact(rules->deck, h.once & ~jm);
+        uint64_t a = cc_space_compact(rules->deck, h.once & ~jm);
         int nj = cc_popcount(h.once & jm);
         if (a != 0 && (cc_ctz(a) >> 4) == (cc_highest_bit(a) >> 4)) {
             uint64_t x = a >> cc_ctz(a);
@@ -375,8 +375,8 @@ void cc_var_hints(const cc_rules *rules, cc_hand h, uint8_t *points, uint8_t *ou
         decks = h.twice != 0 ? 2 : 1;
     if ((h.once & rules->joker_mask) == 0) {
         cc_hand w;
-        w.once = cc_var_compact(rules->deck, h.once);
-        w.twice = cc_var_compact(rules->deck, h.twice);
+        w.once = cc_space_compact(rules->deck, h.once);
+        w.twice = cc_space_compact(rules->deck, h.twice);
         cc_hints_plain(&view, w, points);
     } else if (h.twice == 0) {
         cc_joker_hints_one(&view, rules, h, 4 * decks, points);

@@ -46,10 +46,10 @@ CC_FORCE_INLINE void cc_hints_core(const cc_rules *rules, uint64_t a, uint64_t b
         /* the 7 cards' sets: the same, less this rank when it falls to 2 copies */
         uint64_t sets7 = cc_popcount(a & col) + cc_popcount(b & col) > 3 ? sets : sets & ~col;
         if (b & bit) {
-            d = (uint8_t)cc_deadwood_masks(rules, a, b ^ bit, runs, sets7);
+            d = (uint8_t)cc_melds_deadwood_masks(rules, a, b ^ bit, runs, sets7);
             tmp[pos + 1] = d;
         } else {
-            d = (uint8_t)cc_deadwood_masks(rules, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
+            d = (uint8_t)cc_melds_deadwood_masks(rules, a ^ bit, b, cc_run_cards(a ^ bit), sets7);
         }
         tmp[pos] = d;
     }

@@ -13,6 +13,17 @@
 
 #include "base/bits.h"
 
+/* Whether some discard of the 8 hint points leaves a hand that may close: a close needs
+ * the deadwood within rules->close_limit (chinchon and minus ten have none), so when no
+ * hint is, every outcome is CC_CANNOT_CLOSE. O(8), branch-free. */
+CC_INLINE int cc_hints_may_close(const cc_rules *rules, const uint8_t *points)
+{
+    int k, any = 0;
+    for (k = 0; k < 8; k++)
+        any |= points[k] <= rules->close_limit;
+    return any;
+}
+
 /* Hint points of the valid 8 cards h, ascending card order, a copy held twice listed
  * twice: plain rules, or a view of the rules on the working space (no joker).
  * One 8-card deadwood plus <= 8 seven-card ones. */

@@ -84,7 +84,7 @@ CC_INTERNAL cc_status cc_melds_deadwood_rows(const cc_rules *rules, const uint64
 
 /* Exact deadwood of a valid hand of <= 8 cards given its two masks runs and sets:
  * the fast path, else the conflict search. ~10 operations and 5-10 popcounts fast. */
-CC_INLINE int cc_deadwood_masks(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
+CC_INLINE int cc_melds_deadwood_masks(const cc_rules *rules, uint64_t a, uint64_t b, uint64_t runs,
                                 uint64_t sets)
 {
     uint64_t keep;
@@ -96,9 +96,9 @@ CC_INLINE int cc_deadwood_masks(const cc_rules *rules, uint64_t a, uint64_t b, u
 
 /* Exact deadwood of a valid hand of <= 8 cards: the two masks, else the conflict search.
  * ~25 operations and 5-10 popcounts on the fast path. */
-CC_INLINE int cc_deadwood_core(const cc_rules *rules, uint64_t a, uint64_t b)
+CC_INLINE int cc_melds_deadwood_core(const cc_rules *rules, uint64_t a, uint64_t b)
 {
-    return cc_deadwood_masks(rules, a, b, cc_run_cards(a), cc_set_columns(a, b));
+    return cc_melds_deadwood_masks(rules, a, b, cc_run_cards(a), cc_set_columns(a, b));
 }
 
 /* Outcome of closing with the 7 cards (a, b) whose deadwood is d.
@@ -110,17 +110,6 @@ CC_INLINE cc_outcome cc_outcome_of(const cc_rules *rules, uint64_t a, uint64_t b
     if (d == 0)
         return CC_MINUS_TEN;
     return d <= rules->close_limit ? CC_NORMAL : CC_CANNOT_CLOSE;
-}
-
-/* Whether some discard of the 8 hint points leaves a hand that may close: a close needs
- * the deadwood within rules->close_limit (chinchon and minus ten have none), so when no
- * hint is, every outcome is CC_CANNOT_CLOSE. O(8), branch-free. */
-CC_INLINE int cc_hints_may_close(const cc_rules *rules, const uint8_t *points)
-{
-    int k, any = 0;
-    for (k = 0; k < 8; k++)
-        any |= points[k] <= rules->close_limit;
-    return any;
 }
 
 /* Row i of a batch into *h -- (masks[i], 0) with one deck, (masks[2i], masks[2i+1])

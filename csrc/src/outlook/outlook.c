@@ -29,7 +29,7 @@ static const uint8_t cc_better_close[5] = {0, 1, 2, 4, 3};
 
 /* The number of decks of a call: the rules' own, else 2 when a card is held twice or
  * unseen twice (a card both held and unseen is then an error of one deck). O(1). */
-static int cc_outlook_decks(const cc_rules *rules, cc_hand h, cc_hand unseen)
+static int cc_ahead_decks(const cc_rules *rules, cc_hand h, cc_hand unseen)
 {
     if (rules->decks == 1 || rules->decks == 2)
         return rules->decks;
@@ -40,7 +40,7 @@ static int cc_outlook_decks(const cc_rules *rules, cc_hand h, cc_hand unseen)
  * the hand as the solver checks it, then the unseen masks (cards of the deck, twice in
  * once), a card held and unseen past the decks' copies (CC_ERR_DUPLICATE with one deck,
  * CC_ERR_THREE_COPIES with two), no unseen card (CC_ERR_CARD_COUNT). O(1). */
-static cc_status cc_outlook_status(const cc_rules *rules, cc_hand h, int exact, cc_hand u,
+static cc_status cc_ahead_status(const cc_rules *rules, cc_hand h, int exact, cc_hand u,
                                    int decks)
 {
     int n;
@@ -76,7 +76,7 @@ static void cc_tally(cc_prospect *out, int copies, int p, int code)
 /* The best discard of 8 cards (a, b) given their hint points (ascending card order, a
  * copy twice listed twice): *points the fewest, the return value the best close among
  * the discards leaving that many. O(8); the closes are computed at 0 points only. */
-static int cc_best_of_hints(const cc_rules *rules, uint64_t a, uint64_t b,
+static int cc_ahead_best_of_hints(const cc_rules *rules, uint64_t a, uint64_t b,
                             const uint8_t *pts, int *points)
 {
     int k, best = pts[0], code = 0;
@@ -105,10 +105,10 @@ static int cc_best_of_hints(const cc_rules *rules, uint64_t a, uint64_t b,
 /* Prospect of 7 valid cards (a, b) under plain rules, drawing from unseen (valid).
  * One 7-card deadwood, seven 6-card ones, and a hint search per distinct unseen card
  * that could meld with the 7. */
-static void cc_prospect_plain(const cc_rules *rules, uint64_t a, uint64_t b, cc_hand u,
+static void cc_ahead_prospect_plain(const cc_rules *rules, uint64_t a, uint64_t b, cc_hand u,
                               cc_prospect *out)
 {
-    int dw7 = cc_deadwood_core(rules, a, b);
+    int dw7 = cc_melds_deadwood_core(rules, a, b);
     int out7 = (int)cc_outcome_of(rules, a, b, dw7);
     int m6 = 1 << 20;
     uint64_t x, useful, pairs;
@@ -116,8 +116,8 @@ static void cc_prospect_plain(const cc_rules *rules, uint64_t a, uint64_t b, cc_
     uint64_t l2 = (a >> 32) & CC_RANK_MASK, l3 = a >> 48;
     for (x = a; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1);
-        int d = (b & bit) ? cc_deadwood_core(rules, a, b ^ bit)
-                          : cc_deadwood_core(rules, a ^ bit, b);
+        int d = (b & bit) ? cc_melds_deadwood_core(rules, a, b ^ bit)
+                          : cc_melds_deadwood_core(rules, a ^ bit, b);
         if (d < m6)
             m6 = d;
     }
@@ -139,7 +139,7 @@ static void cc_prospect_plain(const cc_rules *rules, uint64_t a, uint64_t b, cc_
             h8.once = a | bit;
             h8.twice = b | (a & bit);
             cc_hints_plain(rules, h8, pts);
-            code = cc_best_of_hints(rules, h8.once, h8.twice, pts, &p);
+            code = cc_ahead_best_of_hints(rules, h8.once, h8.twice, pts, &p);
             cc_tally(out, copies, p, code);
         } else {
             int p = m6 + rules->points[i & 15];
@@ -157,7 +157,7 @@ static void cc_prospect_plain(const cc_rules *rules, uint64_t a, uint64_t b, cc_
 /* Prospect of 7 valid cards under rules that are not plain (r: the call's rules with its
  * decks set): the variants' hints of every 8 cards, one per distinct unseen card.
  * One hint search per distinct unseen card. */
-static void cc_prospect_any(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospect *out)
+static void cc_ahead_prospect_any(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospect *out)
 {
     uint64_t x;
     memset(out, 0, sizeof *out);
@@ -180,12 +180,12 @@ static void cc_prospect_any(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospec
 
 /* Prospect of 7 valid cards with the rules of the call.
  * The plain or the variants' route. */
-static void cc_prospect_run(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospect *out)
+static void cc_ahead_prospect_run(const cc_rules *r, cc_hand h7, cc_hand u, cc_prospect *out)
 {
     if (r->plain)
-        cc_prospect_plain(r, h7.once, h7.twice, u, out);
+        cc_ahead_prospect_plain(r, h7.once, h7.twice, u, out);
     else
-        cc_prospect_any(r, h7, u, out);
+        cc_ahead_prospect_any(r, h7, u, out);
 }
 
 /* The prospect of 7 cards drawing from unseen, both checked here (cc_prospect_of past
@@ -196,17 +196,17 @@ cc_status cc_ahead_prospect(const cc_rules *rules, cc_hand h7, cc_hand unseen,
     cc_rules r;
     cc_status st;
     r = *rules;
-    r.decks = (uint8_t)cc_outlook_decks(rules, h7, unseen);
-    st = cc_outlook_status(&r, h7, 7, unseen, r.decks);
+    r.decks = (uint8_t)cc_ahead_decks(rules, h7, unseen);
+    st = cc_ahead_status(&r, h7, 7, unseen, r.decks);
     if (st != CC_OK)
         return st;
-    cc_prospect_run(&r, h7, unseen, out);
+    cc_ahead_prospect_run(&r, h7, unseen, out);
     return CC_OK;
 }
 
 /* The outlook of a checked 8-card hand (r: the call's rules, decks set).
  * The hints, then one prospect per distinct card. */
-static void cc_outlook_run(const cc_rules *r, cc_hand h, cc_hand u, uint8_t points[8],
+static void cc_ahead_outlook_run(const cc_rules *r, cc_hand h, cc_hand u, uint8_t points[8],
                            uint8_t *outcomes, cc_prospect out[8])
 {
     uint64_t x;
@@ -225,7 +225,7 @@ static void cc_outlook_run(const cc_rules *r, cc_hand h, cc_hand u, uint8_t poin
             h7.once = h.once ^ bit;
             h7.twice = h.twice;
         }
-        cc_prospect_run(r, h7, u, &out[k]);
+        cc_ahead_prospect_run(r, h7, u, &out[k]);
         if (h.twice & bit) {
             out[k + 1] = out[k];
             k++;
@@ -242,17 +242,17 @@ cc_status cc_ahead_hand(const cc_rules *rules, cc_hand h8, cc_hand unseen,
     cc_rules r;
     cc_status st;
     r = *rules;
-    r.decks = (uint8_t)cc_outlook_decks(rules, h8, unseen);
-    st = cc_outlook_status(&r, h8, CC_MAX_HAND, unseen, r.decks);
+    r.decks = (uint8_t)cc_ahead_decks(rules, h8, unseen);
+    st = cc_ahead_status(&r, h8, CC_MAX_HAND, unseen, r.decks);
     if (st != CC_OK)
         return st;
-    cc_outlook_run(&r, h8, unseen, points, outcomes, out);
+    cc_ahead_outlook_run(&r, h8, unseen, points, outcomes, out);
     return CC_OK;
 }
 
 /* One row of the batch's output: the columns of OUTLOOK_COLUMNS for each held card.
  * O(8). */
-static void cc_outlook_row(const uint8_t *points, const cc_prospect *p, double *row)
+static void cc_ahead_outlook_row(const uint8_t *points, const cc_prospect *p, double *row)
 {
     int k;
     for (k = 0; k < 8; k++, row += CC_OUTLOOK_COLUMNS) {
@@ -285,15 +285,15 @@ cc_status cc_ahead_rows(const cc_rules *rules, const uint64_t *masks,
         h.twice = decks == 1 ? 0 : masks[2 * i + 1];
         u.once = decks == 1 ? unseen[i] : unseen[2 * i];
         u.twice = decks == 1 ? 0 : unseen[2 * i + 1];
-        st = cc_outlook_status(&r, h, CC_MAX_HAND, u, decks);
+        st = cc_ahead_status(&r, h, CC_MAX_HAND, u, decks);
         if (st == CC_OK)
-            cc_outlook_run(&r, h, u, points, NULL, p);
+            cc_ahead_outlook_run(&r, h, u, points, NULL, p);
         if (st != CC_OK) {
             if (bad_row != NULL)
                 *bad_row = i;
             return st;
         }
-        cc_outlook_row(points, p, out + (size_t)8 * CC_OUTLOOK_COLUMNS * i);
+        cc_ahead_outlook_row(points, p, out + (size_t)8 * CC_OUTLOOK_COLUMNS * i);
     }
     return CC_OK;
 }

@@ -233,10 +233,10 @@ static int open_targets(const cc_rules *rules, const cc_settlement *out, cc_lay_
         g->rank = (uint8_t)(cc_ctz(naturals) % 16 + 1);
         g->lane = 0;
         if (t->kind == CC_RUN) {
-            g->lane = (unsigned)(cc_var_compact(rules->deck, naturals) >> (16 * g->suit)) &
+            g->lane = (unsigned)(cc_space_compact(rules->deck, naturals) >> (16 * g->suit)) &
                       0xFFFu;
             if (g->joker)
-                g->lane |= 1u << cc_var_place(rules->deck, t->joker_rank);
+                g->lane |= 1u << cc_space_place(rules->deck, t->joker_rank);
         }
     }
     return n;
@@ -251,7 +251,7 @@ static int applied_order(const cc_rules *rules, const cc_lay_target *g, int card
     if (g->kind == CC_SET) {
         sub = ((rules->joker_mask >> card) & 1u) ? 127 : card;
     } else {
-        int place = stand >= 0 ? stand : cc_var_place(rules->deck, card % 16 + 1);
+        int place = stand >= 0 ? stand : cc_space_place(rules->deck, card % 16 + 1);
         sub = place < cc_ctz(g->lane) ? 32 + (15 - place) : 64 + place;
     }
     return (g->index << 8) | sub;
@@ -306,7 +306,7 @@ static void seat_from_plan(const cc_rules *rules, const plan *p, const cc_lay_ta
             t->joker = (uint8_t)card;
             t->joker_rank = (uint8_t)(g->kind == CC_SET
                                           ? g->rank
-                                          : cc_var_rank(rules->deck, p->lay_stand[i]));
+                                          : cc_space_rank(rules->deck, p->lay_stand[i]));
         }
     }
 }

@@ -154,7 +154,7 @@ CC_INLINE int item_of(cc_hand hand, int c, int *copies)
 void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
 {
     uint64_t jm = rules->joker_mask, naturals = hand.once & ~jm, jokers = hand.once & jm, m;
-    uint64_t nat = cc_var_compact(rules->deck, naturals);
+    uint64_t nat = cc_space_compact(rules->deck, naturals);
     const cc_lay_target *tg = s->tg;
     int deck = rules->deck, places = deck == 40 ? 10 : CC_NRANKS, n_tg = s->n_tg;
     int cap = s->cap, n, i, t, k, copies;
@@ -185,7 +185,7 @@ void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
             int lo = cc_ctz(g->lane), hi = cc_highest_bit(g->lane);
             /* the natural cards of its suit past either end */
             for (m = naturals & (UINT64_C(0xFFF) << (16 * g->suit)); m != 0; m &= m - 1) {
-                int c = cc_ctz(m), p = cc_var_place(deck, c % 16 + 1), it;
+                int c = cc_ctz(m), p = cc_space_place(deck, c % 16 + 1), it;
                 unsigned between, missing;
                 if (p < lo)
                     between = ((1u << lo) - 1u) & ~((1u << (p + 1)) - 1u);
@@ -209,9 +209,9 @@ void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
                     qlo--; /* below: past the natural cards held next to the run */
                 for (k = 0; k < copies; k++) {
                     for (q = qlo < 0 ? 0 : qlo; q < lo; q++)
-                        opt_add(s, it + k, c, g, t, q, base + cc_var_rank(deck, q));
+                        opt_add(s, it + k, c, g, t, q, base + cc_space_rank(deck, q));
                     for (q = hi + 1; q < places; q++) {
-                        opt_add(s, it + k, c, g, t, q, base + cc_var_rank(deck, q));
+                        opt_add(s, it + k, c, g, t, q, base + cc_space_rank(deck, q));
                         if (!((have >> q) & 1u))
                             break;
                     }
@@ -231,7 +231,7 @@ void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
         }
         s->is_joker[n] = (uint8_t)joker;
         s->pts[n] = joker ? rules->joker_points : rules->points[c % 16];
-        s->place[n] = (int8_t)(joker ? -1 : cc_var_place(deck, c % 16 + 1));
+        s->place[n] = (int8_t)(joker ? -1 : cc_space_place(deck, c % 16 + 1));
         n++;
     }
     s->n_all = n;
