@@ -53,6 +53,15 @@ CC_INLINE cc_status api_var_hand(const cc_rules *rules, const void *out, cc_hand
     return cc_var_status(rules, h, CC_MAX_HAND, exact, &n);
 }
 
+/* The checks of a single-hand entry under its rules: api_hand under plain rules (or
+ * none: its argument error), api_var_hand under any other. O(1). */
+CC_INLINE cc_status api_rules_hand(const cc_rules *rules, const void *out, cc_hand h,
+                                   int exact)
+{
+    return rules != NULL && !rules->plain ? api_var_hand(rules, out, h, exact)
+                                          : api_hand(rules, out, h, exact);
+}
+
 /* The checks both meld batches share (their rows are checked one by one).
  * O(1). */
 CC_INLINE cc_status api_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
@@ -86,19 +95,14 @@ static cc_status api_config(const cc_game_config *cfg)
  * A few ns on the fast path; a few masks per set rank where sets and runs compete. */
 cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
 {
-    cc_status st;
-    if (rules != NULL && !rules->plain) {
-        st = api_var_hand(rules, points, h, -1);
-        if (st == CC_OK)
-            *points = cc_var_deadwood(rules, h);
-        return st;
-    }
-    st = api_hand(rules, points, h, -1);
+    cc_status st = api_rules_hand(rules, points, h, -1);
     if (st != CC_OK)
         return st;
-    /* two inlined copies: the single-deck one drops every twice term */
-    *points = h.twice == 0 ? cc_melds_deadwood_core(rules, h.once, 0)
-                           : cc_melds_deadwood_core(rules, h.once, h.twice);
+    if (rules->plain) /* two inlined copies: the single-deck one drops every twice term */
+        *points = h.twice == 0 ? cc_melds_deadwood_core(rules, h.once, 0)
+                               : cc_melds_deadwood_core(rules, h.once, h.twice);
+    else
+        *points = cc_var_deadwood(rules, h);
     return CC_OK;
 }
 
@@ -106,17 +110,14 @@ cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
  * O(1) on the fast path; exhaustive over candidate pairs otherwise. */
 cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
 {
-    cc_status st;
-    if (rules != NULL && !rules->plain) {
-        st = api_var_hand(rules, out, h, -1);
-        if (st == CC_OK)
-            cc_var_arrange(rules, h, rules->decks, out);
+    cc_status st = api_rules_hand(rules, out, h, -1);
+    if (st != CC_OK)
         return st;
-    }
-    st = api_hand(rules, out, h, -1);
-    if (st == CC_OK)
+    if (!rules->plain)
+        cc_var_arrange(rules, h, rules->decks, out);
+    else
         cc_melds_best(rules, h, out);
-    return st;
+    return CC_OK;
 }
 
 /* cc_best_melds without the fast path (for differential tests).
@@ -133,18 +134,13 @@ cc_status cc_best_melds_exhaustive(const cc_rules *rules, cc_hand h, cc_arrangem
  * CARD_COUNT when not 7). One deadwood. */
 cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
 {
-    cc_status st;
-    if (rules != NULL && !rules->plain) {
-        st = api_var_hand(rules, outcome, h, CC_HAND_CARDS);
-        if (st == CC_OK)
-            *outcome = cc_var_close_outcome(rules, h);
+    cc_status st = api_rules_hand(rules, outcome, h, CC_HAND_CARDS);
+    if (st != CC_OK)
         return st;
-    }
-    st = api_hand(rules, outcome, h, CC_HAND_CARDS);
-    if (st == CC_OK)
-        *outcome = cc_outcome_of(rules, h.once, h.twice,
-                                 cc_melds_deadwood_core(rules, h.once, h.twice));
-    return st;
+    *outcome = !rules->plain ? cc_var_close_outcome(rules, h)
+                             : cc_outcome_of(rules, h.once, h.twice,
+                                             cc_melds_deadwood_core(rules, h.once, h.twice));
+    return CC_OK;
 }
 
 /* Discard hints of exactly 8 cards, ascending card order, a copy held twice listed
@@ -152,17 +148,28 @@ cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome
 cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
                            uint8_t *outcomes)
 {
-    cc_status st;
-    if (rules != NULL && !rules->plain) {
-        st = api_var_hand(rules, points, h, CC_MAX_HAND);
-        if (st == CC_OK)
-            cc_var_hints(rules, h, points, outcomes);
+    cc_status st = api_rules_hand(rules, points, h, CC_MAX_HAND);
+    if (st != CC_OK)
         return st;
-    }
-    st = api_hand(rules, points, h, CC_MAX_HAND);
-    if (st == CC_OK)
+    if (!rules->plain)
+        cc_var_hints(rules, h, points, outcomes);
+    else
         cc_hints_of(rules, h, points, outcomes);
-    return st;
+    return CC_OK;
+}
+
+/* A meld batch (hints: the hint rows, else the deadwood rows): the checks once, then the
+ * kernel of the rules, which checks the rows one by one. O(n) rows. */
+CC_INLINE cc_status api_rows(const cc_rules *rules, int hints, const uint64_t *masks,
+                             size_t n, int decks, uint8_t *out, size_t *bad_row)
+{
+    cc_status st = api_batch(rules, masks, n, decks, out);
+    if (st != CC_OK)
+        return st;
+    if (!rules->plain)
+        return cc_jbatch(rules, hints, masks, n, decks, out, bad_row);
+    return hints ? cc_hints_rows(rules, masks, n, decks, out, bad_row)
+                 : cc_melds_deadwood_rows(rules, masks, n, decks, out, bad_row);
 }
 
 /* Deadwood of n rows (0..8 cards each), validated row by row; stops at the first bad
@@ -170,12 +177,7 @@ cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
 cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                             int decks, uint8_t *out, size_t *bad_row)
 {
-    cc_status st = api_batch(rules, masks, n, decks, out);
-    if (st != CC_OK)
-        return st;
-    if (!rules->plain)
-        return cc_jbatch(rules, 0, masks, n, decks, out, bad_row);
-    return cc_melds_deadwood_rows(rules, masks, n, decks, out, bad_row);
+    return api_rows(rules, 0, masks, n, decks, out, bad_row);
 }
 
 /* Hints of n rows of exactly 8 cards into 8n bytes (row-major, ascending card order);
@@ -183,12 +185,7 @@ cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t
 cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n, int decks,
                          uint8_t *out, size_t *bad_row)
 {
-    cc_status st = api_batch(rules, masks, n, decks, out);
-    if (st != CC_OK)
-        return st;
-    if (!rules->plain)
-        return cc_jbatch(rules, 1, masks, n, decks, out, bad_row);
-    return cc_hints_rows(rules, masks, n, decks, out, bad_row);
+    return api_rows(rules, 1, masks, n, decks, out, bad_row);
 }
 
 /* ------------------------------------------------------------------ outlook */

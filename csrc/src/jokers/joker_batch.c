@@ -124,6 +124,29 @@ CC_INLINE int cc_jbatch_dead2(const jtab *t, int jp, uint64_t a, uint64_t b, uin
 
 /* ------------------------------------------------------------------ batch rows */
 
+/* Where a card goes in a hints row: the count of the row's cards below it (bits
+ * `below`), copies counted (y: the cards, twice: those held twice; two == 0 folds the
+ * copies away). O(1). */
+CC_FORCE_INLINE int cc_jbatch_at(uint64_t y, uint64_t twice, uint64_t below, int two)
+{
+    return cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+}
+
+/* The hint d of every joker card of jm, each at its place in the row (cc_jbatch_at), a
+ * joker held twice at both. O(jokers). */
+CC_FORCE_INLINE void cc_jbatch_put_jokers(uint8_t *points, uint64_t jm, uint64_t y,
+                                          uint64_t twice, int two, int d)
+{
+    uint64_t x;
+    for (x = jm; x != 0; x &= x - 1) {
+        uint64_t bit = x & (~x + 1);
+        int k = cc_jbatch_at(y, twice, bit - 1, two);
+        points[k] = (uint8_t)d;
+        if (two && (twice & bit))
+            points[k + 1] = (uint8_t)d;
+    }
+}
+
 /* Hint points of the 8 valid cards h with one joker whose natural cards (a, b) (working
  * space) hold no natural meld, by table, in h's raw card order (the working space keeps
  * it, and keeps the jokers' bits 0, 12, 28: never a natural card there). Discarding a
@@ -156,18 +179,12 @@ CC_FORCE_INLINE void cc_jbatch_hints1(const jtab *t, const cc_rules *view, const
         unsigned lx = (two && (b & bit)) ? l[ls] : l[ls] & ~(1u << q);
         w = cc_max(cc_max(t->pair[pairs & ~(UINT64_C(1) << q)], t->run[lx]), rest[ls]);
         d = total - t->w[q] - (w > 0 ? w - 1 : -jp);
-        k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
+        k = cc_jbatch_at(y, twice, below, two);
         points[k] = (uint8_t)d;
         if (two && (twice & bit))
             points[k + 1] = (uint8_t)d;
     }
-    for (x = jm; x != 0; x &= x - 1) {
-        uint64_t bit = x & (~x + 1), below = bit - 1;
-        int k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
-        points[k] = (uint8_t)total;
-        if (two && (twice & bit))
-            points[k + 1] = (uint8_t)total;
-    }
+    cc_jbatch_put_jokers(points, jm, y, twice, two, total);
 }
 
 /* The second largest of three. O(1). */
@@ -277,21 +294,14 @@ CC_FORCE_INLINE void cc_jbatch_hints2_np(const jtab *t, const cc_rules *view,
             }
         }
         /* (the stores may alias the tables: every read here is a fresh one) */
-        points[cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0)] =
+        points[cc_jbatch_at(y, twice, below, two)] =
             (uint8_t)(total - w[q] - cc_max(0, cc_max(jp + w1, 2 * jp + w2)));
     }
     for (x = a & ~inpart; x != 0; x &= x - 1) {
         uint64_t below = (x & (~x + 1)) - 1;
-        int k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
-        points[k] = (uint8_t)(dwhole - w[cc_ctz(x) & 15]);
+        points[cc_jbatch_at(y, twice, below, two)] = (uint8_t)(dwhole - w[cc_ctz(x) & 15]);
     }
-    for (x = jm; x != 0; x &= x - 1) {
-        uint64_t bit = x & (~x + 1), below = bit - 1;
-        int k = cc_popcount(y & below) + (two ? cc_popcount(twice & below) : 0);
-        points[k] = (uint8_t)djoker;
-        if (two && (twice & bit))
-            points[k + 1] = (uint8_t)djoker;
-    }
+    cc_jbatch_put_jokers(points, jm, y, twice, two, djoker);
 }
 
 /* cc_jbatch_hints2_np by the count of ranks held twice (<= 2). O(1). */
