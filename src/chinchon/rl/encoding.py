@@ -10,7 +10,7 @@ vectorised C implementation must reproduce this module exactly).
 - ``128``: draw the stock's top card; ``129``: take the discard pile's top card;
 - ``130``: rejoin (spend a chip, between hands); ``131``: stay out.
 
-**Observation**: a ``float32`` vector of ``OBS_SIZE = 887`` numbers, the same layout
+**Observation**: a ``float32`` vector of ``OBS_SIZE = 897`` numbers, the same layout
 for every table size: 13 card planes of 64 (one number per card index), then 6 seat rows
 of 7 fields (row 0 is the observing seat, row ``k`` the seat ``k`` places after it in
 play order; rows past the table's size are zero), then 23 scalars. Every number is an
