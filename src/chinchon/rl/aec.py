@@ -80,7 +80,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     the first lead. Other keys of ``options`` are ignored.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "chinchon_v0",
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "name": "chinchon_v0",
                 "is_parallelizable": False}
 
     def __init__(self, players: int = 2, rules: Union[Rules, str, None] = None, *,

@@ -48,7 +48,7 @@ class ChinchonEnv(gymnasium.Env):  # type: ignore[misc]
     ``options`` as for :class:`~chinchon.rl.raw_env`.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, players: int = 2, opponents: Union[str, Sequence[str]] = "greedy",
                  rules: Union[Rules, str, None] = None, *, seat: int = 0,
