@@ -45,6 +45,7 @@ from .cards import (
     parse_cards,
 )
 from .errors import (
+    ActionNotAllowed,
     BatchRowError,
     CannotCloseError,
     CardCountError,
@@ -138,5 +139,6 @@ __all__ = [
     "BatchRowError",
     "CannotCloseError",
     "IllegalAction",
+    "ActionNotAllowed",
     "SimulationError",
 ]

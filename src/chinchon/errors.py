@@ -18,6 +18,7 @@ __all__ = [
     "BatchRowError",
     "CannotCloseError",
     "IllegalAction",
+    "ActionNotAllowed",
     "SimulationError",
 ]
 
@@ -92,6 +93,16 @@ class CannotCloseError(ChinchonError):
 
 class IllegalAction(ChinchonError):
     """A game action that the rules do not allow now; the game is left unchanged."""
+
+
+class ActionNotAllowed(IllegalAction):
+    """An action number that the action mask of a reinforcement-learning environment
+    (``chinchon.rl``, docs/rl.md) does not allow now: ``.action`` is what was given.
+    The environment is left unchanged."""
+
+    def __init__(self, message: str, action: object = None) -> None:
+        super().__init__(message)
+        self.action = action
 
 
 class SimulationError(ChinchonError):

@@ -26,6 +26,7 @@ EXAMPLES = {
     "BatchRowError": (("row 3: bits set outside the card lanes", 3), {"row": 3}),
     "CannotCloseError": (("the closer cannot close",), {}),
     "IllegalAction": (("cannot draw in the 'discard' phase",), {}),
+    "ActionNotAllowed": (("action 131 is not allowed now", 131), {"action": 131}),
     "SimulationError": (("game 7 of seed 3 failed: RuntimeError: boom", 7, 3,
                          "RuntimeError: boom"), {"index": 7, "seed": 3,
                                                  "cause": "RuntimeError: boom"}),

@@ -7,11 +7,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any, cast
 
-from .._backend import best_melds
 from .._backend import outlook as solver_outlook
 from ..bots import bots_rejoin, make_bot
 from ..game.hand_end import close_refused
-from ..rules import Rules
+from ..game.text import hand_result_lines, hand_text, rules_summary, table_lines
 from ..cards import Card
 from ..errors import ChinchonError
 from ..game import Game
@@ -56,41 +55,14 @@ def _ask(prompt: str) -> str:
 
 
 def _show_hand_result(game: Any, names: Sequence[str]) -> None:
-    last = game.last_hand
-    s = last.settlement
-    if s is None:
-        print(f"\n== the stock is down to {game.stock_size} cards: the hand is void, "
-              "nobody scores ==")
-        return
-    print(f"\n== {names[last.closer]} closes: {s.outcome.replace('_', ' ')} ==")
-    results = [s.closer, *s.opponents]
-    for pos, seat in enumerate(last.order):
-        r = results[pos]
-        melds = "  ".join(f"[{m}]" for m in r.melds) or "-"
-        lay = getattr(r, "layoffs", ())
-        extra = ("  laid off " + " ".join(str(c) for c, _ in lay)) if lay else ""
-        left = " ".join(str(c) for c in r.unmatched) or "-"
-        print(f"  {names[seat]:<10} melds {melds}{extra}  left {left}  "
-              f"points {last.points[seat]:+d}")
-    print("  totals: " + ", ".join(
-        f"{names[i]} {t}{'' if game.in_game[i] else ' (out)'}"
-        for i, t in enumerate(game.totals)))
-
-
-def _hand_text(game: Any, me: int) -> str:
-    """The hand as the table shows it: melds first, each with its joker in place and
-    what it stands for (``4o *1(5o) 6o``), then the unmatched cards."""
-    a = best_melds(game.held(me), decks=game.decks, rules=game.rules)
-    melds = ["[" + str(m) + "]" for m in a.melds]
-    return " ".join(melds + [str(c) for c in a.unmatched])
+    print()
+    print("\n".join(hand_result_lines(game, names)))
 
 
 def _human_turn(game: Any, me: int, outlook: bool = False) -> None:
-    hand = _hand_text(game, me)
     top = game.discard_top
-    print(f"\nYour hand: {hand}")
-    print(f"Discard pile: {top if top is not None else '(empty)'}   stock: {game.stock_size}"
-          f"   totals: {list(game.totals)}")
+    print()
+    print("\n".join(table_lines(game, me)))
     while True:
         choice = _ask(f"Draw from [s]tock or [d]iscard ({top})? " if top is not None
                       else "Draw from [s]tock? ")
@@ -106,7 +78,7 @@ def _human_turn(game: Any, me: int, outlook: bool = False) -> None:
         break
     options: list[Any] = one_per_card(game.hints())
     best = min(h.points for h in options)
-    print("Your hand: " + _hand_text(game, me))
+    print("Your hand: " + hand_text(game, me))
     ahead: dict[Any, Any] = {}
     if outlook:
         ahead = {x.card: x for x in solver_outlook(game.held(me), game.unseen(me),
@@ -157,28 +129,6 @@ def _human_turn(game: Any, me: int, outlook: bool = False) -> None:
         game.discard(pick.card, close)
         print(f"You {'close with' if close else 'discard'} {pick.card}.")
         return
-
-
-def rules_summary(rules: Rules) -> str:
-    """One line on the rules in force: the preset's name and what matters at the table."""
-    name = rules.preset_name or "custom"
-    jokers = []
-    if rules.wild_ace_of_coins:
-        jokers.append("the ace of coins is wild")
-    if rules.jokers:
-        jokers.append(f"{rules.jokers} joker{'s' if rules.jokers > 1 else ''} per deck")
-    parts = [f"{rules.deck} cards", *jokers,
-             f"close with {rules.close_limit} or less",
-             f"over {rules.eliminate_above} is out"]
-    if jokers:
-        parts.append(f"a joker left counts {rules.joker_points}")
-    if not rules.first_round_close:
-        parts.append("no close in the first round")
-    if rules.void_at_stock is not None:
-        parts.append(f"void hand at {rules.void_at_stock} cards in the stock")
-    if not rules.seven_run_wins:
-        parts.append("a 7-card run scores minus ten")
-    return f"{name} ({', '.join(parts)})"
 
 
 def _try_card(text: str) -> Any:

@@ -4,8 +4,9 @@ An observation is a read-only window onto a game for one seat: its own cards, th
 discard pile's top card and size, the stock's size, every seat's total, who is in, the
 chips, whose turn it is, the last closed hand's public record, the result and the
 cards it cannot know the place of (:meth:`Observation.unseen`: what every seat saw go
-to the discard pile or be taken from it is known) -- never another seat's cards or the
-stock's order. It reads
+to the discard pile or be taken from it is known, and :meth:`Observation.discard_pile`,
+:meth:`Observation.taken` and :meth:`Observation.restocked` give those public parts) --
+never another seat's cards or the stock's order. It reads
 the game on demand, so making one per decision costs next to nothing; it is meant to be
 used while the decision is being made. :meth:`Observation.to_dict` gives the JSON-ready
 form that :meth:`Game.observation` returns and a server sends to that seat.
@@ -139,6 +140,23 @@ class Observation:
         deck less its own hand, the discard pile and the cards it saw the others take
         from the pile. What :func:`~chinchon.outlook` takes as ``unseen``."""
         return self._game.unseen(self.seat)
+
+    # what every seat saw of the piles (public; the same for every seat): the parts of
+    # what :meth:`unseen` leaves out
+    def discard_pile(self) -> list[Card]:
+        """The discard pile, bottom to top: every seat saw each card discarded (the
+        JSON form, :meth:`to_dict`, shows only its top and size)."""
+        return self._game.discard_pile()
+
+    def taken(self, seat: int) -> list[Card]:
+        """The cards ``seat`` (any seat) took from the discard pile this hand and still
+        holds: every seat saw them taken."""
+        return self._game.taken(seat)
+
+    def restocked(self) -> Optional[list[Card]]:
+        """The cards of this hand's last reshuffle into the stock (ascending), or None
+        before any: every seat saw the pile turned over."""
+        return self._game.restocked()
 
     def hints(self) -> list[Hint]:
         """The discard hints of this seat's 8 cards, on its own turn after the draw."""

@@ -217,6 +217,23 @@ class GameState:
         return self._piles.unseen(s, self._hands[s], self._rules.solver.card_mask,
                                   self._decks)
 
+    def discard_pile(self) -> list[Card]:
+        """The cards of the discard pile, bottom to top (a copy). Public: every seat saw
+        each of them discarded face up (what :meth:`unseen` leaves out)."""
+        return list(self._piles.discard)
+
+    def taken(self, seat: int) -> list[Card]:
+        """The cards ``seat`` took from the discard pile this hand and still holds, in
+        the order taken (a copy). Public: every seat saw them taken."""
+        return list(self._piles.taken[self.seat_index(seat)])
+
+    def restocked(self) -> Optional[list[Card]]:
+        """The cards of the stock made by this hand's last reshuffle of the discard
+        pile, in ascending card order (a copy), or None before any reshuffle this hand.
+        Public: every seat saw the pile turned over."""
+        r = self._piles.restocked
+        return None if r is None else list(r)
+
     @property
     def discard_top(self) -> Optional[Card]:
         """The face-up card on the discard pile, or ``None`` when the pile is empty."""

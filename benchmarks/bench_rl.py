@@ -1,0 +1,106 @@
+"""Benchmarks of the reinforcement-learning environments (pytest-benchmark; outside
+testpaths; needs the rl extra).
+
+Run: ``pytest benchmarks/bench_rl.py``. The measure (docs/rl.md#speed): one core, 2
+players, ``player_1`` played by a greedy bot, ``player_0`` a learner taking random legal
+actions; every step reads the observation and the mask (``env.last()``) -- the
+learner's steps and the bot's. Target with the native core: the AEC environment at >=
+50,000 steps per second. The Gymnasium environment's rate (one step: the learner's
+action and the bot's moves after it) is recorded beside it. OpenSpiel's gin rummy
+through pyspiel, when installed, runs the same loop for the ratio. Rates are recorded
+(``extra_info``), not asserted: the machines are shared.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+import chinchon  # noqa: E402
+import chinchon.rl as rl  # noqa: E402
+from chinchon.bots import GreedyBot  # noqa: E402
+
+STEPS = 20_000 if chinchon.IMPLEMENTATION == "native" else 500
+
+
+def aec_steps(steps: int, seed: int = 1) -> tuple[int, int]:
+    """``steps`` AEC steps of the measure; returns (steps, learner steps)."""
+    env = rl.env(players=2)
+    bot = GreedyBot(seed)
+    pick = random.Random(seed).choice
+    env.reset(seed=seed)
+    n = learner = 0
+    while n < steps:
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            if agent == "player_0":
+                env.step(pick(np.flatnonzero(obs["action_mask"]).tolist()))
+                learner += 1
+            else:
+                env.step(env.bot_action(bot))
+            n += 1
+            if n >= steps:
+                break
+        else:
+            env.reset()
+    return n, learner
+
+
+def gym_steps(steps: int, seed: int = 1) -> int:
+    env = rl.ChinchonEnv(players=2, opponents="greedy")
+    pick = random.Random(seed).choice
+    env.reset(seed=seed)
+    for _ in range(steps):
+        mask = env.action_masks()
+        _, _, terminated, truncated, _ = env.step(pick(np.flatnonzero(mask).tolist()))
+        if terminated or truncated:
+            env.reset()
+    return steps
+
+
+def test_aec_two_players_greedy_opponent(benchmark):
+    n, learner = benchmark.pedantic(aec_steps, args=(STEPS,), rounds=3, iterations=1,
+                                    warmup_rounds=1)
+    t = benchmark.stats.stats.median
+    benchmark.extra_info.update(op="AEC env, 2 players, greedy opponent, random learner",
+                                steps_per_second=n / t, learner_steps_per_second=learner / t,
+                                implementation=chinchon.IMPLEMENTATION)
+
+
+def test_gymnasium_two_players_greedy_opponent(benchmark):
+    n = benchmark.pedantic(gym_steps, args=(STEPS // 2,), rounds=3, iterations=1,
+                           warmup_rounds=1)
+    benchmark.extra_info.update(op="Gymnasium env, 2 players, greedy opponent",
+                                learner_steps_per_second=n / benchmark.stats.stats.median,
+                                implementation=chinchon.IMPLEMENTATION)
+
+
+def test_openspiel_gin_rummy_for_the_ratio(benchmark):
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game("gin_rummy")
+
+    def run(steps: int) -> int:
+        rng = random.Random(1)
+        state = game.new_initial_state()
+        for _ in range(steps):
+            if state.is_terminal():
+                state = game.new_initial_state()
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+        return steps
+
+    n = benchmark.pedantic(run, args=(STEPS,), rounds=3, iterations=1)
+    benchmark.extra_info.update(op="OpenSpiel gin rummy (pyspiel), random actions",
+                                steps_per_second=n / benchmark.stats.stats.median)

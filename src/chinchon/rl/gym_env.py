@@ -1,0 +1,144 @@
+"""The Gymnasium environment: one learner seat, the other seats played by the built-in
+bots between the learner's actions (docs/rl.md). Registered as
+``chinchon/Chinchon-v0`` on ``import chinchon.rl``.
+"""
+
+from __future__ import annotations
+
+from operator import index as _as_index
+from typing import Any, Optional, Sequence, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..bots import BOTS, Bot, make_bot
+from ..errors import ChinchonError, IllegalAction, shown
+from ..rules import Rules
+from . import encoding as E
+from .aec import raw_env
+
+__all__ = ["ChinchonEnv"]
+
+
+def _int_or(action: Any) -> int:
+    """``action`` as an int, or -1 when it is none."""
+    if isinstance(action, (bool, np.bool_)):
+        return -1
+    try:
+        return _as_index(action)
+    except TypeError:
+        return -1
+
+
+class ChinchonEnv(gymnasium.Env):  # type: ignore[misc]
+    """One Chinchón game from the learner's seat (``seat``, 0 by default), the other
+    seats played by bots: ``opponents`` is a bot name (``'greedy'``, ``'expert'``,
+    ``'random'``) for all of them, or one name per other seat in seat order.
+
+    The observation is the learner's observation vector (``float32``,
+    :data:`~chinchon.rl.encoding.OBS_SIZE`), the action one of
+    :data:`~chinchon.rl.encoding.N_ACTIONS`; :meth:`action_masks` (what sb3-contrib's
+    MaskablePPO reads) and ``info["action_mask"]`` say which are allowed. The reward is
+    the learner's reward of :class:`~chinchon.rl.raw_env` summed over its action and the
+    bots' moves after it; ``terminated`` at the end of the game, ``truncated`` after
+    ``max_turns``. ``rules``, ``reward``, ``max_turns``, ``illegal_action_penalty`` and
+    ``render_mode`` are as for :class:`~chinchon.rl.raw_env`. ``reset(seed=...)`` seeds
+    the environment's generator, which draws each game's seed and the bots' seeds;
+    ``options`` as for :class:`~chinchon.rl.raw_env`.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, players: int = 2, opponents: Union[str, Sequence[str]] = "greedy",
+                 rules: Union[Rules, str, None] = None, *, seat: int = 0,
+                 reward: str = "game", max_turns: Optional[int] = None,
+                 illegal_action_penalty: Optional[float] = -1.0,
+                 render_mode: Optional[str] = None) -> None:
+        self._aec = raw_env(players, rules, reward=reward, max_turns=max_turns,
+                            illegal_action_penalty=illegal_action_penalty,
+                            render_mode=render_mode)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ChinchonError(f"seat must be a seat 0..{players - 1}, got {shown(seat)}")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1 or not all(
+                isinstance(n, str) and n.strip().lower() in BOTS for n in names):
+            raise ChinchonError(f"opponents must be a bot name ({', '.join(BOTS)}) or one "
+                                f"per other seat ({players - 1}), got {shown(opponents)}")
+        self.seat = seat
+        self.opponents = [n.strip().lower() for n in names]
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(E.OBS_LOW, E.OBS_HIGH, dtype=np.float32)
+        self.action_space = spaces.Discrete(E.N_ACTIONS)
+        self._agent = self._aec.possible_agents[seat]
+        self._bots: list[Optional[Bot]] = []
+        self._done = True
+
+    @property
+    def aec(self) -> raw_env:
+        """The AEC environment underneath (its ``game``, ``render``...)."""
+        return self._aec
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's allowed actions now (``bool``, :data:`~chinchon.rl.encoding.
+        N_ACTIONS`)."""
+        return self._aec.action_mask().astype(bool)
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        game_seed = int(rng.integers(2**63))
+        others = iter(self.opponents)
+        self._bots = [None if s == self.seat else make_bot(next(others), int(rng.integers(2**63)))
+                      for s in range(self._aec.players)]
+        self._aec.reset(seed=game_seed, options=options)
+        self._done = False
+        reward, _ = self._play_bots()
+        return self._result()[0], self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise IllegalAction("step() after the end of the game: call reset() to play "
+                                "another")
+        aec = self._aec
+        legal = bool(0 <= _int_or(action) < E.N_ACTIONS and aec.action_mask()[_int_or(action)])
+        aec.step(action)  # ActionNotAllowed (nothing changed) or the penalty
+        reward = aec.rewards[self._agent]
+        more, _ = self._play_bots()
+        obs, terminated, truncated = self._result()
+        self._done = terminated or truncated
+        info = self._info()
+        if not legal:
+            info["illegal_action"] = True
+        return obs, float(reward + more), terminated, truncated, info
+
+    def _play_bots(self) -> tuple[float, int]:
+        """The bots' moves until the learner is to act or the game ends; the learner's
+        reward over them and how many there were."""
+        aec = self._aec
+        agent = self._agent
+        total, moves = 0.0, 0
+        bots = self._bots
+        seats = aec._seats
+        while not (aec.terminations[agent] or aec.truncations[agent]):
+            selected = aec.agent_selection
+            if selected == agent:
+                break
+            bot = bots[seats[selected]]
+            assert bot is not None
+            aec.step(aec.bot_action(bot))
+            total += aec.rewards[agent]
+            moves += 1
+        return total, moves
+
+    def _result(self) -> tuple[np.ndarray, bool, bool]:
+        aec = self._aec
+        obs = aec._encoder.observe(self.seat)  # type: ignore[union-attr]
+        return obs, aec.terminations[self._agent], aec.truncations[self._agent]
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._aec.action_mask()}
+
+    def render(self) -> Optional[str]:
+        return self._aec.render()
