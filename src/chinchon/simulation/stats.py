@@ -146,6 +146,16 @@ class SimulationResult:
             return NotImplemented
         return self.merge(other)
 
+    def plot(self, kind: str = "wins") -> Any:
+        """A ``matplotlib.figure.Figure`` of these statistics (needs the ``plot`` extra,
+        ``pip install "chinchon[plot]"``): ``kind`` is ``'wins'`` (win rate by seat and
+        by bot, 95% intervals), ``'points'`` (hand points per bot), ``'length'`` (hands
+        per game, turns per hand) or ``'endings'`` (how hands end); see
+        :mod:`chinchon.simulation.plot`."""
+        from .plot import figure
+
+        return figure(self, kind)
+
     def stats(self) -> dict[str, Any]:
         """:meth:`to_dict` without the timing: equal for equal seeds, whatever ``jobs``
         and whichever engine."""
