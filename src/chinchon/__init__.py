@@ -53,6 +53,7 @@ from .errors import (
     DuplicateCardError,
     IllegalAction,
     InvalidHandError,
+    RecordsError,
     SimulationError,
 )
 from .game import Game, GameResult, HandResult
@@ -139,4 +140,5 @@ __all__ = [
     "CannotCloseError",
     "IllegalAction",
     "SimulationError",
+    "RecordsError",
 ]
