@@ -259,12 +259,12 @@ def differences(a: SimulationResult, b: SimulationResult) -> list[dict[str, Any]
     """What changes from run ``a`` to run ``b``, each with a 95% interval (normal
     approximation, the runs independent): the win rate of each seat and of each bot
     both have, the means of hands per game, turns per hand and each common bot's hand
-    points, and the share of each hand ending. Rows: ``measure``, ``a``, ``b``,
+    points, and the share of each hand ending that either run had. Rows: ``measure``, ``a``, ``b``,
     ``difference`` (b - a), ``low``, ``high``, ``unit`` ('%' or '')."""
     rows: list[dict[str, Any]] = []
 
-    def share(measure: str, ka: int, na: int, kb: int, nb: int) -> None:
-        if not na or not nb:
+    def share(measure: str, ka: int, na: int, kb: int, nb: int, both_none: bool = True) -> None:
+        if not na or not nb or (not both_none and ka == kb == 0):
             return
         pa, pb = ka / na, kb / nb
         half = Z95 * math.sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb)
@@ -296,5 +296,5 @@ def differences(a: SimulationResult, b: SimulationResult) -> list[dict[str, Any]
     ca, cb = sum(a.endings.values()), sum(b.endings.values())
     for outcome in HAND_OUTCOMES:
         share(f"hands ending {outcome.replace('_', ' ')}", a.endings.get(outcome, 0), ca,
-              b.endings.get(outcome, 0), cb)
+              b.endings.get(outcome, 0), cb, both_none=False)  # an ending neither had: no row
     return rows
