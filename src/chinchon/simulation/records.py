@@ -37,7 +37,7 @@ from .play import GameRecord, game_seed
 if TYPE_CHECKING:
     from .chunks import SimulationParams
 
-__all__ = ["COLUMNS", "FORMAT", "read_records", "part_name"]
+__all__ = ["COLUMNS", "FORMAT", "read_records", "part_name", "part_paths", "read_meta"]
 
 #: the version of the records' layout (columns and ``_chinchon.json``), in the metadata
 FORMAT = 2
@@ -208,3 +208,18 @@ def read_records(path: str, columns: Sequence[str] | None = None) -> Any:
         table = table.drop_columns(["index"])
     assert isinstance(table, pa.Table)
     return table
+
+
+def part_paths(path: str) -> list[Path]:
+    """The parts under ``path`` (a records folder), in game order."""
+    return sorted(p for p in Path(path).iterdir()
+                  if p.name.startswith(_PREFIX) and p.name.endswith(_SUFFIX))
+
+
+def read_meta(path: str) -> Any:
+    """The decoded ``_chinchon.json`` of the records folder ``path``; None where there
+    is none (OSError or ValueError where it cannot be read or decoded)."""
+    meta = Path(path) / _META
+    if not meta.is_file():
+        return None
+    return json.loads(meta.read_text())

@@ -92,7 +92,7 @@ def load_records(path: str, label: str = "") -> Run:
     its statistics, equal to those the run returned (``stats()``), and its parameters.
     A :class:`~chinchon.errors.RecordsError` when the folder is missing, holds no games,
     is of another version of the records, or mixes simulations (rule sets, bots, seeds)."""
-    from .records import _META, _PREFIX, _SUFFIX, COLUMNS, FORMAT
+    from .records import COLUMNS, FORMAT, part_paths, read_meta
 
     folder = Path(path)
     shown_path = repr(str(path))
@@ -101,19 +101,17 @@ def load_records(path: str, label: str = "") -> Run:
     if not folder.is_dir():
         raise RecordsError(f"records: {shown_path} is a file, not a records folder "
                            "(simulate --records DIR writes one)")
-    parts = sorted(p for p in folder.iterdir()
-                   if p.name.startswith(_PREFIX) and p.name.endswith(_SUFFIX))
-    meta_path = folder / _META
-    if not parts:
-        raise RecordsError(f"records: {shown_path} holds no games (no {_PREFIX}*{_SUFFIX}); "
+    if not part_paths(str(folder)):
+        raise RecordsError(f"records: {shown_path} holds no games (no part-*.parquet); "
                            f"write them with chinchon simulate --records {path}")
-    if not meta_path.is_file():
-        raise RecordsError(f"records: {shown_path} has no {_META}: not a folder that "
-                           "chinchon simulate --records wrote")
     try:
-        meta = json.loads(meta_path.read_text())
+        meta = read_meta(str(folder))
     except (OSError, ValueError) as exc:
-        raise RecordsError(f"records: {shown_path}: {_META} is unreadable ({exc})") from None
+        raise RecordsError(f"records: {shown_path}: _chinchon.json is unreadable "
+                           f"({exc})") from None
+    if meta is None:
+        raise RecordsError(f"records: {shown_path} has no _chinchon.json: not a folder that "
+                           "chinchon simulate --records wrote")
     fmt = meta.get("format", 1) if isinstance(meta, dict) else None
     if fmt != FORMAT:
         made = meta.get("chinchon", "before 0.1.0") if isinstance(meta, dict) else "?"
