@@ -12,7 +12,8 @@ A snippet may carry one marker, an HTML comment on the line right above its fenc
   cluster at an address, a browser). Use sparingly: the claim is then untested.
 - ``<!-- snippet: needs MODULE ... -->``: run only when every MODULE imports, else
   skipped (the optional extras' packages); under ``CHINCHON_REQUIRE_DASK_TESTS=1`` a
-  missing module of the dask extra is a failure, as in tests/simulate. The word
+  missing module of the dask extra is a failure, as in tests/simulate (and under
+  ``CHINCHON_REQUIRE_PLOT_TESTS=1`` a missing matplotlib). The word
   ``native`` among them asks for the native core in use (``chinchon.IMPLEMENTATION``):
   for a snippet that plays thousands of games, minutes on the pure-Python solver.
 """
@@ -32,6 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
 #: the packages of the dask extra (pyproject.toml): required under CHINCHON_REQUIRE_DASK_TESTS
 DASK_EXTRA = {"dask", "distributed", "pyarrow", "pandas"}
+#: the plot extra's package: required under CHINCHON_REQUIRE_PLOT_TESTS
+PLOT_EXTRA = {"matplotlib"}
 
 _MARKER = re.compile(r"^<!--\s*snippet:\s*(skip|needs\s+[\w. ]+?)\s*-->\s*$")
 _FENCE = re.compile(r"^```(\S*)\s*$")
@@ -108,6 +111,9 @@ def test_snippets_run(path: Path, tmp_path, monkeypatch):
                 if os.environ.get("CHINCHON_REQUIRE_DASK_TESTS") and set(missing) & DASK_EXTRA:
                     pytest.fail(f"{where} needs {', '.join(missing)}, which "
                                 "CHINCHON_REQUIRE_DASK_TESTS requires")
+                if os.environ.get("CHINCHON_REQUIRE_PLOT_TESTS") and set(missing) & PLOT_EXTRA:
+                    pytest.fail(f"{where} needs {', '.join(missing)}, which "
+                                "CHINCHON_REQUIRE_PLOT_TESTS requires")
                 skipped.append(f"{where} (needs {', '.join(missing)})")
                 continue
         # blank lines in front: the traceback's line numbers are the file's own
