@@ -409,6 +409,7 @@ typedef struct cc_game_record {
     uint8_t *outcomes;         /*   their cc_outcome, or CC_HAND_VOID */
     size_t n_points, cap_points;
     int32_t *points;           /* each closed hand's points, closer first in play order */
+    uint8_t *point_seats;      /* the seat of each of points (NULL: not written) */
     size_t n_events, cap_events;
     uint64_t *events;          /* the trace (may be NULL with cap_events 0) */
 } cc_game_record;

@@ -28,6 +28,7 @@ typedef struct buffers {
     uint32_t turns[MAX_ENDED];
     uint8_t outcomes[MAX_ENDED];
     int32_t points[MAX_ENDED * CC_MAX_PLAYERS];
+    uint8_t point_seats[MAX_ENDED * CC_MAX_PLAYERS];
     uint64_t *events;
 } buffers;
 
@@ -38,6 +39,7 @@ static void attach(cc_game_record *rec, buffers *b, size_t cap_events)
     rec->outcomes = b->outcomes;
     rec->cap_ended = MAX_ENDED;
     rec->points = b->points;
+    rec->point_seats = b->point_seats;
     rec->cap_points = MAX_ENDED * CC_MAX_PLAYERS;
     rec->events = b->events;
     rec->cap_events = cap_events;
@@ -191,6 +193,8 @@ static void check_trace(const cc_game_config *cfg, const cc_game_record *rec, co
         case CC_EV_POINTS:
             CHECK(points < rec->n_points && rec->points[points] == (int32_t)b, "points %zu",
                   points);
+            CHECK(rec->point_seats == NULL || rec->point_seats[points] == seat,
+                  "the seat of points %zu", points);
             points++;
             break;
         case CC_EV_REJOIN:

@@ -54,6 +54,7 @@ from .errors import (
     DuplicateCardError,
     IllegalAction,
     InvalidHandError,
+    RecordsError,
     SimulationError,
 )
 from .game import Game, GameResult, HandResult
@@ -141,4 +142,5 @@ __all__ = [
     "IllegalAction",
     "ActionNotAllowed",
     "SimulationError",
+    "RecordsError",
 ]

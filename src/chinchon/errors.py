@@ -20,6 +20,7 @@ __all__ = [
     "IllegalAction",
     "ActionNotAllowed",
     "SimulationError",
+    "RecordsError",
 ]
 
 
@@ -116,6 +117,11 @@ class SimulationError(ChinchonError):
         self.index = index
         self.seed = seed
         self.cause = cause
+
+
+class RecordsError(ChinchonError):
+    """A simulation's records folder that cannot be read as asked: missing, empty, of
+    another version of chinchon, or holding games of different simulations."""
 
 
 #: Each named status of the C core (``cc_status`` in csrc/include/chinchon.h) with the exception

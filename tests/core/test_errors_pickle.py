@@ -30,6 +30,7 @@ EXAMPLES = {
     "SimulationError": (("game 7 of seed 3 failed: RuntimeError: boom", 7, 3,
                          "RuntimeError: boom"), {"index": 7, "seed": 3,
                                                  "cause": "RuntimeError: boom"}),
+    "RecordsError": (("records: no folder 'games.parquet'",), {}),
 }
 
 

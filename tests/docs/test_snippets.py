@@ -13,7 +13,8 @@ A snippet may carry one marker, an HTML comment on the line right above its fenc
 - ``<!-- snippet: needs MODULE ... -->``: run only when every MODULE imports, else
   skipped (the optional extras' packages); under ``CHINCHON_REQUIRE_DASK_TESTS=1`` a
   missing module of the dask extra is a failure, as in tests/simulate, and under
-  ``CHINCHON_REQUIRE_RL_TESTS=1`` one of the rl extra, as in tests/rl. The word
+  ``CHINCHON_REQUIRE_RL_TESTS=1`` one of the rl extra, as in tests/rl (and under
+  ``CHINCHON_REQUIRE_PLOT_TESTS=1`` a missing matplotlib). The word
   ``native`` among them asks for the native core in use (``chinchon.IMPLEMENTATION``):
   for a snippet that plays thousands of games, minutes on the pure-Python solver.
 """
@@ -35,6 +36,8 @@ FILES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
 DASK_EXTRA = {"dask", "distributed", "pyarrow", "pandas"}
 #: the packages of the rl extra: required under CHINCHON_REQUIRE_RL_TESTS
 RL_EXTRA = {"pettingzoo", "gymnasium"}
+#: the plot extra's package: required under CHINCHON_REQUIRE_PLOT_TESTS
+PLOT_EXTRA = {"matplotlib"}
 
 _MARKER = re.compile(r"^<!--\s*snippet:\s*(skip|needs\s+[\w. ]+?)\s*-->\s*$")
 _FENCE = re.compile(r"^```(\S*)\s*$")
@@ -114,6 +117,9 @@ def test_snippets_run(path: Path, tmp_path, monkeypatch):
                 if os.environ.get("CHINCHON_REQUIRE_RL_TESTS") and set(missing) & RL_EXTRA:
                     pytest.fail(f"{where} needs {', '.join(missing)}, which "
                                 "CHINCHON_REQUIRE_RL_TESTS requires")
+                if os.environ.get("CHINCHON_REQUIRE_PLOT_TESTS") and set(missing) & PLOT_EXTRA:
+                    pytest.fail(f"{where} needs {', '.join(missing)}, which "
+                                "CHINCHON_REQUIRE_PLOT_TESTS requires")
                 skipped.append(f"{where} (needs {', '.join(missing)})")
                 continue
         # blank lines in front: the traceback's line numbers are the file's own

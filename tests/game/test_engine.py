@@ -4,6 +4,8 @@ whichever engine runs. The long run is ``python -m tests.oracles.engine_diff``."
 
 from __future__ import annotations
 
+from collections import Counter
+
 from dataclasses import astuple
 
 import pytest
@@ -123,6 +125,15 @@ def test_native_counts_equal_the_records_statistics(players, bots, rules):
     assert list(counted.to_dict()) == list(kept.to_dict()) == list(reference.to_dict())
     for key in ("hands_per_game", "turns_per_hand", "points", "endings", "wins_per_bot"):
         assert list(getattr(counted, key)) == list(getattr(reference, key)), key
+    # the hand points of each seat: the seats of the records' points, summing to points
+    assert [list(h) for h in counted.points_per_seat] == \
+        [list(h) for h in reference.points_per_seat]
+    total: Counter[int] = Counter()
+    for h in counted.points_per_seat:
+        total.update(h)
+    assert dict(total) == counted.points
+    for r in kept.records:
+        assert len(r.point_seats) == len(r.points) and set(r.point_seats) <= set(range(players))
     if isinstance(rules, Rules) and rules.minus_ten == 5000:
         assert -5000 in counted.points  # beyond the C array's range: the dict
 

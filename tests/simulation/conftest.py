@@ -17,3 +17,12 @@ _MISSING = [m for m in ("distributed", "pyarrow", "pandas")
 if _MISSING and os.environ.get("CHINCHON_REQUIRE_DASK_TESTS"):
     raise RuntimeError(f"CHINCHON_REQUIRE_DASK_TESTS is set, but {', '.join(_MISSING)} "
                        f"is not installed (pip install '.[dask]')")
+
+
+def require_plot_extra() -> None:
+    """The plot tests' guard: under ``CHINCHON_REQUIRE_PLOT_TESTS`` (``.ci/run``) a
+    missing plot extra (matplotlib) is an error, not a skip."""
+    if os.environ.get("CHINCHON_REQUIRE_PLOT_TESTS") and \
+            importlib.util.find_spec("matplotlib") is None:
+        raise RuntimeError("CHINCHON_REQUIRE_PLOT_TESTS is set, but matplotlib is not "
+                           "installed (pip install '.[plot]')")

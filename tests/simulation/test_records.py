@@ -49,6 +49,10 @@ def check_records(path, result):
     assert dict(Counter(p for r in rows for p in r["points"])) == result.points
     assert [sum(r["rejoins"][s] for r in rows) for s in range(result.players)] == \
         result.rejoins_per_seat
+    # each of points with its seat: the histogram of each seat's hand points
+    assert all(len(r["point_seats"]) == len(r["points"]) for r in rows)
+    assert [dict(Counter(p for r in rows for p, t in zip(r["points"], r["point_seats"])
+                         if t == s)) for s in range(result.players)] == result.points_per_seat
     assert all(r["seed"] == str(result.seed) for r in rows)
     assert all(r["game_seed"] == game_seed(result.seed, r["index"]) for r in rows)
     assert all(r["players"] == result.players and r["bots"] == result.bots for r in rows)
@@ -59,9 +63,9 @@ def check_records(path, result):
     if result.records:  # field by field against the kept GameRecords
         for r, g in zip(rows, result.records):
             assert (r["index"], r["status"], r["hands"], r["turns"], r["endings"],
-                    r["points"], r["rejoins"], r["totals"]) == \
+                    r["points"], r["rejoins"], r["totals"], r["point_seats"]) == \
                 (g.index, g.status, g.hands, g.turns, g.outcomes, g.points, g.rejoins,
-                 g.totals)
+                 g.totals, g.point_seats)
             assert r["winner"] == (g.winner if g.status == "won" else None)
     return rows
 

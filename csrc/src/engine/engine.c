@@ -128,8 +128,11 @@ static void record_hand(game *g, int outcome, const int *order, const int32_t *p
     rec->n_ended++;
     emit(g, CC_EV_HAND, outcome == CC_HAND_VOID ? NO_SEAT : order[0], outcome, g->hand_number);
     for (i = 0; i < k; i++) {
-        if (rec->n_points < rec->cap_points)
+        if (rec->n_points < rec->cap_points) {
             rec->points[rec->n_points] = points[i];
+            if (rec->point_seats != NULL)
+                rec->point_seats[rec->n_points] = (uint8_t)order[i];
+        }
         rec->n_points++;
         emit(g, CC_EV_POINTS, order[i], 0, points[i]);
     }

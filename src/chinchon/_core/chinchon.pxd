@@ -243,6 +243,7 @@ cdef extern from "chinchon.h" nogil:
         size_t n_points
         size_t cap_points
         int32_t *points
+        uint8_t *point_seats
         size_t n_events
         size_t cap_events
         uint64_t *events

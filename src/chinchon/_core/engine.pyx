@@ -36,6 +36,7 @@ cdef class _Buffers:
     cdef uint32_t *turns
     cdef uint8_t *outcomes
     cdef int32_t *points
+    cdef uint8_t *point_seats
     cdef uint64_t *events
     cdef size_t cap_ended, cap_events
 
@@ -43,6 +44,7 @@ cdef class _Buffers:
         free(self.turns)
         free(self.outcomes)
         free(self.points)
+        free(self.point_seats)
         free(self.events)
 
     cdef int grow(self, size_t ended, size_t events) except -1:
@@ -50,11 +52,14 @@ cdef class _Buffers:
             free(self.turns)
             free(self.outcomes)
             free(self.points)
+            free(self.point_seats)
             self.cap_ended = 0
             self.turns = <uint32_t *>malloc(ended * sizeof(uint32_t))
             self.outcomes = <uint8_t *>malloc(ended)
             self.points = <int32_t *>malloc(ended * CC_MAX_PLAYERS * sizeof(int32_t))
-            if self.turns == NULL or self.outcomes == NULL or self.points == NULL:
+            self.point_seats = <uint8_t *>malloc(ended * CC_MAX_PLAYERS)
+            if (self.turns == NULL or self.outcomes == NULL or self.points == NULL
+                    or self.point_seats == NULL):
                 raise MemoryError()
             self.cap_ended = ended
         if events > self.cap_events:
@@ -114,6 +119,7 @@ cdef int _play_one(cc_game_config *cfg, uint64_t index, cc_game_record *rec, _Bu
         rec.turns = buf.turns
         rec.outcomes = buf.outcomes
         rec.points = buf.points
+        rec.point_seats = buf.point_seats
         rec.cap_ended = buf.cap_ended
         rec.cap_points = buf.cap_ended * CC_MAX_PLAYERS
         rec.events = buf.events
@@ -135,7 +141,8 @@ def _play_games(int players, bots, seed, start, stop, rules, long long max_turns
                 bint count=False):
     """Play games ``start..stop-1`` of a simulation with ``seed`` between the built-in
     ``bots`` (names, one per seat) under ``rules``: a list with, for each game, the
-    tuple ``(index, status, winner, hands, turns, outcomes, points, rejoins, totals)``
+    tuple ``(index, status, winner, hands, turns, outcomes, points, rejoins, totals,
+    point_seats)``
     of chinchon.simulation.GameRecord's fields; with ``trace`` also a list with each
     game's events (csrc/include/chinchon.h, the CC_EV_* codes), with ``count`` also
     their statistics (see :func:`_count_games`), in that order after the records. Each
@@ -162,7 +169,8 @@ def _play_games(int players, bots, seed, start, stop, rules, long long max_turns
                     [_HAND_OUTCOMES[rec.outcomes[k]] for k in range(rec.n_ended)],
                     [rec.points[k] for k in range(rec.n_points)],
                     [rec.rejoins[s] for s in range(players)],
-                    [rec.totals[s] for s in range(players)]))
+                    [rec.totals[s] for s in range(players)],
+                    [rec.point_seats[k] for k in range(rec.n_points)]))
         if trace:
             traces.append([rec.events[k] for k in range(rec.n_events)])
         if count:
@@ -206,14 +214,16 @@ cdef class _Counter:
     cdef int64_t endings[6]
     cdef int64_t hands_hist[_SMALL_HANDS]
     cdef int64_t turns_hist[_SMALL_TURNS]
-    cdef int64_t points_hist[_POINTS_SPAN]
+    cdef int64_t points_hist[_SEATS][_POINTS_SPAN]  # per seat; the total is their sum
     cdef int64_t hands, turns
-    cdef dict hands_more, turns_more, points_more
+    cdef dict hands_more, turns_more
+    cdef list points_more  # a dict per seat
 
     def __cinit__(self, int players):
         # a cdef class's C fields start zeroed
         self.players = players
-        self.hands_more, self.turns_more, self.points_more = {}, {}, {}
+        self.hands_more, self.turns_more = {}, {}
+        self.points_more = [{} for _ in range(players)]
 
     cdef void add(self, const cc_game_record *rec):
         cdef size_t k
@@ -236,16 +246,24 @@ cdef class _Counter:
             self.endings[rec.outcomes[k]] += 1
         for k in range(rec.n_points):
             p = <long long>rec.points[k] - _POINTS_LOW
+            s = rec.point_seats[k]
             if 0 <= p < _POINTS_SPAN:
-                self.points_hist[p] += 1
+                self.points_hist[s][p] += 1
             else:
-                self.points_more[rec.points[k]] = self.points_more.get(rec.points[k], 0) + 1
+                more = self.points_more[s]
+                more[rec.points[k]] = more.get(rec.points[k], 0) + 1
         for s in range(self.players):
             self.rejoins[s] += rec.rejoins[s]
 
     def counts(self):
         """The counts as a dict (see :func:`_count_games`)."""
         cdef int s, k
+        per_seat = [_histogram(self.points_hist[s], _POINTS_SPAN, _POINTS_LOW,
+                               dict(self.points_more[s])) for s in range(self.players)]
+        points = {}
+        for seat in per_seat:
+            for value, n in seat.items():
+                points[value] = points.get(value, 0) + n
         return {
             "status": {name: self.status[k] for k, name in enumerate(_GAME_STATUS)},
             "wins_per_seat": [self.wins[s] for s in range(self.players)],
@@ -255,8 +273,8 @@ cdef class _Counter:
             "turns_per_hand": _histogram(self.turns_hist, _SMALL_TURNS, 0, dict(self.turns_more)),
             "endings": {_HAND_OUTCOMES[k]: self.endings[k] for k in range(1, 6)},
             "rejoins_per_seat": [self.rejoins[s] for s in range(self.players)],
-            "points": _histogram(self.points_hist, _POINTS_SPAN, _POINTS_LOW,
-                                 dict(self.points_more)),
+            "points": points,
+            "points_per_seat": per_seat,
         }
 
 
@@ -266,7 +284,8 @@ def _count_games(int players, bots, seed, start, stop, rules, long long max_turn
     without a record per game: a dict of the counts chinchon.simulation.stats.aggregate
     makes of their records (``status``: won, draw, stalled; ``wins_per_seat``,
     ``hands``, ``hands_per_game``, ``turns``, ``turns_per_hand``, ``endings`` by hand
-    outcome, ``rejoins_per_seat``, ``points``; histograms as unsorted dicts). Each game
+    outcome, ``rejoins_per_seat``, ``points``, ``points_per_seat``; histograms as unsorted
+    dicts). Each game
     runs without the GIL; the counting is C loops over its arrays."""
     cdef cc_game_config cfg
     cdef cc_game_record rec

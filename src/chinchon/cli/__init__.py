@@ -4,7 +4,8 @@ Subcommands, one module each: ``hint`` (best melds and discard hints of a hand),
 ``settle`` (the settlement of a closed hand: melds, lay-offs, points per seat),
 ``simulate`` (bulk games between bots, with statistics), ``play`` (a person against
 bots in the terminal; it reads stdin, so piped input drives it), ``rules`` (the rule
-presets) and ``serve`` (the table server, an optional extra). Each module has
+presets), ``serve`` (the table server, an optional extra) and ``report`` (an HTML report
+with plots of a simulation's records, an optional extra). Each module has
 ``add_parser(sub)`` and ``run(args)``. Bad input prints one line on stderr and exits
 with status 2.
 """
@@ -18,12 +19,12 @@ from typing import Callable, Optional
 
 from .._version import __version__
 from ..errors import ChinchonError
-from . import hint, play, rules, serve, settle, simulate
+from . import hint, play, report, rules, serve, settle, simulate
 from ._common import Parser
 
 __all__ = ["main", "build_parser"]
 
-SUBCOMMANDS = (hint, settle, simulate, play, rules, serve)
+SUBCOMMANDS = (hint, settle, simulate, play, rules, serve, report)
 
 
 def build_parser() -> argparse.ArgumentParser:

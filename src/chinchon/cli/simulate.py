@@ -11,6 +11,7 @@ from typing import Any
 from .._backend import IMPLEMENTATION
 from ..errors import ChinchonError
 from ..simulation import ENGINES, simulate
+from . import report
 from ._common import rules_of, rules_options
 
 
@@ -49,6 +50,9 @@ def add_parser(sub: Any) -> None:
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.add_argument("--no-progress", dest="progress", action="store_false")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--report", metavar="FILE",
+                   help="also write an HTML report with plots (self-contained); needs "
+                        "pip install 'chinchon[plot]'")
     rules_options(p, table=True)
     p.set_defaults(func=run)
 
@@ -98,6 +102,8 @@ def _percentile(hist: dict[int, int], q: float) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.report is not None:  # the missing extra said before the games, not after
+        report.require_plots()
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = _Progress(args.games, show and not args.json or bool(args.progress))
     try:
@@ -116,11 +122,18 @@ def run(args: argparse.Namespace) -> int:
         raise ChinchonError(str(exc)) from None
     finally:
         bar.close()
+    if args.report is not None:
+        from ..simulation.report import run_of
+
+        report.write(args.report, [run_of(result, max_turns=args.max_turns,
+                                          records=args.records, scheduler=args.scheduler,
+                                          implementation=IMPLEMENTATION)])
     if args.json:
         out = result.to_dict()
         out["implementation"] = IMPLEMENTATION
         out["scheduler"] = args.scheduler
         out["records"] = args.records
+        out["report"] = args.report
         print(json.dumps(out))
         return 0
     games = max(1, result.games)
@@ -162,4 +175,6 @@ def run(args: argparse.Namespace) -> int:
               f"p90 {_percentile(pts, 0.9)}   min {min(pts)}   max {max(pts)}")
     if args.records is not None:
         print(f"records          one row per game in {args.records} (a Parquet dataset)")
+    if args.report is not None:
+        print(f"report           {args.report}")
     return 0

@@ -163,9 +163,10 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
 
     t0 = time.perf_counter()
     result = run_chunks(params, chunks, jobs=jobs, executor=pool, progress=progress)
-    if records is not None:
-        finish(folder, [start for start, _ in chunks])
     result.seconds = time.perf_counter() - t0
     result.jobs = jobs
     result.engine = engine
+    if records is not None:
+        finish(folder, [start for start, _ in chunks],
+               {"engine": engine, "jobs": jobs, "seconds": result.seconds})
     return result

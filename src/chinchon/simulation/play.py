@@ -6,7 +6,7 @@ result independent of how its games are spread over processes or machines."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from ..bots import Bot, make_bot, play_turn
@@ -43,6 +43,7 @@ class GameRecord:
     points: list[int]  # hand points of every player in every closed hand
     rejoins: list[int]  # per seat
     totals: list[int]  # final totals per seat
+    point_seats: list[int] = field(default_factory=list)  # the seat of each of points
 
 
 def play_game(players: int, bots: Sequence[BotSpec], seed: int, index: int = 0, *,
@@ -58,6 +59,7 @@ def _drive(game: GameState, seats: list[Bot], index: int, max_turns: int) -> Gam
     turns: list[int] = []
     outcomes: list[str] = []
     points: list[int] = []
+    point_seats: list[int] = []
     rejoins = [0] * game.players
     stalled = False
     hand_seen = 0
@@ -80,6 +82,7 @@ def _drive(game: GameState, seats: list[Bot], index: int, max_turns: int) -> Gam
             outcomes.append(last.outcome)
             if not last.void:  # a void hand scores nothing: no hand points to count
                 points.extend(last.points[s] for s in last.order)
+                point_seats.extend(last.order)
     result = game.result
     return GameRecord(
         index=index,
@@ -91,4 +94,5 @@ def _drive(game: GameState, seats: list[Bot], index: int, max_turns: int) -> Gam
         points=points,
         rejoins=rejoins,
         totals=list(game.totals),
+        point_seats=point_seats,
     )

@@ -13,7 +13,12 @@ starting with ``.`` or ``_`` are not data): ``pandas.read_parquet(PATH)``,
 One row per game (``COLUMNS``). Lists per seat (``bots``, ``rejoins``, ``totals``) are in
 seat order; lists per closed hand (``turns``, ``endings``) in hand order; ``points`` is
 every seat's hand points in every scored hand (void hands score nothing), hand by hand,
-closer first, in the order that :class:`~chinchon.game.HandResult` lists them.
+closer first, in the order that :class:`~chinchon.game.HandResult` lists them, and
+``point_seats`` the seat each of them is.
+
+``_chinchon.json`` carries ``format`` (:data:`FORMAT`: what a reader of these columns
+checks; a folder without it is from before the ``point_seats`` column), the run's
+parameters and, once the run is over, its ``run``: engine, jobs, seconds.
 """
 
 from __future__ import annotations
@@ -32,7 +37,10 @@ from .play import GameRecord, game_seed
 if TYPE_CHECKING:
     from .chunks import SimulationParams
 
-__all__ = ["COLUMNS", "read_records", "part_name"]
+__all__ = ["COLUMNS", "FORMAT", "read_records", "part_name", "part_paths", "read_meta"]
+
+#: the version of the records' layout (columns and ``_chinchon.json``), in the metadata
+FORMAT = 2
 
 #: the columns of a records table, with what each holds
 COLUMNS = {
@@ -52,6 +60,7 @@ COLUMNS = {
     "points": "hand points of every seat in every scored hand, hand by hand",
     "rejoins": "rejoins each seat used",
     "totals": "each seat's final total",
+    "point_seats": "the seat of each of points",
 }
 
 _PREFIX, _SUFFIX, _META = "part-", ".parquet", "_chinchon.json"
@@ -73,7 +82,7 @@ def _schema(pa: Any) -> Any:
              "bots": pa.list_(text), "rules": text, "status": text, "winner": i64,
              "winner_bot": text, "lead": i64, "hands": i64, "turns": pa.list_(i64),
              "endings": pa.list_(text), "points": pa.list_(i64), "rejoins": pa.list_(i64),
-             "totals": pa.list_(i64)}
+             "totals": pa.list_(i64), "point_seats": pa.list_(i64)}
     return pa.schema([(name, types[name]) for name in COLUMNS])
 
 
@@ -110,6 +119,7 @@ def _rows(params: SimulationParams, records: Sequence[GameRecord]) -> dict[str, 
         "points": [r.points for r in records],
         "rejoins": [r.rejoins for r in records],
         "totals": [r.totals for r in records],
+        "point_seats": [r.point_seats for r in records],
     }
 
 
@@ -150,7 +160,9 @@ def prepare(path: str, params: SimulationParams, games: int) -> str:
                                 "chinchon's records (pick an empty or new directory)")
     for p in ours:
         p.unlink()
-    meta = {"games": games, "players": params.players, "bots": params.bot_names,
+    from .._version import __version__
+
+    meta = {"format": FORMAT, "chinchon": __version__, "games": games, "players": params.players, "bots": params.bot_names,
             "seed": str(params.seed), "rules": params.rules.to_dict(),
             "rules_name": params.rules.preset_name, "max_turns": params.max_turns,
             "columns": COLUMNS}
@@ -163,10 +175,11 @@ def _is_ours(name: str) -> bool:
             or (name.startswith("." + _PREFIX) and name.endswith(".tmp")))
 
 
-def finish(path: str, starts: Sequence[int]) -> None:
+def finish(path: str, starts: Sequence[int], run: dict[str, Any] | None = None) -> None:
     """After a run: remove the temporary files of attempts that died, and check that
     every chunk's part is there (a worker that wrote to a path this machine does not
-    see, not a shared filesystem, would leave them missing)."""
+    see, not a shared filesystem, would leave them missing); ``run`` (engine, jobs,
+    seconds) is added to ``_chinchon.json``, for a report made later."""
     folder = Path(path)
     for p in folder.glob(f".{_PREFIX}*.tmp"):
         p.unlink(missing_ok=True)
@@ -175,6 +188,11 @@ def finish(path: str, starts: Sequence[int]) -> None:
         raise ChinchonError(f"records: {len(missing)} of {len(starts)} parts are missing "
                             f"from {path!r} (the first: {part_name(missing[0])}); do the "
                             "workers write to a filesystem this machine shares?")
+    if run is not None:
+        meta_path = folder / _META
+        meta = json.loads(meta_path.read_text())
+        meta["run"] = run
+        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
 
 
 def read_records(path: str, columns: Sequence[str] | None = None) -> Any:
@@ -190,3 +208,18 @@ def read_records(path: str, columns: Sequence[str] | None = None) -> Any:
         table = table.drop_columns(["index"])
     assert isinstance(table, pa.Table)
     return table
+
+
+def part_paths(path: str) -> list[Path]:
+    """The parts under ``path`` (a records folder), in game order."""
+    return sorted(p for p in Path(path).iterdir()
+                  if p.name.startswith(_PREFIX) and p.name.endswith(_SUFFIX))
+
+
+def read_meta(path: str) -> Any:
+    """The decoded ``_chinchon.json`` of the records folder ``path``; None where there
+    is none (OSError or ValueError where it cannot be read or decoded)."""
+    meta = Path(path) / _META
+    if not meta.is_file():
+        return None
+    return json.loads(meta.read_text())

@@ -43,6 +43,9 @@ class SimulationResult:
     jobs: int = 1
     rules: Optional[Rules] = None
     engine: str = "python"  # 'native' or 'python': which engine played the games
+    #: the hand points histogram of each seat (``points`` is their sum): what each bot
+    #: scores, whichever seats it holds
+    points_per_seat: list[dict[int, int]] = field(default_factory=list)
     records: list[GameRecord] = field(default_factory=list, repr=False)
 
     @property
@@ -81,6 +84,8 @@ class SimulationResult:
             "rejoins": self.rejoins,
             "rejoins_per_seat": self.rejoins_per_seat,
             "points": {str(k): v for k, v in sorted(self.points.items())},
+            "points_per_seat": [{str(k): v for k, v in sorted(h.items())}
+                                for h in self.points_per_seat],
             "seconds": self.seconds,
             "jobs": self.jobs,
             "engine": self.engine,
@@ -127,6 +132,8 @@ class SimulationResult:
             rejoins_per_seat=[a + b for a, b in zip(self.rejoins_per_seat,
                                                     other.rejoins_per_seat)],
             points=_add(self.points, other.points, sort=True),
+            points_per_seat=[_add(a, b, sort=True) for a, b in
+                             zip(_seats(self), _seats(other))],
             seconds=self.seconds + other.seconds,
             jobs=max(self.jobs, other.jobs),
             rules=self.rules,
@@ -139,12 +146,27 @@ class SimulationResult:
             return NotImplemented
         return self.merge(other)
 
+    def plot(self, kind: str = "wins") -> Any:
+        """A ``matplotlib.figure.Figure`` of these statistics (needs the ``plot`` extra,
+        ``pip install "chinchon[plot]"``): ``kind`` is ``'wins'`` (win rate by seat and
+        by bot, 95% intervals), ``'points'`` (hand points per bot), ``'length'`` (hands
+        per game, turns per hand) or ``'endings'`` (how hands end); see
+        :mod:`chinchon.simulation.plot`."""
+        from .plot import figure
+
+        return figure(self, kind)
+
     def stats(self) -> dict[str, Any]:
         """:meth:`to_dict` without the timing: equal for equal seeds, whatever ``jobs``
         and whichever engine."""
         d = self.to_dict()
         del d["seconds"], d["jobs"], d["engine"]
         return d
+
+
+def _seats(result: SimulationResult) -> list[dict[int, int]]:
+    """``points_per_seat``, a histogram a seat (empty ones for a result made without it)."""
+    return result.points_per_seat or [{} for _ in range(result.players)]
 
 
 def _index(record: GameRecord) -> int:
@@ -171,6 +193,7 @@ def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
     turns_per_hand: Counter[int] = Counter()
     endings: Counter[str] = Counter(dict.fromkeys(HAND_OUTCOMES, 0))
     points: Counter[int] = Counter()
+    points_per_seat: list[Counter[int]] = [Counter() for _ in range(players)]
     rejoins_per_seat = [0] * players
     for r in records:
         status[r.status] += 1
@@ -181,6 +204,8 @@ def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
         turns_per_hand.update(r.turns)
         endings.update(r.outcomes)
         points.update(r.points)
+        for s, p in zip(r.point_seats, r.points):
+            points_per_seat[s][p] += 1
         for s, k in enumerate(r.rejoins):
             rejoins_per_seat[s] += k
     return SimulationResult(
@@ -201,6 +226,7 @@ def aggregate(records: list[GameRecord], players: int, bot_names: list[str],
         rejoins=sum(rejoins_per_seat),
         rejoins_per_seat=rejoins_per_seat,
         points=dict(sorted(points.items())),
+        points_per_seat=[dict(sorted(h.items())) for h in points_per_seat],
         rules=rules,
         records=sorted(records, key=_index),
     )
@@ -238,5 +264,6 @@ def from_counts(counts: dict[str, Any], games: int, players: int, bot_names: lis
         rejoins=sum(rejoins_per_seat),
         rejoins_per_seat=rejoins_per_seat,
         points=dict(sorted(counts["points"].items())),
+        points_per_seat=[dict(sorted(h.items())) for h in counts["points_per_seat"]],
         rules=rules,
     )

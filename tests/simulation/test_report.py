@@ -1,0 +1,216 @@
+"""The HTML report: from a run (``chinchon simulate --report``) and from its Parquet
+records (``chinchon report``, ``--compare A B``): every figure inside, no outside
+address, the run's parameters; the records read back give the run's statistics; bad
+records folders get a one-line error and exit status 2.
+
+Needs the ``plot`` extra and pyarrow (the ``dask`` extra); skipped without them, except
+under ``CHINCHON_REQUIRE_PLOT_TESTS`` / ``CHINCHON_REQUIRE_DASK_TESTS`` (``.ci/run``)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+
+import pytest
+
+from tests.simulation.conftest import require_plot_extra
+
+require_plot_extra()
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+pytest.importorskip("pyarrow")
+
+import chinchon  # noqa: E402
+from chinchon.cli import main  # noqa: E402
+from chinchon.errors import RecordsError  # noqa: E402
+from chinchon.rules import Rules  # noqa: E402
+from chinchon.simulation import simulate  # noqa: E402
+from chinchon.simulation.plot import KINDS  # noqa: E402
+from chinchon.simulation.records import FORMAT  # noqa: E402
+from chinchon.simulation.report import load_records, render, run_of  # noqa: E402
+
+NATIVE = chinchon.IMPLEMENTATION == "native"
+N = 60 if NATIVE else 8
+BOTS = "greedy,greedy,random,random"
+
+_FIGURE = re.compile(r'<figure id="figure-(\w+)" class="plot"><img alt="[^"]*" '
+                     r'src="data:image/png;base64,([A-Za-z0-9+/=]+)">')
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two record sets: the house rules in two chunks on two processes, and classic."""
+    root = tmp_path_factory.mktemp("records")
+    a = simulate(N, 4, bots=BOTS, seed=5, records=root / "a", jobs=2, chunk_size=N // 2)
+    b = simulate(N, 4, bots=BOTS, seed=6, records=root / "b", rules="classic")
+    return root, a, b
+
+
+def check_page(text: str, kinds=KINDS) -> dict[str, bytes]:
+    """Every figure is a PNG inside the page; nothing points elsewhere."""
+    assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+    assert not re.search(r"https?://", text, re.IGNORECASE)
+    assert not re.search(r"<(script|link|iframe)\b|\bsrc=\"(?!data:)|url\(", text)
+    found = {kind: base64.b64decode(data) for kind, data in _FIGURE.findall(text)}
+    assert list(found) == list(kinds)
+    assert all(png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+               for png in found.values())
+    return found
+
+
+def check_parameters(text: str, result, **more) -> None:
+    for key, value in {"games": result.games, "players": result.players,
+                       "seed": result.seed, "engine": result.engine, **more}.items():
+        assert re.search(rf"<tr><td>{re.escape(key)}</td><td[^>]*>{re.escape(str(value))}"
+                         "</td>", text), key
+    assert re.search(r"<tr><td>games/s</td><td class=\"num\">\d+</td>", text)
+    bots = ", ".join(f"{s}: {b}" for s, b in enumerate(result.bots))
+    assert f"<td>bots</td><td>{bots}</td>" in text
+    for field, value in result.rules.to_dict().items():  # the rules table, every field
+        shown = json.dumps(value) if isinstance(value, (list, bool)) or value is None \
+            else str(value)
+        assert re.search(rf"<tr[^>]*><td>{field}</td><td[^>]*>{re.escape(shown)}</td>", text), \
+            field
+
+
+def test_records_give_the_runs_statistics(runs):
+    root, a, b = runs
+    assert load_records(str(root / "a")).result.stats() == a.stats()
+    rb = load_records(str(root / "b"))
+    assert rb.result.stats() == b.stats()
+    assert rb.params["engine"] == b.engine and rb.params["max_turns"] == 1000
+    assert rb.result.rules == Rules.preset("classic")
+
+
+def test_report_of_a_result(runs):
+    _, a, _ = runs
+    text = render([run_of(a, max_turns=1000)])
+    check_page(text)
+    check_parameters(text, a, rules="barajamos", max_turns=1000)
+
+
+def test_cli_report_from_records(runs, tmp_path, capsys):
+    root, a, _ = runs
+    out = tmp_path / "run.html"
+    assert main(["report", str(root / "a"), "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"report: {out}\n"
+    text = out.read_text(encoding="utf-8")
+    check_page(text)
+    check_parameters(text, a, rules="barajamos", records=str(root / "a"), jobs=2)
+
+
+def test_cli_simulate_report(tmp_path, capsys):
+    out = tmp_path / "sim.html"
+    assert main(["simulate", "--games", str(N), "--players", "3", "--bots", "greedy,random",
+                 "--seed", "2", "--rules", "conga", "--players", "2", "--no-progress",
+                 "--report", str(out)]) == 0
+    assert f"report           {out}" in capsys.readouterr().out
+    text = out.read_text(encoding="utf-8")
+    check_page(text)
+    r = simulate(N, 2, bots="greedy,random", seed=2, rules="conga")
+    check_parameters(text, r, rules="conga", max_turns=1000)
+    assert main(["simulate", "--games", "2", "--players", "2", "--no-progress", "--json",
+                 "--report", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)["report"] == str(out)
+
+
+def test_cli_compare(runs, tmp_path, capsys):
+    root, a, b = runs
+    out = tmp_path / "cmp.html"
+    assert main(["report", "--compare", str(root / "a"), str(root / "b"),
+                 "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    check_page(text)
+    assert '<h2 id="differences">' in text
+    label_a, label_b = f"A: {root / 'a'}", f"B: {root / 'b'}"
+    assert f"<th>parameter</th><th>{label_a}</th><th>{label_b}</th>" in text
+    # the one rule that differs between the presets is marked
+    assert '<tr class="differs"><td>seven_run_wins</td><td>true</td><td>false</td></tr>' in text
+    assert text.count('<tr class="differs">') == 1
+    p0a, p0b = 100 * a.wins_per_seat[0] / a.games, 100 * b.wins_per_seat[0] / b.games
+    assert (f"<td>win rate, seat 0</td><td>{p0a:.2f}%</td><td>{p0b:.2f}%</td>"
+            f"<td>{p0b - p0a:+.2f}%</td>") in text
+
+
+def _part(folder):
+    return sorted(p for p in folder.iterdir() if p.name.startswith("part-"))
+
+
+def _error(capsys, *argv) -> str:
+    assert main(list(argv)) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    return captured.err
+
+
+def test_bad_records_folders(runs, tmp_path, capsys):
+    root, _, _ = runs
+    out = str(tmp_path / "x.html")
+    assert "no folder" in _error(capsys, "report", str(tmp_path / "none"), "--out", out)
+    (tmp_path / "file").write_text("x")
+    assert "is a file" in _error(capsys, "report", str(tmp_path / "file"), "--out", out)
+    (tmp_path / "empty").mkdir()
+    assert "holds no games" in _error(capsys, "report", str(tmp_path / "empty"), "--out", out)
+    assert "one RECORDS_DIR, or --compare" in _error(capsys, "report", "--out", out)
+    assert "one RECORDS_DIR, or --compare" in _error(
+        capsys, "report", str(root / "a"), "--compare", str(root / "a"), str(root / "b"),
+        "--out", out)
+    # no metadata
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    shutil.copy(_part(root / "a")[0], bare)
+    assert "no _chinchon.json" in _error(capsys, "report", str(bare), "--out", out)
+    # another version: an older format, or a column missing
+    old = tmp_path / "old"
+    shutil.copytree(root / "a", old)
+    meta = json.loads((old / "_chinchon.json").read_text())
+    del meta["format"]
+    (old / "_chinchon.json").write_text(json.dumps(meta))
+    err = _error(capsys, "report", str(old), "--out", out)
+    assert "records format 1" in err and f"reads format {FORMAT}" in err
+    import pyarrow.parquet as pq
+
+    lacking = tmp_path / "lacking"
+    shutil.copytree(root / "a", lacking)
+    for p in _part(lacking):
+        pq.write_table(pq.read_table(p).drop_columns(["point_seats"]), p)
+    assert "lacks the column(s) point_seats" in _error(capsys, "report", str(lacking),
+                                                       "--out", out)
+    # parts missing
+    short = tmp_path / "short"
+    shutil.copytree(root / "a", short)
+    _part(short)[-1].unlink()
+    assert f"holds {N // 2} of the run's {N} games" in _error(capsys, "report", str(short),
+                                                             "--out", out)
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_mixed_rule_sets_only_with_compare(runs, tmp_path, capsys):
+    root, _, _ = runs
+    mixed = tmp_path / "mixed"
+    shutil.copytree(root / "a", mixed)
+    shutil.copy(_part(root / "b")[0], mixed / "part-000099999999.parquet")
+    err = _error(capsys, "report", str(mixed), "--out", str(tmp_path / "x.html"))
+    assert "mixes rule sets (barajamos, classic)" in err and "--compare A B" in err
+    with pytest.raises(RecordsError, match="mixes rule sets"):
+        load_records(str(mixed))
+    # the same two rule sets, each its own records, compared: fine
+    assert main(["report", "--compare", str(root / "a"), str(root / "b"),
+                 "--out", str(tmp_path / "ok.html")]) == 0
+    assert capsys.readouterr().out == f"report: {tmp_path / 'ok.html'}\n"
+    # another simulation's games under the same rules
+    seeds = tmp_path / "seeds"
+    shutil.copytree(root / "a", seeds)
+    other = simulate(3, 4, bots=BOTS, seed=9, records=tmp_path / "c")
+    assert other.games == 3
+    shutil.copy(_part(tmp_path / "c")[0], seeds / "part-000099999999.parquet")
+    assert "mixes simulations (seed 5, 9)" in _error(capsys, "report", str(seeds), "--out",
+                                                    str(tmp_path / "x.html"))
+
+
+def test_unwritable_report(runs, tmp_path, capsys):
+    root, _, _ = runs
+    err = _error(capsys, "report", str(root / "a"), "--out", str(tmp_path / "no" / "x.html"))
+    assert "cannot write the report" in err
