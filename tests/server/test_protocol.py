@@ -286,7 +286,7 @@ def test_page_and_static_files_are_served_with_a_strict_policy(server: Server) -
     assert "<title>Chinchón</title>" in html and "/static/app.js" in html
     assert "script-src 'self'" in csp and "default-src 'self'" in csp
     assert "http" not in html.replace("http-equiv", "")  # no CDN, nothing off the server
-    for name in ("app.js", "app.css", "favicon.svg"):
+    for name in ("app.js", "cards.js", "state.js", "table.js", "app.css", "favicon.svg"):
         with urllib.request.urlopen(f"{server.http}/static/{name}", timeout=10) as r:
             assert r.status == 200 and len(r.read()) > 100
     with urllib.request.urlopen(server.http + "/healthz", timeout=10) as r:
