@@ -128,12 +128,10 @@ function fillBots() {
   bots.value = keep !== "" && Number(keep) < n ? keep : String(n - 1);
 }
 
+// the chosen preset in words, as the welcome gives it
 function describeRules() {
-  const r = state.welcome && state.welcome.presets[$("rules").value];
-  if (!r) return;
-  $("rules-note").textContent =
-    `Close with ${r.close_limit} points or less · out over ${r.eliminate_above} · ` +
-    `minus ten: −${r.minus_ten} · ${r.rejoin_chips} rejoin chips · a dropped player's seat waits ${r.reconnect_seconds} s.`;
+  const descriptions = (state.welcome && state.welcome.descriptions) || {};
+  $("rules-note").textContent = descriptions[$("rules").value] || "";
 }
 
 function showLobby() {
