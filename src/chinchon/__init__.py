@@ -15,7 +15,7 @@ Every error raised for bad input is a :class:`ChinchonError`, a ``ValueError``.
 
 from __future__ import annotations
 
-from . import bots, reference
+from . import bots, errors, reference
 from ._backend import (
     IMPLEMENTATION,
     best_melds,
@@ -44,17 +44,7 @@ from .cards import (
     full_deck,
     parse_cards,
 )
-from .errors import (
-    BatchRowError,
-    CannotCloseError,
-    CardCountError,
-    CardParseError,
-    ChinchonError,
-    DuplicateCardError,
-    IllegalAction,
-    InvalidHandError,
-    SimulationError,
-)
+from .errors import *  # noqa: F403 - every error class: errors.__all__ names them
 from .game import Game, GameResult, HandResult
 from .reference.outlook import OUTLOOK_COLUMNS
 from .results import (
@@ -130,13 +120,5 @@ __all__ = [
     "SimulationResult",
     "bots",
     "reference",
-    "ChinchonError",
-    "CardParseError",
-    "InvalidHandError",
-    "DuplicateCardError",
-    "CardCountError",
-    "BatchRowError",
-    "CannotCloseError",
-    "IllegalAction",
-    "SimulationError",
 ]
+__all__ += errors.__all__  # the form type checkers read as the errors' names
