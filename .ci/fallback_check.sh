@@ -11,17 +11,10 @@
 # Self-contained: its venvs and files live in a temp dir, removed at the end.
 # Usage: .ci/fallback_check.sh   (PYTHON=python3.X to pick the interpreter)
 set -euo pipefail
-
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-py=${PYTHON:-python3}
-work=$(mktemp -d "${TMPDIR:-/tmp}/chinchon-fallback.XXXXXX")
-# CHINCHON_CHECK_KEEP=1 keeps the temp dir (logs, venvs) for a look after a failure.
-if [ -n "${CHINCHON_CHECK_KEEP:-}" ]; then echo "keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
-export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
+# repo, py, work (CHINCHON_CHECK_KEEP=1 keeps it), step, fail
+# shellcheck source=SCRIPTDIR/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh" fallback
 unset CHINCHON_REQUIRE_NATIVE CHINCHON_IMPLEMENTATION CMAKE_ARGS
-
-step() { printf '\n== [%3ss] %s\n' "$SECONDS" "$*"; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 
 step "sdist of $repo"
 "$py" -m venv "$work/tools"

@@ -13,24 +13,19 @@
 #   CHINCHON_TEST_SCALE scales the random-test counts, 0.2 here by default;
 #   CHINCHON_CHECK_KEEP=1 keeps the temp dir for a look after a failure)
 set -euo pipefail
-
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-py=${PYTHON:-python3}
-work=$(mktemp -d "${TMPDIR:-/tmp}/chinchon-wheel.XXXXXX")
-if [ -n "${CHINCHON_CHECK_KEEP:-}" ]; then echo "keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
-export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
+# repo, py, work (CHINCHON_CHECK_KEEP=1 keeps it), step, fail
+# shellcheck source=SCRIPTDIR/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh" wheel
 # A failed C build is an error here, never a quiet pure-Python wheel (pyproject.toml).
 export CHINCHON_REQUIRE_NATIVE=1
 # The full-size suite runs in .ci/run; here each wheel gets a fifth of the random hands.
 export CHINCHON_TEST_SCALE=${CHINCHON_TEST_SCALE:-0.2}
 # The compiled modules of chinchon._core (CHINCHON_BINDING_MODULES in CMakeLists.txt)
 CORE_MODULES=$(sed -n 's/^set(CHINCHON_BINDING_MODULES \(.*\))$/\1/p' "$repo/CMakeLists.txt")
-[ -n "$CORE_MODULES" ] || { echo "FAIL: no CHINCHON_BINDING_MODULES in CMakeLists.txt" >&2; exit 1; }
+[ -n "$CORE_MODULES" ] || fail "no CHINCHON_BINDING_MODULES in CMakeLists.txt"
 export CORE_MODULES
 unset CHINCHON_IMPLEMENTATION CMAKE_ARGS PYTHONPATH
 
-step() { printf '\n== [%3ss] %s\n' "$SECONDS" "$*"; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 # logged() LOG CMD...: run CMD with its output in LOG, shown only when it fails
 logged() { local log=$1; shift; "$@" >"$log" 2>&1 || { tail -60 "$log"; return 1; }; }
 

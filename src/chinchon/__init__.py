@@ -15,20 +15,21 @@ Every error raised for bad input is a :class:`ChinchonError`, a ``ValueError``.
 
 from __future__ import annotations
 
-from . import bots, reference
-from ._backend import (
-    IMPLEMENTATION,
-    best_melds,
-    close_outcome,
-    deadwood,
-    deadwood_batch,
-    discard_hints,
-    draw_outlook,
-    hints_batch,
-    outlook,
-    outlook_batch,
-    settle,
-)
+from . import _backend, bots, errors, reference
+from ._backend import IMPLEMENTATION
+
+# the solver functions, whichever implementation is in use; "as": re-exported for type
+# checkers too (``__all__`` names them from ``_backend.FUNCTIONS``)
+from ._backend import best_melds as best_melds
+from ._backend import close_outcome as close_outcome
+from ._backend import deadwood as deadwood
+from ._backend import deadwood_batch as deadwood_batch
+from ._backend import discard_hints as discard_hints
+from ._backend import draw_outlook as draw_outlook
+from ._backend import hints_batch as hints_batch
+from ._backend import outlook as outlook
+from ._backend import outlook_batch as outlook_batch
+from ._backend import settle as settle
 from ._version import __version__
 from .cards import (
     CARD_MASK,
@@ -44,19 +45,7 @@ from .cards import (
     full_deck,
     parse_cards,
 )
-from .errors import (
-    ActionNotAllowed,
-    BatchRowError,
-    CannotCloseError,
-    CardCountError,
-    CardParseError,
-    ChinchonError,
-    DuplicateCardError,
-    IllegalAction,
-    InvalidHandError,
-    RecordsError,
-    SimulationError,
-)
+from .errors import *  # noqa: F403 - every error class: errors.__all__ names them
 from .game import Game, GameResult, HandResult
 from .reference.outlook import OUTLOOK_COLUMNS
 from .results import (
@@ -107,16 +96,7 @@ __all__ = [
     "FIFTY_RULES",
     "PRESETS",
     "SolverRules",
-    "deadwood",
-    "best_melds",
-    "discard_hints",
-    "close_outcome",
-    "deadwood_batch",
-    "hints_batch",
-    "settle",
-    "outlook",
-    "draw_outlook",
-    "outlook_batch",
+    *_backend.FUNCTIONS,
     "OUTLOOK_COLUMNS",
     "Outlook",
     "Prospect",
@@ -132,15 +112,5 @@ __all__ = [
     "SimulationResult",
     "bots",
     "reference",
-    "ChinchonError",
-    "CardParseError",
-    "InvalidHandError",
-    "DuplicateCardError",
-    "CardCountError",
-    "BatchRowError",
-    "CannotCloseError",
-    "IllegalAction",
-    "ActionNotAllowed",
-    "SimulationError",
-    "RecordsError",
 ]
+__all__ += errors.__all__  # the form type checkers read as the errors' names

@@ -162,6 +162,15 @@ def test_to_dict(oimpl):
     assert isinstance(line.card, Card)
 
 
+def test_an_outlook_line_is_a_hint_then_a_prospect():
+    """``Outlook`` spells out the fields of ``Hint`` and ``Prospect`` again (a NamedTuple
+    cannot take another's fields, and type checkers read only the spelled-out form);
+    ``Outlook.prospect`` is its tail, so the three stay in step here."""
+    from chinchon import Hint, Outlook, Prospect
+
+    assert Outlook._fields == Hint._fields + Prospect._fields
+
+
 # ---------------------------------------------------------------- differential
 
 from collections import Counter  # noqa: E402

@@ -27,7 +27,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
 import chinchon  # noqa: E402
-from chinchon.rules import PRESETS  # noqa: E402
+from chinchon.rules import PRESET_DESCRIPTIONS, PRESETS  # noqa: E402
 from chinchon.server._json import encode  # noqa: E402
 from chinchon.server.faces import close_card, shown_melds  # noqa: E402
 from chinchon.server.store import Store, TableWrite  # noqa: E402
@@ -109,6 +109,14 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
     wait = WebDriverWait(d, 20)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#players option"))
     d.find_element(By.ID, "name").send_keys(NAME)
+    # the note under the rules is the chosen preset's description, as the server sent it
+    rules = Select(d.find_element(By.ID, "rules"))
+    first = rules.first_selected_option.get_attribute("value")
+    assert d.find_element(By.ID, "rules-note").text == PRESET_DESCRIPTIONS[first]
+    for name in PRESETS:
+        rules.select_by_value(name)
+        assert d.find_element(By.ID, "rules-note").text == PRESET_DESCRIPTIONS[name]
+    rules.select_by_value(first)  # the table below is created with the rules offered first
     Select(d.find_element(By.ID, "players")).select_by_value("3")
     Select(d.find_element(By.ID, "bots")).select_by_value("2")
     Select(d.find_element(By.ID, "bot-kind")).select_by_value("greedy")

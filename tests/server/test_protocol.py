@@ -85,7 +85,7 @@ def wait_view(client: Client, pred: Any, timeout: float = 15) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- tests
 
 def test_welcome_lists_presets_bots_and_seat_counts(server: Server, clients: list[Client]) -> None:
-    from chinchon.rules import PRESETS
+    from chinchon.rules import PRESET_DESCRIPTIONS, PRESETS
 
     c = server.client()
     clients.append(c)
@@ -93,6 +93,7 @@ def test_welcome_lists_presets_bots_and_seat_counts(server: Server, clients: lis
     assert w["v"] == 1
     assert set(w["presets"]) == set(PRESETS)
     assert w["presets"]["barajamos"]["close_limit"] == 5
+    assert w["descriptions"] == dict(PRESET_DESCRIPTIONS)  # the same names as the presets
     assert "greedy" in w["bots"] and "random" in w["bots"]
     assert w["players"] == [n for n in range(1, 13) if 3 <= n <= 6] or 2 in w["players"]
 
@@ -286,7 +287,7 @@ def test_page_and_static_files_are_served_with_a_strict_policy(server: Server) -
     assert "<title>Chinchón</title>" in html and "/static/app.js" in html
     assert "script-src 'self'" in csp and "default-src 'self'" in csp
     assert "http" not in html.replace("http-equiv", "")  # no CDN, nothing off the server
-    for name in ("app.js", "app.css", "favicon.svg"):
+    for name in ("app.js", "cards.js", "state.js", "table.js", "app.css", "favicon.svg"):
         with urllib.request.urlopen(f"{server.http}/static/{name}", timeout=10) as r:
             assert r.status == 200 and len(r.read()) > 100
     with urllib.request.urlopen(server.http + "/healthz", timeout=10) as r:

@@ -166,6 +166,8 @@ class Rng:
         if _native_shuffle is not None and type(items) is list:
             self._s = _native_shuffle(items, self._s)
             return
+        # next64's step and below's test, inlined on purpose: drawing through below()
+        # or next64() makes this loop 1.1-1.5x slower (pytest-benchmark, 48 cards)
         s0, s1, s2, s3 = self._s
         for i in range(len(items) - 1, 0, -1):
             n = i + 1

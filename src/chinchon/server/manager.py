@@ -119,6 +119,7 @@ class Manager(Seating):
             self._welcome = (known, encode({                    # presets change
                 "type": "welcome", "v": PROTOCOL_VERSION, "server": f"chinchon {__version__}",
                 "presets": {name: _rules_dict(r) for name, r in known.items()},
+                "descriptions": {name: r.description for name, r in known.items()},
                 "bots": list(BOTS),
                 "players": self.player_counts,
                 "cards": CARD_FACES, "outcomes": OUTCOMES,

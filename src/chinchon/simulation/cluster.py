@@ -13,19 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import ChinchonError, shown
+from .extras import extra_module
 
 __all__ = ["dask_client", "parse_scheduler"]
 
 _MAX_LOCAL_WORKERS = 256
-
-
-def _distributed() -> Any:
-    try:
-        import distributed
-    except ImportError as exc:
-        raise ImportError("running on Dask needs the dask extra: "
-                          "pip install 'chinchon[dask]'") from exc
-    return distributed
 
 
 def parse_scheduler(scheduler: str) -> tuple[str, Any]:
@@ -49,7 +41,8 @@ def dask_client(scheduler: str) -> Iterator[Any]:
     LocalCluster it started): ``local:N`` starts N single-threaded worker processes
     on the loopback interface (a game holds the GIL: one thread per process)."""
     kind, value = parse_scheduler(scheduler)
-    distributed = _distributed()
+    distributed = extra_module("distributed", needs="running on Dask needs the dask extra",
+                               extra="dask")
     if kind == "local":
         # the scheduler serves HTTP (its dashboard when bokeh is there) in any case: on
         # a free port, so that two local clusters never collide on Dask's default 8787

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from ..errors import ChinchonError, shown
 from ..results import HAND_OUTCOMES
+from .extras import extra_module
 
 if TYPE_CHECKING:
     from .stats import SimulationResult
@@ -54,11 +55,8 @@ _ENDING_COLOURS = {"normal": "#9ecae1", "minus_ten": "#3182bd", "chinchon": "#e6
 
 def require_matplotlib() -> Any:
     """The ``matplotlib.figure`` module, or an ImportError that says how to install it."""
-    try:
-        import matplotlib.figure as mfig
-    except ImportError as exc:
-        raise ImportError(INSTALL_HINT) from exc
-    return mfig
+    return extra_module("matplotlib", "figure", needs="plots need matplotlib",
+                        extra="plot").figure
 
 
 def proportion_interval(k: int, n: int, z: float = Z95) -> tuple[float, float, float]:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ChinchonError
 from ..game.rng import Rng
+from .extras import extra_module
 from .play import GameRecord, game_seed
 
 if TYPE_CHECKING:
@@ -67,13 +68,9 @@ _PREFIX, _SUFFIX, _META = "part-", ".parquet", "_chinchon.json"
 
 
 def _pyarrow() -> Any:
-    try:
-        import pyarrow
-        import pyarrow.parquet  # noqa: F401 - the submodule write_table lives in
-    except ImportError as exc:
-        raise ImportError("per-game records need pyarrow: pip install 'chinchon[dask]' "
-                          "(or pip install pyarrow)") from exc
-    return pyarrow
+    """pyarrow, its ``parquet`` submodule (``write_table``) loaded too."""
+    return extra_module("pyarrow", "parquet", needs="per-game records need pyarrow",
+                        extra="dask", also=" (or pip install pyarrow)")
 
 
 def _schema(pa: Any) -> Any:
