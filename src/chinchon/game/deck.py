@@ -1,7 +1,7 @@
 """What a table is dealt from: the seat counts, the number of decks, the rules' deck, a
 stacked order checked against it, the check that a list of cards is exactly a given
 multiset (a stacked order, a saved game's cards), and what a seat cannot know the place
-of."""
+of; and the order of the seats still in the game."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from ..rules import Rules, decks_for
 
 __all__ = ["MIN_PLAYERS", "MAX_PLAYERS", "CardLike", "card_order", "check_seat_count",
            "decks_for", "deck_for", "checked_order", "multiset_problem", "seat_index",
+           "play_order", "next_in",
            "unseen_cards"]
 
 
@@ -46,6 +47,23 @@ def seat_index(seat: object, players: int) -> int:
     if isinstance(seat, bool) or not 0 <= index < players:
         raise IllegalAction(f"no seat {shown(seat)} at this table (seats 0..{players - 1})")
     return index
+
+
+def play_order(in_game: Sequence[bool], start: int) -> list[int]:
+    """The seats still in the game (``in_game[s]``), in play order from ``start``
+    (included if in)."""
+    n = len(in_game)
+    return [s for s in ((start + k) % n for k in range(n)) if in_game[s]]
+
+
+def next_in(in_game: Sequence[bool], seat: int) -> int:
+    """The first seat after ``seat``, in play order, still in the game."""
+    n = len(in_game)
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if in_game[s]:
+            return s
+    raise AssertionError("no player in the game")  # pragma: no cover
 
 
 def deck_for(rules: Rules, decks: int) -> list[Card]:

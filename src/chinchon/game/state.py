@@ -59,7 +59,7 @@ from ..rules import Rules
 from .actions import Action, apply_action, legal_actions
 from .capture import MAX_SEED_BITS, MAX_TOTAL, OPTIONAL_STATE_KEYS, PHASES, STATE_KEYS, state_dict
 from .deck import (CardLike, card_order, check_seat_count, checked_order, deck_for, decks_for,
-                   seat_index)
+                   next_in, play_order, seat_index)
 from .hand_end import close_outcome, close_refused, rejoin, rejoin_refused, score_close, void_hand
 from .observation import Observation
 from .piles import Piles
@@ -116,25 +116,12 @@ class GameState:
         self._lead = lead
         self._deal(dealt)
 
-    def _play_order(self, start: int) -> list[int]:
-        """Seats still in the game, in play order starting at ``start`` (included if in)."""
-        n = self._n
-        return [s for s in ((start + k) % n for k in range(n)) if self._in[s]]
-
-    def _next_in(self, seat: int) -> int:
-        n = self._n
-        for k in range(1, n + 1):
-            s = (seat + k) % n
-            if self._in[s]:
-                return s
-        raise AssertionError("no player in the game")  # pragma: no cover
-
     def _deal(self, deck: Optional[list[Card]]) -> None:
         """Deal a hand from ``deck`` (already checked), or from a fresh shuffle."""
         if deck is None:
             deck = deck_for(self._rules, self._decks)
             self._rng.shuffle(deck)
-        order = self._play_order(self._lead)
+        order = play_order(self._in, self._lead)
         self._hands = [[] for _ in range(self._n)]
         pos = 0
         for seat in order:
@@ -217,20 +204,17 @@ class GameState:
         return self._piles.unseen(s, self._hands[s], self._rules.solver.card_mask,
                                   self._decks)
 
+    # the public record of the piles (every seat saw it; what unseen() leaves out), copies
     def discard_pile(self) -> list[Card]:
-        """The cards of the discard pile, bottom to top (a copy). Public: every seat saw
-        each of them discarded face up (what :meth:`unseen` leaves out)."""
+        """The cards of the discard pile, bottom to top."""
         return list(self._piles.discard)
 
     def taken(self, seat: int) -> list[Card]:
-        """The cards ``seat`` took from the discard pile this hand and still holds, in
-        the order taken (a copy). Public: every seat saw them taken."""
+        """The cards ``seat`` took from the discard pile this hand and still holds."""
         return list(self._piles.taken[self.seat_index(seat)])
 
     def restocked(self) -> Optional[list[Card]]:
-        """The cards of the stock made by this hand's last reshuffle of the discard
-        pile, in ascending card order (a copy), or None before any reshuffle this hand.
-        Public: every seat saw the pile turned over."""
+        """The stock made by this hand's last reshuffle (ascending), None before any."""
         r = self._piles.restocked
         return None if r is None else list(r)
 
@@ -381,11 +365,11 @@ class GameState:
             self._hints = None
             void = self._rules.void_at_stock
             if void is not None and len(piles.stock) <= void:
-                self._last = void_hand(self._hand_number, self._play_order(self._lead),
+                self._last = void_hand(self._hand_number, play_order(self._in, self._lead),
                                        self._n)
                 self._phase, self._turn = "summary", None
                 return None
-            self._turn = self._next_in(seat)
+            self._turn = next_in(self._in, seat)
             self._phase = "draw"
             return None
         refused = self._close_refused()
@@ -398,7 +382,7 @@ class GameState:
                 f"cannot close discarding {c}: the 7 cards kept have deadwood "
                 f"{solver.deadwood(kept, decks=self._decks, rules=self._rules)}, over the "
                 f"close limit {self._rules.close_limit}")
-        order = [seat] + self._play_order(self._next_in(seat))[: sum(self._in) - 1]
+        order = [seat] + play_order(self._in, next_in(self._in, seat))[: sum(self._in) - 1]
         settlement = solver.settle(kept, [self._hands[s] for s in order[1:]],
                                    decks=self._decks, rules=self._rules)
         # everything checked and computed: now change the state
@@ -441,7 +425,7 @@ class GameState:
         lead; dealt from ``deck`` (the exact order, checked) or from a fresh shuffle."""
         self._require_phase("summary", "open the next hand")
         dealt = None if deck is None else checked_order(deck, self._rules, self._n)
-        self._lead = self._next_in(self._lead)
+        self._lead = next_in(self._in, self._lead)
         self._deal(dealt)
 
     # ------------------------------------------------------------ the state as data
