@@ -12,6 +12,7 @@ error rather than a silently ignored option.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any, Callable, Optional
 
@@ -134,6 +135,9 @@ def _check_id(value: Any) -> Any:
         raise ProtocolError("bad_message", "id must be an integer or a string")
     if isinstance(value, str) and len(value) > _ID_CHARS:
         raise ProtocolError("bad_message", f"id must be at most {_ID_CHARS} characters")
+    if isinstance(value, str) and _SURROGATE.search(value):
+        raise ProtocolError("bad_message", "id holds a lone surrogate (an unpaired "
+                                           "\\ud800-\\udfff escape): it is no text")
     if isinstance(value, int) and not -(2**53) < value < 2**53:
         raise ProtocolError("bad_message", "id must fit in a JSON number exactly")
     return value
@@ -153,6 +157,8 @@ def parse_message(raw: Any) -> dict[str, Any]:
         raise ProtocolError("bad_json", "a message is JSON text")
     if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_big", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    if _SURROGATE.search(raw):  # text that is no UTF-8 (a WebSocket never carries it)
+        raise ProtocolError("bad_json", "a message is UTF-8 JSON text")
     try:
         msg = _decode(raw)
     except (ValueError, RecursionError):
@@ -189,6 +195,11 @@ def _check_fields(msg: dict[str, Any]) -> dict[str, Any]:
         elif required:
             raise ProtocolError("bad_message", f"{kind}: missing field {field!r}")
     return out
+
+
+#: a lone surrogate: a JSON escape ``\\ud800``-``\\udfff`` not in a pair stands for one,
+#: and such a string cannot be written back as UTF-8 (nor hashed, nor echoed)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _no_constant(name: str) -> Any:

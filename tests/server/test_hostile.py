@@ -1,0 +1,72 @@
+"""A hostile client against a real server: text that is no text (lone surrogates),
+numbers and booleans where the protocol wants its own integers, other spellings of the
+cards, a person who drops before the game starts. Each gets the documented answer and
+the connection (and the table) lives on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+from .conftest import Client, Server  # noqa: E402
+from .test_protocol import new_table, wait_view  # noqa: E402
+
+
+def still_usable(c: Client) -> None:
+    """The connection answers a plain ping with its id."""
+    reply = c.request({"type": "ping"}, timeout=10)
+    assert reply["type"] == "pong", reply
+
+
+def raw_reply(c: Client, raw: str) -> dict[str, Any]:
+    c.send_raw(raw)
+    return c.recv(10)
+
+
+# ---------------------------------------------------------------------------- surrogates
+
+def test_a_lone_surrogate_id_is_refused_and_the_connection_stays(
+        server: Server, clients: list[Client]) -> None:
+    c = server.client()
+    clients.append(c)
+    for raw in ('{"type":"ping","id":"\\ud800"}', '{"type":"hack","id":"\\udfff"}',
+                '{"type":"ping","id":"a\\udbff"}'):
+        reply = raw_reply(c, raw)
+        # the id cannot be echoed (it is no text): the error carries none
+        assert reply["type"] == "error" and reply["code"] == "bad_message", reply
+        assert "id" not in reply and "surrogate" in reply["message"], reply
+        still_usable(c)
+    # a surrogate pair is a character like any other
+    reply = raw_reply(c, '{"type":"ping","id":"\\ud83d\\ude00"}')
+    assert reply == {"type": "pong", "id": "\U0001f600"}
+
+
+def test_a_seated_person_sending_a_lone_surrogate_keeps_the_seat(
+        server: Server, clients: list[Client]) -> None:
+    people = new_table(server, clients, humans=3, players=3)
+    table = people[0].table
+    start = wait_view(people[1], lambda v: v["status"] == "playing")
+    reply = raw_reply(people[1], '{"type":"ping","id":"\\ud800"}')
+    assert reply["code"] == "bad_message"
+    still_usable(people[1])
+    assert "disconnect" not in [e["kind"] for e in server.events(table)]
+    assert start["seats"][1]["connected"]
+
+
+def test_create_with_a_lone_surrogate_id_makes_no_table(server: Server,
+                                                        clients: list[Client]) -> None:
+    c = server.client()
+    clients.append(c)
+    before = {t["id"] for t in c.request({"type": "lobby"})["tables"]}
+    reply = raw_reply(c, '{"type":"create","name":"Ghost","players":3,"id":"\\ud800"}')
+    assert reply["type"] == "error" and reply["code"] == "bad_message", reply
+    after = c.request({"type": "lobby"})["tables"]
+    assert {t["id"] for t in after} == before
+    assert not any(s["name"] == "Ghost" for t in after for s in t["seats"])
+    # and the same connection creates a table normally
+    assert c.request({"type": "create", "name": "Real", "players": 3})["type"] == "seated"
