@@ -70,3 +70,15 @@ def test_create_with_a_lone_surrogate_id_makes_no_table(server: Server,
     assert not any(s["name"] == "Ghost" for t in after for s in t["seats"])
     # and the same connection creates a table normally
     assert c.request({"type": "create", "name": "Real", "players": 3})["type"] == "seated"
+
+
+def test_resume_with_a_lone_surrogate_token_is_refused_not_an_internal_error(
+        server: Server, clients: list[Client]) -> None:
+    (host,) = new_table(server, clients, humans=1, players=3)
+    c = server.client()
+    clients.append(c)
+    reply = raw_reply(c, '{"type":"resume","table":"%s","seat":0,"token":"\\ud800","id":4}'
+                      % host.table)
+    assert reply["type"] == "error" and reply["code"] in ("bad_token", "bad_message"), reply
+    assert reply["id"] == 4
+    still_usable(c)

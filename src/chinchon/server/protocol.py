@@ -167,6 +167,8 @@ def parse_message(raw: Any) -> dict[str, Any]:
         raise ProtocolError("bad_message", "a message is a JSON object with a \"type\"")
     mid = _check_id(msg["id"]) if "id" in msg else None
     try:
+        if "\\u" in raw:  # an escape: it may stand for a lone surrogate
+            _no_surrogates(msg)
         return _check_fields(msg)
     except ProtocolError as exc:
         exc.request_id = mid
@@ -200,6 +202,23 @@ def _check_fields(msg: dict[str, Any]) -> dict[str, Any]:
 #: a lone surrogate: a JSON escape ``\\ud800``-``\\udfff`` not in a pair stands for one,
 #: and such a string cannot be written back as UTF-8 (nor hashed, nor echoed)
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_surrogates(value: Any) -> None:
+    """Refuse a lone surrogate anywhere in a decoded message: in a field's name or in
+    any string value, however deep (``bad_message``)."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise ProtocolError("bad_message", "a string of the message holds a lone "
+                                               "surrogate (an unpaired \\ud800-\\udfff "
+                                               "escape): it is no text")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _no_surrogates(k)
+            _no_surrogates(v)
+    elif isinstance(value, list):
+        for v in value:
+            _no_surrogates(v)
 
 
 def _no_constant(name: str) -> Any:

@@ -26,7 +26,9 @@ log = logging.getLogger("chinchon.server")
 
 
 def _sha256(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    # surrogatepass: the protocol refuses a lone surrogate in a token, and no text of
+    # any token may make the hash raise (it would be an internal error, not bad_token)
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Seating(Driving):
