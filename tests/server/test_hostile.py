@@ -82,3 +82,16 @@ def test_resume_with_a_lone_surrogate_token_is_refused_not_an_internal_error(
     assert reply["type"] == "error" and reply["code"] in ("bad_token", "bad_message"), reply
     assert reply["id"] == 4
     still_usable(c)
+
+
+# ---------------------------------------------------------------------------- numbers
+
+@pytest.mark.parametrize("v", ["true", "false", "1.0", "1e0", "10e-1", '"1"', "null", "[1]"])
+def test_a_version_that_is_not_the_integer_1_is_refused(server: Server, clients: list[Client],
+                                                          v: str) -> None:
+    c = server.client()
+    clients.append(c)
+    reply = raw_reply(c, '{"type":"ping","v":%s,"id":7}' % v)
+    assert reply["type"] == "error" and reply["code"] == "unsupported_version", reply
+    assert reply["id"] == 7
+    assert raw_reply(c, '{"type":"ping","v":1,"id":8}') == {"type": "pong", "id": 8}

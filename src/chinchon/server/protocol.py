@@ -180,7 +180,8 @@ def _check_fields(msg: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(kind, str) or kind not in SCHEMAS:
         raise ProtocolError("bad_message", f"unknown message type {kind!r}; expected one of "
                                            f"{', '.join(SCHEMAS)}")
-    if "v" in msg and msg["v"] != PROTOCOL_VERSION:
+    # the version is the integer itself: not true (== 1 in Python), not 1.0
+    if "v" in msg and (type(msg["v"]) is not int or msg["v"] != PROTOCOL_VERSION):
         raise ProtocolError("unsupported_version",
                             f"this server speaks protocol version {PROTOCOL_VERSION}, "
                             f"not {msg['v']!r}")
