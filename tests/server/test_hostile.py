@@ -95,3 +95,37 @@ def test_a_version_that_is_not_the_integer_1_is_refused(server: Server, clients:
     assert reply["type"] == "error" and reply["code"] == "unsupported_version", reply
     assert reply["id"] == 7
     assert raw_reply(c, '{"type":"ping","v":1,"id":8}') == {"type": "pong", "id": 8}
+
+
+# ---------------------------------------------------------------------------- cards
+
+def other_spellings(card: str) -> list[str]:
+    """Ways the engine reads ``card`` that are not the protocol's text of it."""
+    rank, suit = card[:-1], card[-1]
+    out = [f"{rank}{suit.upper()}", f" {card}", f"{card} "]
+    letter = {"10": "S", "11": "C", "12": "R"}.get(rank)
+    if letter is not None:
+        out += [f"{letter}{suit}", f"{letter}{suit.upper()}", f"{letter.lower()}{suit}"]
+    return out
+
+
+def test_other_spellings_of_a_card_are_refused_and_the_canonical_text_is_shown(
+        server: Server, clients: list[Client]) -> None:
+    people = new_table(server, clients, humans=3, players=3)
+    table = people[0].table
+    start = wait_view(people[0], lambda v: v["status"] == "playing")
+    mover = people[start["game"]["turn"]]
+    drawn = mover.request({"type": "draw", "source": "stock"})
+    seq = server.stored_seq(table)
+    hand = drawn["hand"]
+    # a figure (10-12) when the hand has one: it has the most other spellings
+    card = next((c for c in hand if c[:-1] in ("10", "11", "12")), hand[0])
+    for kind in ("discard", "close"):
+        for text in other_spellings(card):
+            reply = mover.request({"type": kind, "card": text})
+            assert reply["type"] == "error" and reply["code"] == "bad_card", (text, reply)
+            assert server.stored_seq(table) == seq
+    done = mover.request({"type": "discard", "card": card})
+    assert done["event"] == {"kind": "discard", "seat": mover.seat, "card": card}
+    assert done["game"]["discard_top"] == card
+    assert server.events(table)[-1]["card"] == card

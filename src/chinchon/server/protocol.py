@@ -16,6 +16,8 @@ import re
 import unicodedata
 from typing import Any, Callable, Optional
 
+from ..cards import JOKERS, RANKS, SUITS
+
 __all__ = [
     "PROTOCOL_VERSION",
     "MAX_MESSAGE_BYTES",
@@ -104,7 +106,22 @@ def clean_name(text: str) -> str:
 
 
 _table = _str(_TABLE_ID_CHARS)
-_card = _str(3)
+
+#: every card's text as the protocol spells it: rank 1-12 then suit, or a joker
+CARD_TEXTS = frozenset([f"{r}{s}" for s in SUITS for r in RANKS] + [str(j) for j in JOKERS])
+
+
+def _card(field: str, value: Any) -> str:
+    """A card as the protocol writes it (``7o``, ``11e``, ``*1``), exactly: other
+    spellings the engine reads (``Co``, ``SE``, `` 7O``) are refused, so that what is
+    stored and shown to every seat is always the one text of each card."""
+    if not isinstance(value, str):
+        raise ProtocolError("bad_message", f"{field} must be a string, got {value!r}")
+    if value not in CARD_TEXTS:
+        raise ProtocolError("bad_card", f"{field} must be a card written rank then suit "
+                                        f"(1-12, then o, c, e or b: 7o, 11e) or a joker "
+                                        f"(*1, *2), got {value!r}")
+    return value
 
 #: type -> {field: (required, check)}; ``type``, ``id`` and ``v`` are allowed everywhere
 SCHEMAS: dict[str, dict[str, tuple[bool, Check]]] = {
