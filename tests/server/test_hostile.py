@@ -5,6 +5,7 @@ the connection (and the table) lives on."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -129,3 +130,28 @@ def test_other_spellings_of_a_card_are_refused_and_the_canonical_text_is_shown(
     assert done["event"] == {"kind": "discard", "seat": mover.seat, "card": card}
     assert done["game"]["discard_top"] == card
     assert server.events(table)[-1]["card"] == card
+
+
+# ---------------------------------------------------------------------------- seats
+
+def test_a_person_gone_before_the_start_is_disconnected_from_the_start(
+        server: Server, clients: list[Client]) -> None:
+    """The server's reconnection wait is 2 s: the table cannot wait for ever."""
+    host = server.client()
+    clients.append(host)
+    host.request({"type": "create", "name": "Host", "players": 3})
+    gone = server.client()
+    gone.request({"type": "join", "table": host.table, "name": "Gone"})
+    gone.close()
+    wait_view(host, lambda v: not v["seats"][1]["connected"])
+    third = server.client()
+    clients.append(third)
+    third.request({"type": "join", "table": host.table, "name": "Third"})
+    t0 = time.monotonic()
+    seen = wait_view(host, lambda v: v["status"] == "playing" and "1" in v["game"]["disconnected"])
+    assert 0 < seen["game"]["disconnected"]["1"] <= 2.0
+    over = wait_view(host, lambda v: v["status"] == "over", timeout=15)
+    assert over["result"]["status"] == "cancelled" and "seat 1" in over["result"]["reason"]
+    assert time.monotonic() - t0 < 10
+    kinds = [e["kind"] for e in server.events(host.table)]
+    assert kinds[kinds.index("start") + 1] == "disconnect"
