@@ -155,3 +155,78 @@ def test_a_person_gone_before_the_start_is_disconnected_from_the_start(
     assert time.monotonic() - t0 < 10
     kinds = [e["kind"] for e in server.events(host.table)]
     assert kinds[kinds.index("start") + 1] == "disconnect"
+
+
+# ---------------------------------------------------------------------------- the fuzz
+
+#: a valid JSON value for every field of every message type (a new field must be added
+#: here, so that the fuzz below covers it)
+VALID = {"name": '"Fuzz"', "players": "3", "rules": '"barajamos"', "bots": "0",
+         "bot": '"greedy"', "table": '"nosuchtable"', "seat": "0", "token": '"x"',
+         "source": '"stock"', "card": '"7o"'}
+INT_FIELDS = {"players", "bots", "seat"}
+
+#: what is not text, numbers that are not the protocol's integers, booleans
+SURROGATES = ['"\\ud800"', '"a\\udfff"', '"\\udc00\\ud800"', '"\\ud83d"']
+NUMBERS = ["3.0", "0.0", "1e0", "3E0", "30e-1", "-0.0", "1e400", "12345678901234567890.5"]
+BOOLEANS = ["true", "false"]
+
+
+def fuzz_cases() -> list[tuple[str, str, str, str, bool]]:
+    """``(label, raw message, expected code, family, id echoed)`` for every field of
+    every message type (``type``, ``id`` and ``v`` included) and every bad value."""
+    from chinchon.server.protocol import SCHEMAS
+
+    cases = []
+    for kind, schema in SCHEMAS.items():
+        assert set(schema) <= set(VALID), f"VALID lacks a field of {kind}"
+        base = {"type": f'"{kind}"', "id": "77", **{f: VALID[f] for f in schema}}
+        fields = ["type", "id", "v", *schema]
+        for field in fields:
+            for family, values in (("surrogate", SURROGATES), ("number", NUMBERS),
+                                   ("boolean", BOOLEANS)):
+                for value in values:
+                    msg = dict(base, **{field: value})
+                    code = ("unsupported_version" if field == "v" and family != "surrogate"
+                            else "bad_message")
+                    raw = "{" + ",".join(f'"{k}":{v}' for k, v in msg.items()) + "}"
+                    cases.append((f"{kind}.{field}={value}", raw, code, family, field != "id"))
+        # a field's name that is no text
+        raw = "{" + ",".join(f'"{k}":{v}' for k, v in base.items()) + ',"\\ud800":1}'
+        cases.append((f"{kind}.<name>", raw, "bad_message", "surrogate", True))
+        if "card" in schema:
+            for text in ("CO", "Ro", "SE", " 7O", "7O", "7o ", "13o", "*3", "o7"):
+                raw = "{" + ",".join(f'"{k}":{v}' for k, v in
+                                     dict(base, card=f'"{text}"').items()) + "}"
+                cases.append((f"{kind}.card={text!r}", raw, "bad_card", "spelling", True))
+    return cases
+
+
+def test_fuzz_every_field_of_every_message(server: Server, clients: list[Client]) -> None:
+    """Each bad value in each field gets its documented error, with the id echoed
+    (but a bad id's); the connection, seated at a game in play, stays usable; the
+    table neither changes nor sees the seat disconnected."""
+    people = new_table(server, clients, humans=3, players=3)
+    table = people[0].table
+    start = wait_view(people[0], lambda v: v["status"] == "playing")
+    fuzzer = people[start["game"]["turn"]]  # the seat to play: its draw would count
+    wait_view(fuzzer, lambda v: v["seq"] == start["seq"])
+    seq = server.stored_seq(table)
+    cases = fuzz_cases()
+    assert len(cases) > 400
+    families: dict[str, int] = {}
+    for n, (label, raw, code, family, echoed) in enumerate(cases):
+        fuzzer.send_raw(raw)
+        reply = fuzzer.recv(10)
+        assert reply["type"] == "error" and reply["code"] == code, (label, reply)
+        assert reply.get("id") == (77 if echoed else None), (label, reply)
+        if n % 7 == 0 or family == "surrogate":  # and the connection answers on
+            ping = f'{{"type":"ping","id":"p{n}"}}'
+            fuzzer.send_raw(ping)
+            assert fuzzer.recv(10) == {"type": "pong", "id": f"p{n}"}, label
+        families[family] = families.get(family, 0) + 1
+    assert set(families) == {"surrogate", "number", "boolean", "spelling"}
+    assert server.stored_seq(table) == seq
+    assert "disconnect" not in [e["kind"] for e in server.events(table)]
+    # no other message came (no view: nothing changed), and the seat still plays
+    assert fuzzer.request({"type": "draw", "source": "stock"})["seq"] == seq + 1
