@@ -244,4 +244,25 @@ def _no_constant(name: str) -> Any:
 
 
 #: ``json.loads(text, parse_constant=_no_constant)`` without building a decoder per call
-_decode = json.JSONDecoder(parse_constant=_no_constant).decode
+_std_decode: Callable[[str], Any] = json.JSONDecoder(parse_constant=_no_constant).decode
+
+try:  # orjson (the [server] extra) reads a message in a fraction of the time
+    from orjson import JSONDecodeError as _FastRefused
+    from orjson import loads as _fast_loads
+except ImportError:  # pragma: no cover - the standard library's alone
+    _decode = _std_decode
+else:
+    def _decode(raw: str) -> Any:
+        """The message as the standard library reads it: orjson's reading of what it
+        accepts is the same, but for an integer past 64 bits (a float to orjson): text
+        with 20 digits in a row goes to the standard library, as does whatever orjson
+        refuses (NaN, a lone surrogate's escape...), which accepts it or says why not
+        as before."""
+        if _LONG_NUMBER.search(raw) is None:
+            try:
+                return _fast_loads(raw)
+            except _FastRefused:
+                pass
+        return _std_decode(raw)
+
+    _LONG_NUMBER = re.compile(r"\d{20}")
