@@ -81,6 +81,7 @@ class Stats:
         self.max_seq: dict[str, int] = {}
         self.views = 0
         self.cpu = (0.0, 0.0)  # server, clients: CPU seconds in the measured window
+        self.server_cpu = (0.0, 0.0)  # the server's user and system (kernel) CPU seconds
         self.health: dict[str, Any] = {}  # the server's /healthz at the end
 
 
@@ -453,11 +454,12 @@ def pct(values: list[float], p: float) -> float:
     return values[k]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User and system CPU time of a process so far (Linux /proc)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def healthz(port: int) -> dict[str, Any]:
@@ -493,7 +495,9 @@ async def drive(args: argparse.Namespace, port: int, stats: Stats, server_pid: i
         pass
     stop.set()
     elapsed = time.perf_counter() - start
-    stats.cpu = (cpu_seconds(server_pid) - cpu0[0], time.process_time() - cpu0[1])
+    user, system = cpu_seconds(server_pid)
+    stats.server_cpu = (user - cpu0[0][0], system - cpu0[0][1])
+    stats.cpu = (sum(stats.server_cpu), time.process_time() - cpu0[1])
     measured = stats.actions
     stats.health = await asyncio.get_running_loop().run_in_executor(None, healthz, port)
     done, pending = await asyncio.wait(tasks, timeout=15)
@@ -518,6 +522,9 @@ def main() -> int:
                     help="offer N actions/s in all (each table acts on a steady schedule "
                          "of tables/N seconds) instead of as fast as possible")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--server-python", default=sys.executable, metavar="PYTHON",
+                    help="the interpreter that runs the server (another venv's python: "
+                         "another version of the server against the same clients)")
     ap.add_argument("--server-cmd", default=None,
                     help="run this command (with {port} and {db}) as the server instead "
                          "of python -m chinchon.server (for profiling)")
@@ -527,7 +534,7 @@ def main() -> int:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "load.sqlite3")
-        cmd = [sys.executable, "-m", "chinchon.server", "--host", "127.0.0.1", "--port", str(port),
+        cmd = [args.server_python, "-m", "chinchon.server", "--host", "127.0.0.1", "--port", str(port),
                "--db", db, "--bot-delay", "0", "--log-level", "warning",
                # the clients act as fast as they can: lift the per-connection abuse limit
                "--rate", "10000", "--burst", "10000"]
@@ -578,7 +585,10 @@ def main() -> int:
                          "p99": round(pct(stats.all_latency, 99) * ms, 2),
                          "max": round(max(stats.all_latency, default=float("nan")) * ms, 2)},
         "errors": len(stats.errors), "lost_or_mismatched": len(problems),
-        "cpu_s": {"server": round(stats.cpu[0], 2), "clients": round(stats.cpu[1], 2)},
+        "cpu_s": {"server": round(stats.cpu[0], 2), "clients": round(stats.cpu[1], 2),
+                  "server_user": round(stats.server_cpu[0], 2),
+                  "server_system": round(stats.server_cpu[1], 2)},
+        "server_cpu_us_per_action": round(stats.cpu[0] / max(stats.actions, 1) * 1e6, 1),
         "load_average": os.getloadavg()[0], "client_decoder": DECODER,
         "server": stats.health,
     }
@@ -593,8 +603,10 @@ def main() -> int:
               f"p99 {report['ack_ms']['p99']} ms, max {report['ack_ms']['max']} ms")
         print(f"action -> every seat's view: p50 {report['all_seats_ms']['p50']} ms, "
               f"p99 {report['all_seats_ms']['p99']} ms, max {report['all_seats_ms']['max']} ms")
+        per = 1e6 / max(stats.actions, 1)
         print(f"CPU in the measured window: server {stats.cpu[0]:.1f} s "
-              f"({stats.cpu[0] / max(stats.actions, 1) * 1e6:.0f} us/action), clients "
+              f"({stats.cpu[0] * per:.0f} us/action: {stats.server_cpu[0] * per:.0f} user, "
+              f"{stats.server_cpu[1] * per:.0f} system), clients "
               f"{stats.cpu[1]:.1f} s (views parsed with {DECODER}); load average "
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         h = stats.health

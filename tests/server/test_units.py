@@ -108,6 +108,24 @@ def test_a_replay_that_draws_another_card_is_refused() -> None:
         Table.replay(records + [forged])
 
 
+def test_a_stored_card_of_another_spelling_replays_as_the_protocols_text() -> None:
+    """An older server stored cards as typed (``7O``); a table loaded from such records
+    shows and keeps the one text of the card."""
+    records = [_record(), {"kind": "join", "seat": 1, "name": "B", "token_sha256": "", "now": 1},
+               {"kind": "join", "seat": 2, "name": "C", "token_sha256": "", "now": 1},
+               {"kind": "start", "seed": 3, "now": 2}]
+    t = Table.replay(records)
+    seat = t.game.turn
+    draw = {"kind": "draw", "seat": seat, "source": "stock", "now": 3}
+    t.apply(draw)
+    card = str(t.game.held(seat)[0])
+    old = {"kind": "discard", "seat": seat, "card": " " + card.upper(), "now": 4}
+    t = Table.replay(records + [draw, old])
+    assert t.last is not None and t.last["card"] == card
+    view = view_for(t, (seat + 1) % 3, connected=[True] * 3, now=4.0, summary_seconds=45)
+    assert view["event"]["card"] == card and view["game"]["discard_top"] == card
+
+
 def test_views_hide_the_others_and_the_stock() -> None:
     records = [_record(players=4, bots=3), {"kind": "start", "seed": 11, "now": 1}]
     t = Table.replay(records)

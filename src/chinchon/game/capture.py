@@ -9,6 +9,7 @@ way back is :mod:`chinchon.game.snapshot`.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from .deck import card_order
@@ -62,14 +63,19 @@ def state_dict(fields: dict[str, Any], rng_state: Any) -> dict[str, Any]:
     }
 
 
+#: a card's text (``str(card)``) without a Python call per card: the server writes
+#: every card of a table's state with every event
+_text = attrgetter("_str")
+
+
 def cards_dict(fields: dict[str, Any]) -> dict[str, Any]:
     """The cards of the state's fields as text: ``hands``, ``stock``, ``discard`` and
     ``face_down``."""
     face_down = fields["face_down"]
     return {
-        "hands": [[str(c) for c in h] for h in fields["hands"]],
-        "stock": [str(c) for c in fields["stock"]],
-        "discard": [str(c) for c in fields["discard"]],
+        "hands": [list(map(_text, h)) for h in fields["hands"]],
+        "stock": list(map(_text, fields["stock"])),
+        "discard": list(map(_text, fields["discard"])),
         "face_down": None if face_down is None else str(face_down),
     }
 
@@ -80,7 +86,7 @@ def seen_dict(fields: dict[str, Any]) -> dict[str, Any]:
     pile, ``restocked`` after a reshuffle (older snapshots have neither)."""
     d: dict[str, Any] = {}
     if any(fields["taken"]):
-        d["taken"] = [[str(c) for c in sorted(t, key=card_order)] for t in fields["taken"]]
+        d["taken"] = [list(map(_text, sorted(t, key=card_order))) for t in fields["taken"]]
     if fields["restocked"] is not None:
-        d["restocked"] = [str(c) for c in fields["restocked"]]
+        d["restocked"] = list(map(_text, fields["restocked"]))
     return d

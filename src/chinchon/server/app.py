@@ -31,8 +31,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .manager import Manager, ServerConfig
 from .store import Store
+from .wire import Wire, wire_protocol
 
-__all__ = ["create_app", "STATIC_DIR"]
+__all__ = ["create_app", "create_app_and_wire", "STATIC_DIR"]
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
@@ -170,6 +171,14 @@ def create_app(config: Optional[ServerConfig] = None, *,
                store: Optional[Store] = None) -> ASGIApp:
     """The server as an ASGI app. The manager opens (or creates, with its folder)
     ``config.db`` at startup and resumes every unfinished table in it."""
+    return create_app_and_wire(config, store=store)[0]
+
+
+def create_app_and_wire(config: Optional[ServerConfig] = None, *,
+                        store: Optional[Store] = None) -> tuple[ASGIApp, type[Wire]]:
+    """:func:`create_app`, and the WebSocket protocol class that serves its ``/ws``
+    straight on the transport (:mod:`.wire`; uvicorn's ``ws`` setting): what
+    ``chinchon serve`` runs. The app's own ``/ws`` (ASGI) serves any other server."""
     config = config or ServerConfig()
     holder: dict[str, Manager] = {}
 
@@ -241,4 +250,4 @@ def create_app(config: Optional[ServerConfig] = None, *,
         else:
             await app(scope, receive, send)
 
-    return asgi
+    return asgi, wire_protocol(lambda: holder["manager"])

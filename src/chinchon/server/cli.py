@@ -52,7 +52,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"chinchon serve: error: {exc.name} is not installed; the server is an "
               f"optional extra: pip install \"chinchon[server]\"", file=sys.stderr)
         return 2
-    from .app import create_app
+    from .app import create_app_and_wire
     from .manager import ServerConfig
 
     if not (0 < args.rate <= 1e6 and 1 <= args.burst <= 1e6):
@@ -72,7 +72,9 @@ def main(args: argparse.Namespace) -> int:
     print(f"chinchon serve: tables in {db}; open http://{_url_host(args.host)}:{args.port}/",
           file=sys.stderr, flush=True)
     _tune_gc()
-    uvicorn.run(create_app(config), host=args.host, port=args.port, ws_max_size=WS_MAX_BYTES,
+    # /ws is served by the app's own WebSocket protocol on the transport (.wire)
+    app, wire = create_app_and_wire(config)
+    uvicorn.run(app, ws=wire, host=args.host, port=args.port, ws_max_size=WS_MAX_BYTES,
                 ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
                 log_level=args.log_level,
                 lifespan="on", access_log=args.log_level == "debug")

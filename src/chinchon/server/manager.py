@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from typing import Any, Optional
 
 from .._version import __version__
@@ -212,7 +211,8 @@ class Manager(Seating):
             elif kind == "start" and seat != 0:
                 raise IllegalAction("only the host (seat 0) may start the table early")
             elif kind == "start":
-                record = {"kind": "start", "seed": secrets.randbits(63)}
+                self._start(live, conn, rid)
+                return
             self._commit(live, record)
             self._publish(live, conn, rid)
 

@@ -12,8 +12,11 @@ error rather than a silently ignored option.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any, Callable, Optional
+
+from ..cards import JOKERS, RANKS, SUITS
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -103,7 +106,22 @@ def clean_name(text: str) -> str:
 
 
 _table = _str(_TABLE_ID_CHARS)
-_card = _str(3)
+
+#: every card's text as the protocol spells it: rank 1-12 then suit, or a joker
+CARD_TEXTS = frozenset([f"{r}{s}" for s in SUITS for r in RANKS] + [str(j) for j in JOKERS])
+
+
+def _card(field: str, value: Any) -> str:
+    """A card as the protocol writes it (``7o``, ``11e``, ``*1``), exactly: other
+    spellings the engine reads (``Co``, ``SE``, `` 7O``) are refused, so that what is
+    stored and shown to every seat is always the one text of each card."""
+    if not isinstance(value, str):
+        raise ProtocolError("bad_message", f"{field} must be a string, got {value!r}")
+    if value not in CARD_TEXTS:
+        raise ProtocolError("bad_card", f"{field} must be a card written rank then suit "
+                                        f"(1-12, then o, c, e or b: 7o, 11e) or a joker "
+                                        f"(*1, *2), got {value!r}")
+    return value
 
 #: type -> {field: (required, check)}; ``type``, ``id`` and ``v`` are allowed everywhere
 SCHEMAS: dict[str, dict[str, tuple[bool, Check]]] = {
@@ -134,6 +152,9 @@ def _check_id(value: Any) -> Any:
         raise ProtocolError("bad_message", "id must be an integer or a string")
     if isinstance(value, str) and len(value) > _ID_CHARS:
         raise ProtocolError("bad_message", f"id must be at most {_ID_CHARS} characters")
+    if isinstance(value, str) and _SURROGATE.search(value):
+        raise ProtocolError("bad_message", "id holds a lone surrogate (an unpaired "
+                                           "\\ud800-\\udfff escape): it is no text")
     if isinstance(value, int) and not -(2**53) < value < 2**53:
         raise ProtocolError("bad_message", "id must fit in a JSON number exactly")
     return value
@@ -153,6 +174,8 @@ def parse_message(raw: Any) -> dict[str, Any]:
         raise ProtocolError("bad_json", "a message is JSON text")
     if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_big", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    if _SURROGATE.search(raw):  # text that is no UTF-8 (a WebSocket never carries it)
+        raise ProtocolError("bad_json", "a message is UTF-8 JSON text")
     try:
         msg = _decode(raw)
     except (ValueError, RecursionError):
@@ -161,6 +184,8 @@ def parse_message(raw: Any) -> dict[str, Any]:
         raise ProtocolError("bad_message", "a message is a JSON object with a \"type\"")
     mid = _check_id(msg["id"]) if "id" in msg else None
     try:
+        if "\\u" in raw:  # an escape: it may stand for a lone surrogate
+            _no_surrogates(msg)
         return _check_fields(msg)
     except ProtocolError as exc:
         exc.request_id = mid
@@ -172,7 +197,8 @@ def _check_fields(msg: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(kind, str) or kind not in SCHEMAS:
         raise ProtocolError("bad_message", f"unknown message type {kind!r}; expected one of "
                                            f"{', '.join(SCHEMAS)}")
-    if "v" in msg and msg["v"] != PROTOCOL_VERSION:
+    # the version is the integer itself: not true (== 1 in Python), not 1.0
+    if "v" in msg and (type(msg["v"]) is not int or msg["v"] != PROTOCOL_VERSION):
         raise ProtocolError("unsupported_version",
                             f"this server speaks protocol version {PROTOCOL_VERSION}, "
                             f"not {msg['v']!r}")
@@ -191,9 +217,52 @@ def _check_fields(msg: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: a lone surrogate: a JSON escape ``\\ud800``-``\\udfff`` not in a pair stands for one,
+#: and such a string cannot be written back as UTF-8 (nor hashed, nor echoed)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_surrogates(value: Any) -> None:
+    """Refuse a lone surrogate anywhere in a decoded message: in a field's name or in
+    any string value, however deep (``bad_message``)."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise ProtocolError("bad_message", "a string of the message holds a lone "
+                                               "surrogate (an unpaired \\ud800-\\udfff "
+                                               "escape): it is no text")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _no_surrogates(k)
+            _no_surrogates(v)
+    elif isinstance(value, list):
+        for v in value:
+            _no_surrogates(v)
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
 #: ``json.loads(text, parse_constant=_no_constant)`` without building a decoder per call
-_decode = json.JSONDecoder(parse_constant=_no_constant).decode
+_std_decode: Callable[[str], Any] = json.JSONDecoder(parse_constant=_no_constant).decode
+
+try:  # orjson (the [server] extra) reads a message in a fraction of the time
+    from orjson import JSONDecodeError as _FastRefused
+    from orjson import loads as _fast_loads
+except ImportError:  # pragma: no cover - the standard library's alone
+    _decode = _std_decode
+else:
+    def _decode(raw: str) -> Any:
+        """The message as the standard library reads it: orjson's reading of what it
+        accepts is the same, but for an integer past 64 bits (a float to orjson): text
+        with 20 digits in a row goes to the standard library, as does whatever orjson
+        refuses (NaN, a lone surrogate's escape...), which accepts it or says why not
+        as before."""
+        if _LONG_NUMBER.search(raw) is None:
+            try:
+                return _fast_loads(raw)
+            except _FastRefused:
+                pass
+        return _std_decode(raw)
+
+    _LONG_NUMBER = re.compile(r"\d{20}")

@@ -26,7 +26,9 @@ log = logging.getLogger("chinchon.server")
 
 
 def _sha256(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    # surrogatepass: the protocol refuses a lone surrogate in a token, and no text of
+    # any token may make the hash raise (it would be an internal error, not bad_token)
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Seating(Driving):
@@ -95,7 +97,22 @@ class Seating(Driving):
 
     def _start_if_full(self, live: Live) -> None:
         if live.table.status == "waiting" and not live.table.open_seats():
-            self._commit(live, {"kind": "start", "seed": secrets.randbits(63)})
+            self._start(live, None, None)
+
+    def _start(self, live: Live, actor: Optional[Conn], rid: Any) -> None:
+        """Start the game; then every person whose connection is gone already (one who
+        dropped before the start) is disconnected at once, its reconnection wait
+        running from the start, as if it had dropped then: no seat is waited for
+        without a deadline."""
+        self._commit(live, {"kind": "start", "seed": secrets.randbits(63)})
+        self._publish(live, actor, rid)
+        table = live.table
+        for seat in table.humans():
+            game = table.game
+            if (game is None or game.result is not None or live.conns.get(seat)
+                    or seat in game.disconnected):
+                continue
+            self._commit(live, {"kind": "disconnect", "seat": seat})
             self._publish(live, None, None)
 
     def _resume(self, conn: Conn, msg: dict[str, Any]) -> None:

@@ -126,7 +126,7 @@ class Store:
     the WAL's checkpoints (see :class:`_Checkpointer`)."""
 
     def __init__(self, path: str, *, durability: str = "normal",
-                 checkpoint_seconds: float = 0.5) -> None:
+                 checkpoint_seconds: float = 2.0) -> None:
         if durability not in ("normal", "full"):
             raise ValueError(f"durability must be 'normal' or 'full', got {durability!r}")
         self.path = path

@@ -20,11 +20,13 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Optional
 
+from ..cards import Card
 from ..errors import IllegalAction
 from ..game import Game
 from ..game.capture import OPTIONAL_STATE_KEYS, STATE_KEYS, cards_dict, seen_dict
 from ..rules import Rules
 from ._json import encode
+from .protocol import CARD_TEXTS
 
 __all__ = ["Seat", "Table", "BOT_NAMES", "META_FORMAT", "STATE_FORMAT", "same_base"]
 
@@ -40,6 +42,20 @@ def same_base(a: Optional[tuple[Any, ...]], b: tuple[Any, ...]) -> bool:
     reshuffles: the generator's state is the same), the very same result and last
     hand."""
     return a is not None and a[:4] == b[:4] and a[4] is b[4] and a[5] is b[5]
+
+def _card_text(record: dict[str, Any]) -> Any:
+    """The record's ``card`` as the protocol writes it, set back into the record: a
+    record stored by an older server may spell it another way the engine reads (``CO``
+    for ``11o``); views show, and the store keeps, the one text of each card. Text
+    that is no card is left for the game to refuse."""
+    card = record["card"]
+    if isinstance(card, str) and card not in CARD_TEXTS:
+        try:
+            card = record["card"] = str(Card.parse(card))
+        except ValueError:
+            pass
+    return card
+
 
 #: names given to bots, in order, skipping any a person at the table already uses
 BOT_NAMES = ("Lola", "Paco", "Carmen", "Manolo", "Pilar", "Curro", "Rocío", "Pepe",
@@ -248,12 +264,12 @@ class Table:
 
     def _on_discard(self, r: dict[str, Any]) -> None:
         game, _ = self._my_turn(r)
-        game.discard(r["card"], False)
+        game.discard(_card_text(r), False)
         self._summary_opens(r)  # a discard that voids the hand (Rules.void_at_stock)
 
     def _on_close(self, r: dict[str, Any]) -> None:
         game, _ = self._my_turn(r)
-        game.discard(r["card"], True)
+        game.discard(_card_text(r), True)
         self._summary_opens(r)
 
     def _summary_opens(self, r: dict[str, Any]) -> None:

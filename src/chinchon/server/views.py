@@ -65,11 +65,14 @@ def _seats(table: Table, connected: Sequence[bool]) -> list[dict[str, Any]]:
     return seats
 
 
-def _game_now(table: Table, now: float, summary_seconds: float) -> dict[str, Any]:
+def _game_now(table: Table, now: float, summary_seconds: float,
+              held: Optional[Sequence[Sequence[Any]]] = None) -> dict[str, Any]:
     """The view's ``game`` but its ``last_hand`` (which comes last, and changes only at
-    a close)."""
+    a close); ``held``: every seat's cards (``game.held``), when already at hand."""
     game = table.game
     assert game is not None
+    if held is None:
+        held = [game.held(s) for s in range(table.players)]
     top = game.discard_top
     wait = table.rules.reconnect_seconds
     summary = None
@@ -85,7 +88,7 @@ def _game_now(table: Table, now: float, summary_seconds: float) -> dict[str, Any
         "discard_top": None if top is None else str(top),
         "discard_size": game.discard_size,
         "stock_size": game.stock_size,
-        "hand_sizes": [len(game.held(s)) for s in range(table.players)],
+        "hand_sizes": [len(h) for h in held],
         "totals": list(game.totals),
         "in_game": list(game.in_game),
         "chips": list(game.chips),
@@ -156,14 +159,15 @@ def _private_rest(table: Table, you: int) -> dict[str, Any]:
     return out
 
 
-def _seat_cards(table: Table, you: int) -> tuple[tuple[Any, ...], dict[str, Any], str]:
+def _seat_cards(table: Table, you: int, held_now: Optional[Sequence[Any]] = None
+                ) -> tuple[tuple[Any, ...], dict[str, Any], str]:
     """The seat's cards as the view shows them, ``{"you", "hand", "melds", "deadwood",
     "arranged"}`` (the hand melds first, each meld in table order, then the rest; the
     deadwood only with 7 cards), and that dict encoded without its braces. Kept on the
     table until the seat's cards change (a hand changes for one seat per event, and
     every event shows every seat its hand)."""
     game = table.game
-    held = () if game is None else tuple(game.held(you))
+    held = () if game is None else tuple(game.held(you) if held_now is None else held_now)
     key = ("cards", you)
     known = table.encoded.get(key)
     if known is not None and known[0] == held:
@@ -226,12 +230,15 @@ def encode_views(table: Table, seats: Sequence[int], *, connected: Sequence[bool
     its id, preset and rules (for its life), the last closed hand (until the next
     close) and each seat's cards (until they change), so an event costs the encoding
     of what it may have changed."""
-    head = _public_text(table, connected, now, summary_seconds)
-    return {seat: head + _private_text(table, seat) for seat in seats}
+    game = table.game
+    # every seat's cards, read once: the hand sizes and each seat's own cards
+    held = None if game is None else [game.held(s) for s in range(table.players)]
+    head = _public_text(table, connected, now, summary_seconds, held)
+    return {seat: head + _private_text(table, seat, held) for seat in seats}
 
 
 def _public_text(table: Table, connected: Sequence[bool], now: float,
-                 summary_seconds: float) -> str:
+                 summary_seconds: float, held: Optional[list[list[Any]]] = None) -> str:
     """``_encode(public_view(...))`` without its closing brace, and a comma."""
     cache = table.encoded
     fixed = cache.get("fixed")
@@ -259,16 +266,16 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
         known = cache["last_hand"] = (last, _encode(table.last_hand_dict()) + ',"last_hand_shown":'
                                       + _encode(_last_hand_shown(table)))
     # '{...,"summary":...}' less its last brace
-    state = _encode(_game_now(table, now, summary_seconds))[:-1]
+    state = _encode(_game_now(table, now, summary_seconds, held))[:-1]
     result = game.result
     return (head + '"seats":' + seats[1] + ',"game":' + state + ',"last_hand":' + known[1]
             + '},"result":' + ("null," if result is None else _encode(result.to_dict()) + ","))
 
 
-def _private_text(table: Table, you: int) -> str:
+def _private_text(table: Table, you: int, held: Optional[list[list[Any]]] = None) -> str:
     """``_encode(private_view(table, you))`` without its opening brace."""
     cache = table.encoded
-    cards_text = _seat_cards(table, you)[2]
+    cards_text = _seat_cards(table, you, None if held is None else held[you])[2]
     # the last event: the same for every seat but for whether it names the card
     last = table.last
     events = cache.get("event")

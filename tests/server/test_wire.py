@@ -1,0 +1,145 @@
+"""The server's own WebSocket code (chinchon.server.wire) against raw frames: what a
+client library would never send, and what it always may (fragments, pings)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+from typing import Any, Iterator, Optional
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+from .conftest import Server  # noqa: E402
+
+
+class Raw:
+    """A WebSocket client that writes its frames by hand."""
+
+    def __init__(self, port: int, path: str = "/ws") -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                          f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                break
+            self.buf += chunk
+        head, _, self.buf = self.buf.partition(b"\r\n\r\n")
+        self.status = head.split(b"\r\n")[0].decode()
+
+    def frame(self, opcode: int, payload: bytes, fin: bool = True, masked: bool = True,
+              rsv: int = 0) -> None:
+        b0 = (0x80 if fin else 0) | rsv | opcode
+        n = len(payload)
+        m = 0x80 if masked else 0
+        length = (bytes([n | m]) if n < 126 else bytes([126 | m]) + n.to_bytes(2, "big")
+                  if n < 65536 else bytes([127 | m]) + n.to_bytes(8, "big"))
+        if masked:
+            mask = os.urandom(4)
+            payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+            length += mask
+        self.sock.sendall(bytes([b0]) + length + payload)
+
+    def read(self) -> tuple[int, bytes]:
+        """The next frame: (opcode, payload); (-1, b"") when the connection ended."""
+        while True:
+            if len(self.buf) >= 2:
+                n, head = self.buf[1] & 0x7F, 2
+                if n == 126 and len(self.buf) >= 4:
+                    n, head = int.from_bytes(self.buf[2:4], "big"), 4
+                if n != 126 and len(self.buf) >= head + n:
+                    opcode, payload = self.buf[0] & 0x0F, self.buf[head:head + n]
+                    self.buf = self.buf[head + n:]
+                    return opcode, payload
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return -1, b""
+            self.buf += chunk
+
+    def message(self) -> dict[str, Any]:
+        while True:
+            opcode, payload = self.read()
+            assert opcode in (1, 9), (opcode, payload)
+            if opcode == 1:
+                return dict(json.loads(payload))
+
+    def closed_with(self) -> Optional[int]:
+        """The code of the server's close frame (messages before it are skipped)."""
+        while True:
+            opcode, payload = self.read()
+            if opcode == 8:
+                return int.from_bytes(payload[:2], "big")
+            if opcode == -1:
+                return None
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def raw(server: Server) -> Iterator[Any]:
+    opened: list[Raw] = []
+
+    def make(path: str = "/ws") -> Raw:
+        r = Raw(server.port, path)
+        opened.append(r)
+        return r
+
+    yield make
+    for r in opened:
+        r.close()
+
+
+def test_the_handshake_and_a_fragmented_message(raw: Any) -> None:
+    c = raw()
+    assert c.status.startswith("HTTP/1.1 101")
+    assert c.message()["type"] == "welcome"
+    c.frame(1, b'{"type":"pi', fin=False)
+    c.frame(9, b"hi")           # a ping between the fragments is answered at once
+    assert c.read() == (10, b"hi")
+    c.frame(0, b'ng","id":', fin=False)
+    c.frame(0, b"5}")
+    assert c.message() == {"type": "pong", "id": 5}
+    c.frame(2, b'{"type":"ping","id":6}')   # a binary message is read as UTF-8 JSON
+    assert c.message() == {"type": "pong", "id": 6}
+
+
+def test_another_path_is_refused(raw: Any) -> None:
+    assert raw("/other").status.startswith("HTTP/1.1 403")
+
+
+@pytest.mark.parametrize("send, code", [
+    (lambda c: c.frame(1, b'{"type":"ping"}', masked=False), 1002),
+    (lambda c: c.frame(1, b'{"type":"ping"}', rsv=0x40), 1002),
+    (lambda c: c.frame(0, b"stray"), 1002),
+    (lambda c: c.frame(3, b"?"), 1002),
+    (lambda c: c.frame(9, b"x" * 126), 1002),
+    (lambda c: c.frame(1, b'{"type":"ping","id":"\xff"}'), 1007),
+    (lambda c: c.frame(1, b"x" * 70000), 1009),
+], ids=["unmasked", "reserved bit", "stray continuation", "unknown opcode",
+        "long ping", "not UTF-8", "too big"])
+def test_a_broken_frame_closes_the_connection_with_its_code(raw: Any, send: Any,
+                                                           code: int) -> None:
+    c = raw()
+    assert c.message()["type"] == "welcome"
+    send(c)
+    assert c.closed_with() == code
+    other = raw()  # the server lives on
+    assert other.message()["type"] == "welcome"
+
+
+def test_a_close_is_answered(raw: Any) -> None:
+    c = raw()
+    assert c.message()["type"] == "welcome"
+    c.frame(8, (1000).to_bytes(2, "big") + b"bye")
+    assert c.closed_with() == 1000
+    assert c.read() == (-1, b"")
