@@ -1,0 +1,149 @@
+"""Damaged snapshots and logs are refused with an error that names the damage: the
+JSON limits, each field out of range, cards twice or missing, a settlement that is not
+the cards, the event of a log that does not replay. (The random damage is in
+test_snapshot_fuzz.py.)"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chinchon import Game, IllegalAction
+from chinchon.bots import GreedyBot, play_turn
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000, "{" * 100_000, '{"a":' * 100_000, "[" * 30 + "]" * 30,
+    '{"format":2,' + '"x":[' * 40 + "]" * 40 + "}",
+])
+def test_deep_nesting_is_refused_before_parsing(text):
+    with pytest.raises(IllegalAction, match="nests deeper|not JSON|missing|unknown"):
+        Game.from_json(text)
+
+
+def test_json_limits():
+    g = Game(3, seed=1)
+    text = g.to_json()
+    for bad in ["", "not json", "NaN", "[1]", "5", "null", b"\xff\xfe", b"\x80"]:
+        with pytest.raises(IllegalAction):
+            Game.from_json(bad)
+    with pytest.raises(IllegalAction, match="over the limit"):
+        Game.from_json(text + " " * Game.MAX_JSON_BYTES)
+    with pytest.raises(IllegalAction, match="hand_number"):
+        Game.from_json(text.replace('"hand_number":1', '"hand_number":1e400'))
+    with pytest.raises(IllegalAction, match="not JSON"):
+        Game.from_json(text.replace('"hand_number":1', '"hand_number":' + "9" * 5000))
+    with pytest.raises(IllegalAction):
+        Game.from_json(text.replace('"turns":0', '"turns":NaN'))
+    for bad in (5, None, 3.5, [text]):
+        with pytest.raises(IllegalAction):
+            Game.from_json(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("names", ["a"], "names must hold 2 to 6"),
+    ("names", ["a", 5, "c"], r"names\[1\] must be a string"),
+    ("totals", [0, 0, "x"], r"totals\[2\] must be an int"),
+    ("totals", [0, 0, 1.5], r"totals\[2\] must be an int"),
+    ("totals", [0, 0], "totals must hold 3 entries"),
+    ("chips", [2, 2, -1], r"chips\[2\] must be 0..2"),
+    ("chips", [2, 2, 3], r"chips\[2\] must be 0..2"),
+    ("in_game", [True, True, 1], r"in_game\[2\] must be true or false"),
+    ("lead", 3, "lead must be 0..2"),
+    ("turn", 7, "turn must be 0..2"),
+    ("turn", None, "turn must be a seat"),
+    ("phase", "play", "phase must be one of"),
+    ("phase", "over", "result must be set exactly when"),
+    ("result", {"status": "won", "winner": 0}, "result must be set exactly when"),
+    ("hand_number", 0, "hand_number must be 1"),
+    ("hand_number", True, "hand_number must be an int"),
+    ("seed", 2**300, "seed must be an int of at most 256 bits"),
+    ("rng", [3, [0] * 625, None], "all zeros"),
+    ("rng", [2, [1] * 625, None], r"rng\[0\] must be 3..3"),
+    ("rng", [3, [1] * 624 + [625], None], r"rng\[1\]\[624\] must be 0..624"),
+    ("rng", [3, [2**32] + [1] * 624, None], r"rng\[1\]\[0\] must be an int 0..4294967295"),
+    ("rng", [3, [1] * 625, float("nan")], r"rng\[2\]"),
+    ("rng", ["xoshiro256**"] + ["0" * 16] * 4, "rng is all zeros"),
+    ("rng", ["xoshiro256**"] + ["1" * 16] * 3, r"rng must be \['xoshiro256\*\*'"),
+    ("rng", ["pcg64"] + ["1" * 16] * 4, r"rng must be \['xoshiro256\*\*'"),
+    ("rng", ["xoshiro256**", "1" * 16, "1" * 15, "1" * 16, "1" * 16],
+     r"rng\[2\] must be 16 lowercase hex digits"),
+    ("rng", ["xoshiro256**", "1" * 16, "1" * 16, "ABCDEF0123456789", "1" * 16],
+     r"rng\[3\] must be 16 lowercase hex digits"),
+    ("rng", ["xoshiro256**", "1" * 16, "1" * 16, "1" * 16, 5],
+     r"rng\[4\] must be 16 lowercase hex digits"),
+    ("rules", {"close_limit": 10**400}, "close_limit must be an int 0..255"),
+    ("rules", {"reconnect_seconds": 10**400}, "reconnect_seconds must be a number"),
+    ("rules", {"colour": 1}, "not a valid rule set: .*unknown field .colour."),
+    ("disconnected", [[0, float("nan")]], r"disconnected\[0\]\[1\] must be a finite"),
+    ("disconnected", [[0, 1], [0, 2]], "lists seat 0 twice"),
+    ("disconnected", [[5, 1]], r"disconnected\[0\]\[0\] must be 0..2"),
+    ("face_down", "1o", "appears 2 times|face_down"),
+    ("format", 4, "format must be one of"),
+    ("format", True, "format must be one of"),
+    ("log", [], "log must hold 1 to"),
+    ("log", [{"event": "draw", "source": "stock"}], r"log\[0\].event must be one of"),
+    ("extra", 1, "unknown field 'extra'"),
+])
+def test_each_damaged_field_is_named(field, value, words):
+    g = Game(3, seed=1, lead=0)
+    d = json.loads(g.to_json())
+    d[field] = value
+    with pytest.raises(IllegalAction, match=words):
+        Game.from_json(d)
+
+
+def test_card_damage_is_named():
+    g = Game(3, seed=1, lead=0)
+    d = json.loads(g.to_json())
+    d["hands"][1][0] = d["hands"][0][0]  # one card twice, another missing
+    with pytest.raises(IllegalAction, match="appears 2 times in the game; expected 1"):
+        Game.from_json(d)
+    d = json.loads(g.to_json())
+    d["stock"].append(d["hands"][2].pop())  # a hand one card short
+    with pytest.raises(IllegalAction, match=r"hands\[2\] must hold 7 cards"):
+        Game.from_json(d)
+    d = json.loads(g.to_json())
+    d["hands"][0][3] = "13o"
+    with pytest.raises(IllegalAction, match=r"hands\[0\]\[3\] is not a card"):
+        Game.from_json(d)
+
+
+def test_a_settlement_that_is_not_the_cards_is_refused():
+    g = Game(3, seed=4)
+    bots = [GreedyBot(s) for s in range(3)]
+    while g.phase != "summary":
+        play_turn(g, bots)
+        if g.result is not None:
+            pytest.skip("the game ended on its first close")
+    d = json.loads(g.to_json())
+    d["last_hand"]["settlement"]["closer"]["points"] += 1
+    d["last_hand"]["settlement"]["points"][0] += 1
+    seat = d["last_hand"]["closer"]
+    d["last_hand"]["points"][seat] += 1
+    with pytest.raises(IllegalAction, match="last_hand.settlement is not the settlement"):
+        Game.from_json(d)
+
+
+def test_replay_names_the_event_that_does_not_replay():
+    g = Game(3, seed=2, lead=0)
+    g.discard(g.draw("stock"))
+    log = g.log
+    log[2]["card"] = str(g.held(1)[0])  # seat 1's card, not seat 0's to throw
+    with pytest.raises(IllegalAction, match=r"log\[2\] \(discard\) does not replay"):
+        Game.replay(log)
+    with pytest.raises(IllegalAction, match=r"log\[1\].source must be a string"):
+        Game.replay([log[0], {"event": "draw", "source": ["stock"]}])
+    with pytest.raises(IllegalAction, match=r"log\[1\].seat is missing"):
+        Game.replay([log[0], {"event": "rejoin"}])
+    with pytest.raises(IllegalAction, match=r"log\[1\] \(reshuffle\)|not empty"):
+        Game.replay([log[0], {"event": "reshuffle"}, {"event": "draw", "source": "stock"}])
+    with pytest.raises(IllegalAction, match="no disconnected seat"):
+        Game.replay([log[0], {"event": "timeout", "now": 5}])
+    with pytest.raises(IllegalAction, match="log must be a list"):
+        Game.replay(None)  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match=r"log\[0\].players"):
+        Game.replay([dict(log[0], players=[1, 2, 3])])
+    with pytest.raises(IllegalAction, match=r"log\[0\].rules"):
+        Game.replay([dict(log[0], rules={"close_limit": -1})])
