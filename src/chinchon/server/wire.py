@@ -36,7 +36,7 @@ from typing import Any, Callable, Optional
 from .live import Conn
 from .manager import Manager
 
-__all__ = ["Wire", "wire_protocol", "SEND_QUEUE"]
+__all__ = ["Wire", "wire_protocol", "frame_length", "SEND_QUEUE"]
 
 log = logging.getLogger("uvicorn.error")
 
@@ -48,6 +48,21 @@ CLOSE_TIMEOUT = 10.0
 
 _GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 _TEXT, _BINARY, _CONT, _CLOSE, _PING, _PONG = 0x1, 0x2, 0x0, 0x8, 0x9, 0xA
+
+
+def frame_length(buf: bytes, pos: int, size: int) -> Optional[tuple[int, int]]:
+    """``(payload length, header bytes before the mask key)`` of the frame starting at
+    ``buf[pos]`` (of ``size`` bytes read), or None while its length is not all read."""
+    length, head = buf[pos + 1] & 0x7F, 2
+    if length == 126:
+        if size - pos < 4:
+            return None
+        return int.from_bytes(buf[pos + 2:pos + 4], "big"), 4
+    if length == 127:
+        if size - pos < 10:
+            return None
+        return int.from_bytes(buf[pos + 2:pos + 10], "big"), 10
+    return length, head
 
 
 def _header(opcode: int, n: int) -> bytes:
@@ -139,15 +154,10 @@ class Wire(asyncio.Protocol):
         pos, size = 0, len(buf)
         while size - pos >= 2 and not self.lost:
             b0, b1 = buf[pos], buf[pos + 1]
-            length, head = b1 & 0x7F, 2
-            if length == 126:
-                if size - pos < 4:
-                    break
-                length, head = int.from_bytes(buf[pos + 2:pos + 4], "big"), 4
-            elif length == 127:
-                if size - pos < 10:
-                    break
-                length, head = int.from_bytes(buf[pos + 2:pos + 10], "big"), 10
+            known = frame_length(buf, pos, size)
+            if known is None:
+                break
+            length, head = known
             if not b1 & 0x80:
                 return self._fail(1002, "a client's frames must be masked")
             if b0 & 0x70:
