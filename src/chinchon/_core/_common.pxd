@@ -45,7 +45,9 @@ cdef inline object read_slot(object obj, Py_ssize_t offset, str name):
     return <object>v
 
 
-cdef int hand_masks(object hand, object decks, cc_hand *h, int *hand_decks) except -2
+cdef object card_order(object hand)
+cdef int hand_masks(object hand, object decks, cc_hand *h, int *hand_decks,
+                    bint parse=*) except -2
 cdef int hand_of(object hand, object decks, int max_cards, int exact, cc_hand *h,
                  int *hand_decks) except -1
 

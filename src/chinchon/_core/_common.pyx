@@ -18,6 +18,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 from cpython.object cimport PyTypeObject
+from cpython.ref cimport PyObject
 from libc.stdint cimport uint8_t, uint64_t
 
 from .chinchon cimport (CC_OK, CC_STATUS_END, cc_hand, cc_rules, cc_rules_default,
@@ -27,7 +28,7 @@ from .chinchon cimport (CC_OK, CC_STATUS_END, cc_hand, cc_rules, cc_rules_defaul
 import types
 
 from .._args import check_rules, hand_for
-from ..cards import Card, Hand, as_hand, parse_cards
+from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, parse_cards
 from ..errors import STATUS_ERRORS
 from ..errors import raise_status as _raise_named
 from ..rules import HOUSE_RULES
@@ -158,18 +159,165 @@ cdef Py_ssize_t _H_N = slot_offset(Hand, "_n")
 cdef Py_ssize_t _CARD_INDEX = slot_offset(Card, "index")
 
 
+# ---------------------------------------------------------------- card text
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_COMPACT_ASCII(object o)
+    void *PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+
+# Card text without a Python object per token: every spelling of cards.SPELLINGS (lower
+# case, at most 8 ASCII bytes) packed into a uint64, in an open-addressed table of 256
+# slots -> bit index. A token is looked up with its ASCII letters lowered, so the table
+# accepts exactly the ASCII spellings the any-case parser accepts; anything else (other
+# characters, a longer token, a miss) is left to the Python parser, which accepts or
+# raises as it always has.
+cdef uint64_t _TOKEN_KEYS[256]
+cdef int _TOKEN_BITS[256]
+# the Card of each bit index (borrowed from cards.CARD_AT, which lives as long as we do)
+cdef PyObject *_CARD_OBJ[64]
+
+
+cdef inline unsigned int _token_slot(uint64_t key) noexcept nogil:
+    return <unsigned int>((key * <uint64_t>0x9E3779B97F4A7C15ULL) >> 56)
+
+
+cdef int _init_tokens() except -1:
+    cdef uint64_t key
+    cdef unsigned int k
+    for i in range(64):
+        _CARD_OBJ[i] = <PyObject*>CARD_AT[i] if CARD_AT[i] is not None else NULL
+    for spelling, card in SPELLINGS.items():
+        raw = spelling.encode("ascii")
+        if not 0 < len(raw) <= 8 or raw != raw.lower() or not raw.isalnum() and b"*" not in raw:
+            raise ImportError(f"chinchon._core: card spelling {spelling!r} does not pack")
+        key = 0
+        for i, ch in enumerate(raw):
+            key |= (<uint64_t>ch) << (8 * i)
+        k = _token_slot(key)
+        while _TOKEN_KEYS[k]:
+            k = (k + 1) & 255
+        _TOKEN_KEYS[k] = key
+        _TOKEN_BITS[k] = card.index
+    return 0
+
+
+_init_tokens()
+
+
+cdef inline int token_bit(const unsigned char *s, Py_ssize_t n) noexcept nogil:
+    """The bit index of the card spelled by the ASCII bytes s[0:n] (any case), or -1."""
+    cdef uint64_t key = 0
+    cdef unsigned char ch
+    cdef unsigned int k
+    cdef Py_ssize_t i
+    if n <= 0 or n > 8:
+        return -1
+    for i in range(n):
+        ch = s[i]
+        if ch <= 32 or ch >= 127:
+            return -1
+        if 65 <= ch <= 90:  # A-Z
+            ch += 32
+        key |= (<uint64_t>ch) << (8 * i)
+    k = _token_slot(key)
+    while _TOKEN_KEYS[k]:
+        if _TOKEN_KEYS[k] == key:
+            return _TOKEN_BITS[k]
+        k = (k + 1) & 255
+    return -1
+
+
+cdef inline int str_bit(object text):
+    """The bit index of one card's text, a str of exactly that type, or -1 (for the
+    Python parser to decide: it strips whitespace, knows non-ASCII case folding, ...)."""
+    if not PyUnicode_IS_COMPACT_ASCII(text):
+        return -1
+    return token_bit(<const unsigned char*>PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text))
+
+
+cdef inline bint _is_separator(unsigned char ch) noexcept nogil:
+    # what parse_cards splits on among ASCII: whitespace (but \x1c-\x1f, left to it) and ','
+    return ch == 32 or ch == 44 or 9 <= ch <= 13
+
+
+cdef int text_bits(str text, signed char *bits, int capacity) except -2:
+    """The bit indices of the cards of card text, in order, into bits[0:capacity]:
+    returns their number, or -1 when the text is not plain ASCII card text of at most
+    ``capacity`` cards (parse_cards then decides)."""
+    if not PyUnicode_IS_COMPACT_ASCII(text):
+        return -1
+    cdef const unsigned char *s = <const unsigned char*>PyUnicode_DATA(text)
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, start
+    cdef int count = 0, bit
+    while True:
+        while i < n and _is_separator(s[i]):
+            i += 1
+        if i >= n:
+            return count
+        start = i
+        while i < n and not _is_separator(s[i]):
+            i += 1
+        bit = token_bit(s + start, i - start)
+        if bit < 0 or count >= capacity:
+            return -1
+        bits[count] = <signed char>bit
+        count += 1
+
+
+cdef inline int card_bit(object c):
+    """The bit index of a Card or one card's text (exact types), or -1."""
+    if type(c) is Card:
+        return <int>read_slot(c, _CARD_INDEX, "index")
+    if type(c) is str:
+        return str_bit(c)
+    return -1
+
+
+cdef object card_order(object hand):
+    """The cards of a hand argument that hand_masks took (text, or a list or tuple of
+    Cards and card texts), in the order given: a list or tuple of Cards as it is."""
+    cdef signed char bits[64]
+    cdef int n, i
+    if type(hand) is str:
+        n = text_bits(hand, bits, 64)
+        if n < 0:
+            return parse_cards(hand)
+        return [<object>_CARD_OBJ[bits[i]] for i in range(n)]
+    for c in hand:
+        if type(c) is not Card:
+            return [c if type(c) is Card else <object>_CARD_OBJ[str_bit(c)] for c in hand]
+    return hand
+
+
 # ---------------------------------------------------------------- hands
 
-cdef int hand_masks(object hand, object decks, cc_hand *h, int *hand_decks) except -2:
+cdef inline int _add_bit(int bit, bint single, uint64_t *once, uint64_t *twice) noexcept:
+    """One more copy of card ``bit``: 0, or -1 for a third copy or a copy with one deck."""
+    cdef uint64_t b = (<uint64_t>1) << bit
+    if once[0] & b:
+        if twice[0] & b or single:
+            return -1
+        twice[0] |= b
+    else:
+        once[0] |= b
+    return 0
+
+
+cdef int hand_masks(object hand, object decks, cc_hand *h, int *hand_decks,
+                    bint parse=True) except -2:
     """The masks of a hand, without building a Hand: a Hand's own (unless ``decks``
-    says otherwise), or those of card text or a list or tuple of Cards (``decks`` 1, 2
-    or None). Returns the number of cards and sets ``*hand_decks`` (a Hand's, else
-    ``decks``, or 2 when a card is held twice); -1 when anything is unusual (another
-    type, a third copy, a copy with decks=1, ...): the caller's generic path then
-    raises the documented error. Card text that names no card raises CardParseError."""
-    cdef uint64_t once = 0, twice = 0, b
-    cdef int n = 0
+    says otherwise), or those of card text or a list or tuple of Cards and card texts
+    (``decks`` 1, 2 or None). Returns the number of cards and sets ``*hand_decks`` (a
+    Hand's, else ``decks``, or 2 when a card is held twice); -1 when anything is unusual
+    (another type, a third copy, a copy with decks=1, card text the table does not
+    know, ...): the caller's generic path then raises the documented error. Card text
+    (a str) that names no card raises CardParseError (with ``parse`` false: -1, for a
+    caller whose generic path checks other things first)."""
+    cdef uint64_t once = 0, twice = 0
+    cdef int n = 0, i, bit
     cdef bint single
+    cdef signed char bits[64]
     cdef type t = type(hand)
     if t is Hand:
         if decks is not None and decks != read_slot(hand, _H_DECKS, "_decks"):
@@ -180,21 +328,25 @@ cdef int hand_masks(object hand, object decks, cc_hand *h, int *hand_decks) exce
         return read_slot(hand, _H_N, "_n")
     if decks is not None and (type(decks) is not int or (decks != 1 and decks != 2)):
         return -1
+    single = decks is not None and decks == 1
     if t is str:
-        hand = parse_cards(hand)
+        n = text_bits(hand, bits, 64)
+        if n < 0:  # the Python parser: raises naming the bad token, or takes it
+            if not parse:
+                return -1
+            hand = parse_cards(hand)
+            n = 0
+        else:
+            for i in range(n):
+                if _add_bit(bits[i], single, &once, &twice):
+                    return -1
+            hand = ()
     elif t is not list and t is not tuple:
         return -1
-    single = decks is not None and decks == 1
     for c in hand:
-        if type(c) is not Card:
+        bit = card_bit(c)
+        if bit < 0 or _add_bit(bit, single, &once, &twice):
             return -1
-        b = (<uint64_t>1) << (<int>read_slot(c, _CARD_INDEX, "index"))
-        if once & b:
-            if twice & b or single:
-                return -1
-            twice |= b
-        else:
-            once |= b
         n += 1
     h.once = once
     h.twice = twice

@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from .chinchon cimport (CC_CANNOT_CLOSE, CC_OK, cc_arrangement, cc_best_melds,
                         cc_close_outcome, cc_deadwood, cc_deadwood_batch, cc_discard_hints,
                         cc_hand, cc_hints_batch, cc_outcome, cc_rules, cc_status)
-from ._common cimport (CRules, crules_of, hand_masks, hand_of, refused, rules_for, run_chunks,
+from ._common cimport (CRules, card_order, crules_of, hand_masks, hand_of, refused, rules_for, run_chunks,
                       status_name)
 from ._results cimport arrangement_of, hints_of, outcome_name
 
@@ -81,9 +81,9 @@ def discard_hints(hand8, *, decks=None, rules=None):
     if type(hand8) is Hand:
         order = None
         hand_of(hand8, decks, 8, 8, &h, NULL)
-    elif (type(hand8) is list or type(hand8) is tuple) and hand_masks(hand8, decks, &h,
-                                                                        &nd) == 8:
-        order = hand8
+    elif (type(hand8) is list or type(hand8) is tuple or type(hand8) is str) and hand_masks(
+            hand8, decks, &h, &nd) == 8:
+        order = card_order(hand8)
     else:
         order = coerce_cards(hand8)
         hand_of(order, decks, 8, 8, &h, NULL)

@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t, uint64_t
 
 from .chinchon cimport (CC_OK, CC_OUTLOOK_COLUMNS, cc_hand, cc_outlook, cc_outlook_batch,
                         cc_prospect, cc_prospect_of, cc_rules, cc_status)
-from ._common cimport CRules, crules_of, hand_masks, raise_status, run_chunks, status_name
+from ._common cimport CRules, card_order, crules_of, hand_masks, raise_status, run_chunks, status_name
 from ._results cimport draw_outlook_of, outlook_of
 
 import numpy as np
@@ -40,12 +40,14 @@ cdef inline uint64_t _card_mask(object rules) except? 0:
 
 
 cdef int _fast_hand(object hand, object decks, int n, cc_hand *h) except -1:
-    """The masks of a Hand or a list of Cards of n cards, without the generic check: its
-    number of decks (the Hand's; for a list ``decks`` or 2 when a card is twice), or 0
-    when anything is unusual (the generic check then raises the documented error)."""
+    """The masks of a Hand, card text or a list of Cards or card texts of n cards,
+    without the generic check: its number of decks (the Hand's; else ``decks`` or 2 when
+    a card is twice), or 0 when anything is unusual (the generic check then raises the
+    documented error)."""
     cdef int nd = 0
     cdef type t = type(hand)
-    if (t is Hand or t is list or t is tuple) and hand_masks(hand, decks, h, &nd) == n:
+    if (t is Hand or t is list or t is tuple or t is str) and hand_masks(hand, decks, h,
+                                                                         &nd) == n:
         return nd
     return 0
 
@@ -61,8 +63,11 @@ cdef int _checked(object hand, object uo, object ut, cc_hand *h, cc_hand *u) exc
 
 cdef int _fast_unseen(object unseen, object decks, int nd, uint64_t cm, uint64_t extra,
                       cc_hand h, cc_hand *u) except -1:
-    """The unseen masks of a Hand or None (the deck less the hand and ``extra``, a card
-    bit held once more), and the call's number of decks; 0 for the generic path."""
+    """The unseen masks of a Hand, card text, a list of Cards or card texts, or None
+    (the deck less the hand and ``extra``, a card bit held once more), and the call's
+    number of decks; 0 for the generic path."""
+    cdef int und = 0
+    cdef type t = type(unseen)
     if unseen is None:
         if nd == 1:
             u.once = cm & ~h.once & ~extra
@@ -71,7 +76,14 @@ cdef int _fast_unseen(object unseen, object decks, int nd, uint64_t cm, uint64_t
             u.once = cm & ~(h.twice | (h.once & extra))
             u.twice = cm & ~(h.once | extra)
         return nd
-    if type(unseen) is not Hand:
+    if t is list or t is tuple or t is str:
+        # as check_unseen: the given decks, else 2 when the hand or the unseen cards hold
+        # a card twice (hand_masks refuses a copy with decks=1, and a third copy)
+        # (text the table does not know: the generic check, which checks the hand first)
+        if hand_masks(unseen, decks, u, &und, False) <= 0:
+            return 0  # none at all: the generic check says so
+        return 2 if und == 2 else nd
+    if t is not Hand:
         return 0
     u.once = unseen._once
     u.twice = unseen._twice
@@ -91,12 +103,13 @@ def outlook(hand8, unseen=None, *, decks=None, rules=None):
     cdef cc_prospect p[8]
     cdef cc_status st
     order = None
+    cdef uint64_t cm = _card_mask(rules)  # a bad rules argument first, as check_unseen's caller
     nd = _fast_hand(hand8, decks, 8, &h)
     if nd:
-        nd = _fast_unseen(unseen, decks, nd, _card_mask(rules), 0, h, &u)
+        nd = _fast_unseen(unseen, decks, nd, cm, 0, h, &u)
     if nd:
         if type(hand8) is not Hand:
-            order = hand8
+            order = card_order(hand8)
     else:
         hand, uo, ut, _ = check_unseen(hand8, unseen, decks, check_rules(rules), 8)
         if type(hand8) is not Hand:
@@ -117,9 +130,9 @@ def draw_outlook(hand7, top, unseen=None, *, decks=None, rules=None):
     cdef cc_rules r
     cdef cc_prospect take, stock
     cdef cc_status st
+    cm = _card_mask(rules)  # a bad rules argument first, as check_unseen's caller
     nd = _fast_hand(hand7, decks, 7, &h) if type(top) is Card else 0
     if nd:
-        cm = _card_mask(rules)
         bit = (<uint64_t>1) << (<int>top.index)
         if decks is None and h.once & bit:
             nd = 2
