@@ -421,7 +421,47 @@ def _hand_init(self, cards=(), *, decks=None):
     _PY_INIT(self, cards, decks=decks)
 
 
-use_native_constructors(_hand_from_mask, _hand_init)
+cdef object _PY_CARD_NEW = Card.__dict__["__new__"].__func__
+cdef object _PY_CARD_PARSE = Card.__dict__["parse"].__func__
+
+
+def _card_new(cls, rank, suit=None):
+    """Card(): card text, a Card, or an int rank and a one-letter suit (o, c, e, b in
+    either case) is the interned Card here, everything else (and every refusal) goes to
+    the Python method."""
+    cdef int bit = -1, lane
+    cdef Py_UCS4 ch
+    if cls is Card:
+        if suit is None:
+            if type(rank) is str:
+                bit = str_bit(rank)
+            elif type(rank) is Card:
+                return rank
+        elif (type(rank) is int and type(suit) is str and PyUnicode_GET_LENGTH(suit) == 1
+              and 1 <= rank <= 12):
+            ch = (<str>suit)[0]
+            lane = (0 if ch == u'o' or ch == u'O' else 1 if ch == u'c' or ch == u'C'
+                    else 2 if ch == u'e' or ch == u'E' else 3 if ch == u'b' or ch == u'B'
+                    else -1)
+            if lane >= 0:
+                bit = 16 * lane + <int>rank - 1
+        if bit >= 0 and _CARD_OBJ[bit] is not NULL:
+            return <object>_CARD_OBJ[bit]
+    return _PY_CARD_NEW(cls, rank, suit)
+
+
+def _card_parse(cls, text):
+    """Card.parse: card text the table knows is its interned Card here, everything else
+    (and every refusal) goes to the Python method."""
+    cdef int bit
+    if type(text) is str:
+        bit = str_bit(text)
+        if bit >= 0 and _CARD_OBJ[bit] is not NULL:
+            return <object>_CARD_OBJ[bit]
+    return _PY_CARD_PARSE(cls, text)
+
+
+use_native_constructors(_hand_from_mask, _hand_init, _card_new, _card_parse)
 
 
 cdef int hand_of(object hand, object decks, int max_cards, int exact, cc_hand *h,

@@ -23,7 +23,7 @@ from .chinchon cimport (CC_JOKER_CHINCHON, CC_MINUS_TEN, cc_arrangement, cc_hand
                         cc_prospect, cc_seat_result, cc_settlement, cc_table_meld)
 from ._common cimport chinchon_ctz, read_slot, slot_offset
 
-from ..cards import CARD_AT
+from ..cards import CARD_AT, Card
 from ..results import (OUTCOMES, Arrangement, CloserResult, DrawOutlook, Hint, Meld,
                        OpponentResult, Outlook, Prospect, Settlement, TableMeld)
 
@@ -369,6 +369,10 @@ cdef object arrangement_of(const cc_arrangement *a):
     return arrangement
 
 
+# a Card's index, read from its slot (as _common reads it)
+cdef Py_ssize_t _CARD_INDEX = slot_offset(Card, "index")
+
+
 cdef list _in_order(list lines, cc_hand h, object order):
     """``lines`` (one per card of h in ascending card order, a copy held twice listed
     twice) in the order of the cards of ``order`` instead (None: as they are). A card's
@@ -383,7 +387,9 @@ cdef list _in_order(list lines, cc_hand h, object order):
         first[i] = k
         k += 1 + <int>((h.twice >> i) & 1)
         m &= m - 1
-    return [lines[first[<int>c.index]] for c in order]
+    return [lines[first[<int>(read_slot(c, _CARD_INDEX, "index") if type(c) is Card
+                              else c.index)]] for c in order]
+
 
 
 # Hints are immutable values; a server asks for eight every turn, so each distinct one
