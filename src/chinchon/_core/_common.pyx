@@ -394,10 +394,10 @@ def _hand_from_mask(cls, mask, *, decks=None):
     """Hand.from_mask: a single-deck int mask of card bits is built here, everything
     else (and every refusal) by the Python method."""
     cdef uint64_t m
-    if cls is Hand and decks is None and type(mask) is int and mask >= 0:
+    if cls is Hand and decks is None and type(mask) is int:
         try:
             m = mask
-        except OverflowError:  # past 64 bits: the Python method refuses it
+        except OverflowError:  # negative or past 64 bits: the Python method refuses it
             m = ~(<uint64_t>0)
         if not m & ~_CARD_MASK:
             hand = (<PyTypeObject*>Hand).tp_new(Hand, <PyObject*>_NO_ARGS, NULL)
