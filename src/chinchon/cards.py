@@ -573,7 +573,7 @@ def use_native_constructors(from_mask: Any, init: Any, card_new: Any, card_parse
         fn.__doc__, fn.__name__, fn.__qualname__ = py.__doc__, py.__name__, py.__qualname__
     Hand.from_mask = classmethod(from_mask)  # type: ignore[method-assign,assignment]
     Hand.__init__ = init  # type: ignore[method-assign]
-    Card.__new__ = staticmethod(card_new)  # type: ignore[method-assign,assignment]
+    Card.__new__ = staticmethod(card_new)  # type: ignore[method-assign]
     Card.parse = classmethod(card_parse)  # type: ignore[method-assign,assignment]
 
 

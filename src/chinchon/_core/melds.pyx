@@ -13,8 +13,8 @@ from libc.stdint cimport uint8_t, uint64_t
 from .chinchon cimport (CC_CANNOT_CLOSE, CC_OK, cc_arrangement, cc_best_melds,
                         cc_close_outcome, cc_deadwood, cc_deadwood_batch, cc_discard_hints,
                         cc_hand, cc_hints_batch, cc_outcome, cc_rules, cc_status)
-from ._common cimport (CRules, card_order, crules_of, hand_masks, hand_of, refused, rules_for, run_chunks,
-                      status_name)
+from ._common cimport (CRules, card_order, crules_of, hand_masks, hand_of, refused, rules_for,
+                      run_chunks, status_name)
 from ._results cimport arrangement_of, hints_of, outcome_name
 
 import numpy as np

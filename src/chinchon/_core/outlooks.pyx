@@ -13,7 +13,8 @@ from libc.stdint cimport uint8_t, uint64_t
 
 from .chinchon cimport (CC_OK, CC_OUTLOOK_COLUMNS, cc_hand, cc_outlook, cc_outlook_batch,
                         cc_prospect, cc_prospect_of, cc_rules, cc_status)
-from ._common cimport CRules, card_order, crules_of, hand_masks, raise_status, run_chunks, status_name
+from ._common cimport (CRules, card_order, crules_of, hand_masks, raise_status, run_chunks,
+                      status_name)
 from ._results cimport draw_outlook_of, outlook_of
 
 import numpy as np
