@@ -32,6 +32,8 @@ from collections.abc import Iterable, Iterator
 from operator import index as _as_index
 from typing import TYPE_CHECKING, Any, Optional, Union
 
+from .bits import (CARD_MASK, JOKER_BITS, JOKER_MASK, LANE_MASK, RANKS, SUIT_MASKS, SUIT_NAMES,
+                   SUITS, card_index, lane_of, rank_of)
 from .errors import CardCountError, CardParseError, DuplicateCardError, InvalidHandError, shown
 
 __all__ = ["SUITS", "SUIT_NAMES", "RANKS", "LANE_MASK", "JOKER_MASK", "CARD_MASK",
@@ -39,39 +41,6 @@ __all__ = ["SUITS", "SUIT_NAMES", "RANKS", "LANE_MASK", "JOKER_MASK", "CARD_MASK
            "HandLike", "parse_cards", "as_hand", "as_card", "coerce_cards", "full_deck",
            "mask_to_cards", "cards_to_mask", "add_card", "CARD_AT", "SPELLINGS",
            "card_index", "rank_of", "lane_of"]
-
-SUITS = "oceb"
-SUIT_NAMES = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
-RANKS = tuple(range(1, 13))
-#: every natural card of the 48-card deck (bits 0-11 of each 16-bit lane)
-LANE_MASK = 0x0FFF0FFF0FFF0FFF
-#: bit index of each extra joker card: joker 1 (``*1``) = 12, joker 2 (``*2``) = 28
-JOKER_BITS: tuple[int, int] = (12, 28)
-#: the bits of the two extra jokers
-JOKER_MASK = (1 << 12) | (1 << 28)
-#: every bit that is a card under some rules: the 48 natural cards and the two jokers
-CARD_MASK = LANE_MASK | JOKER_MASK
-#: one mask per suit: every card of that suit
-SUIT_MASKS = {s: 0xFFF << (16 * i) for i, s in enumerate(SUITS)}
-
-
-
-def card_index(rank: int, lane: int) -> int:
-    """The bit of the natural card of ``rank`` (1-12) in suit lane ``lane`` (0-3, its
-    suit's place in :data:`SUITS`), the one place that says it
-    (docs/rules.md#the-card-bitmask)."""
-    return 16 * lane + rank - 1
-
-
-def rank_of(index: int) -> int:
-    """The rank of bit ``index`` (1-12; 13-16: bits 12-15 of a lane, no natural card)."""
-    return index % 16 + 1
-
-
-def lane_of(index: int) -> int:
-    """The suit lane (0-3) of bit ``index``: ``SUITS[lane_of(i)]`` is its suit."""
-    return index // 16
-
 
 _ALIASES = {"s": 10, "j": 10, "c": 11, "n": 11, "r": 12, "k": 12}
 #: the accepted spellings of each extra joker (lower case), canonical first
