@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -33,29 +32,11 @@ from chinchon.server.faces import close_card, shown_melds  # noqa: E402
 from chinchon.server.store import Store, TableWrite  # noqa: E402
 from chinchon.server.tables import Table  # noqa: E402
 
+from ..headless import chrome, require_browser  # noqa: E402
 from .conftest import Server, void_hand_records  # noqa: E402
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             "/usr/bin/chromium") if p and os.path.exists(p)), None)
-DRIVER = next((p for p in (shutil.which("chromedriver"), "/usr/bin/chromedriver",
-                           "/usr/lib/chromium/chromedriver") if p and os.path.exists(p)), None)
-try:
-    import selenium  # noqa: F401
-    HAVE_SELENIUM = True
-except ImportError:
-    HAVE_SELENIUM = False
+require_browser("CHINCHON_REQUIRE_SERVER_TESTS", "the browser test")
 
-_missing = [what for what, ok in (("selenium", HAVE_SELENIUM), ("chromium", CHROMIUM),
-                                  ("chromedriver", DRIVER)) if not ok]
-if _missing:
-    if os.environ.get("CHINCHON_REQUIRE_SERVER_TESTS"):
-        raise RuntimeError(f"CHINCHON_REQUIRE_SERVER_TESTS is set, but the browser test "
-                           f"cannot run; missing: {', '.join(_missing)}")
-    pytest.skip(f"no headless browser here (missing {', '.join(_missing)})",
-                allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -74,17 +55,8 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,900", "--no-first-run", "--disable-extensions"):
-        opts.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=opts)
-    try:
+    with chrome() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def shot(driver: Any, name: str) -> Path:

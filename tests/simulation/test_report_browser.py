@@ -8,39 +8,21 @@ missing is an error."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import shutil
 from typing import Any, Iterator
 
 import pytest
 
+from tests.headless import chrome, require_browser
 from tests.simulation.conftest import require_plot_extra
 
 require_plot_extra()
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             "/usr/bin/chromium") if p and os.path.exists(p)), None)
-DRIVER = next((p for p in (shutil.which("chromedriver"), "/usr/bin/chromedriver",
-                           "/usr/lib/chromium/chromedriver") if p and os.path.exists(p)), None)
-_missing = [what for what, ok in (
-    ("selenium", importlib.util.find_spec("selenium") is not None),
-    ("matplotlib", importlib.util.find_spec("matplotlib") is not None),
-    ("pyarrow", importlib.util.find_spec("pyarrow") is not None),
-    ("chromium", CHROMIUM), ("chromedriver", DRIVER)) if not ok]
-if _missing:
-    if os.environ.get("CHINCHON_REQUIRE_PLOT_TESTS"):
-        raise RuntimeError(f"CHINCHON_REQUIRE_PLOT_TESTS is set, but the report's browser "
-                           f"test cannot run; missing: {', '.join(_missing)}")
-    pytest.skip(f"no headless browser here (missing {', '.join(_missing)})",
-                allow_module_level=True)
+require_browser("CHINCHON_REQUIRE_PLOT_TESTS", "the report's browser test",
+                ("matplotlib", "pyarrow"))
 
 import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 
 import chinchon  # noqa: E402
 from chinchon.cli import main  # noqa: E402
@@ -61,19 +43,9 @@ return Array.from(document.querySelectorAll('figure.plot')).map(f => {
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,900", "--no-first-run", "--disable-extensions",
-                # offline: no host resolves, so a page that needed one would show it
-                "--host-resolver-rules=MAP * ~NOTFOUND"):
-        opts.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=opts)
-    try:
+    # offline: no host resolves, so a page that needed one would show it
+    with chrome("--host-resolver-rules=MAP * ~NOTFOUND") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def check_opened(d: Any, path: Any) -> None:
