@@ -224,16 +224,7 @@ static int random_deals(const cc_rules *r, long n)
                     deck[nd++] = 16 * s + i;
         if (nd < 7 * (n_opp + 1))
             continue;
-        for (i = nd - 1; i > 0; i--) {
-            int j = (int)(next_random() % (uint64_t)(i + 1)), t = deck[i];
-            deck[i] = deck[j];
-            deck[j] = t;
-        }
-        for (k = 0; k <= n_opp; k++) {
-            hands[k].once = hands[k].twice = 0;
-            for (i = 0; i < 7; i++)
-                hands[k] = th_add(hands[k], deck[7 * k + i]);
-        }
+        th_shuffle_deal(deck, nd, &rng_state, hands, n_opp + 1);
         st = cc_settle(r, hands[0], &hands[1], n_opp, decks, &out);
         if (st == CC_ERR_CANNOT_CLOSE)
             continue;

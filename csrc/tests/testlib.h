@@ -120,6 +120,23 @@ static inline cc_hand th_add(cc_hand h, int card)
     return h;
 }
 
+/* Shuffle deck[0..nd-1] in place (Fisher-Yates from the end, draws from th_xorshift64 of
+ * *state) and deal hands[0..n-1] 7 cards each from its start. */
+static inline void th_shuffle_deal(int *deck, int nd, uint64_t *state, cc_hand *hands, int n)
+{
+    int i, k;
+    for (i = nd - 1; i > 0; i--) {
+        int j = (int)(th_xorshift64(state) % (uint64_t)(i + 1)), t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    for (k = 0; k < n; k++) {
+        hands[k].once = hands[k].twice = 0;
+        for (i = 0; i < 7; i++)
+            hands[k] = th_add(hands[k], deck[7 * k + i]);
+    }
+}
+
 /* Bit index of the card spelled at text ("10e", spaces before it skipped); *end gets
  * the text after it. Well-formed text assumed. O(length). */
 static inline int th_card(const char *text, const char **end)
