@@ -138,12 +138,12 @@ def run_chunks(params: SimulationParams, chunks: Iterable[tuple[int, int]], *,
                 queue.extendleft(sorted(pending.values(), reverse=True))
                 pending.clear()
                 assert isinstance(pool, ProcessPoolExecutor)
-                _stop(pool, {})
+                _stop(pool)
                 pool = _new_pool(jobs)
     except BaseException:
         if own:
             assert isinstance(pool, ProcessPoolExecutor)
-            _stop(pool, pending)
+            _stop(pool)
         else:
             for fut in pending:
                 fut.cancel()
@@ -153,25 +153,26 @@ def run_chunks(params: SimulationParams, chunks: Iterable[tuple[int, int]], *,
     return merged.done()
 
 
-def _stop(pool: ProcessPoolExecutor, pending: dict[Future[SimulationResult], Any]) -> None:
+def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel the queued tasks and end the workers now (a second Ctrl-C meanwhile is
-    ignored: the stop takes a moment and must not be cut short)."""
+    ignored: the stop takes a moment and must not be cut short).
+
+    The pool's own manager thread cancels the queued tasks (``shutdown(cancel_futures=
+    True)``), never this thread: it is also the thread that fails every unfinished task
+    when it sees a worker gone, and on Python < 3.12 it raises ``InvalidStateError`` (a
+    traceback printed at Ctrl-C) for a task another thread cancelled in between. So the
+    pool is told to shut down first, and only then are its workers ended (what
+    ``terminate_workers`` of Python 3.14 does too)."""
     main = threading.current_thread() is threading.main_thread()
     old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        for fut in pending:
-            fut.cancel()
+        # shutdown() forgets the workers and the manager thread: take them first
         workers = list((getattr(pool, "_processes", None) or {}).values())
-        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
-        if terminate is not None:
-            try:
-                terminate()
-            except Exception:  # noqa: BLE001 - a broken pool may refuse: end them below
-                pass
+        manager = getattr(pool, "_executor_manager_thread", None)
+        pool.shutdown(wait=False, cancel_futures=True)
         for proc in workers:
             if proc.is_alive():
                 proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
         for proc in workers:
             proc.join(timeout=2)
             if proc.is_alive():
@@ -180,7 +181,6 @@ def _stop(pool: ProcessPoolExecutor, pending: dict[Future[SimulationResult], Any
         # and the pool's manager thread: left running, it closes its wake-up pipe while
         # the interpreter's exit hook may be writing to it ("Bad file descriptor"
         # printed at exit); with the workers gone it ends at once
-        manager = getattr(pool, "_executor_manager_thread", None)
         if manager is not None:
             manager.join(timeout=2)
     finally:
