@@ -26,3 +26,20 @@ def test_a_small_load_run_loses_nothing() -> None:
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["errors"] == 0 and report["lost_or_mismatched"] == 0
     assert report["actions"] > 50 and report["tables"] == 6
+
+
+PROFILE = TOOL.parent / "profile_manager.py"
+
+
+@pytest.mark.skipif(not PROFILE.exists(), reason="benchmarks/ is not beside the tests")
+def test_the_in_process_manager_measure_runs_small() -> None:
+    """benchmarks/profile_manager.py, the manager's CPU an action without sockets: its
+    scripted seats play, every action is stored as an event, and it reports a cost."""
+    out = subprocess.run([sys.executable, str(PROFILE), "--tables", "3", "--rounds", "12"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["tables"] == 3 and report["actions"] >= 12
+    # the joins and the start (three a table) are events too
+    assert report["events"] >= report["actions"] + 3 * 3
+    assert report["manager_cpu_us_per_action"] > 0

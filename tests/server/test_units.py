@@ -364,6 +364,55 @@ def test_encoded_views_are_the_views_as_json() -> None:
         assert checked > 50
 
 
+def test_kept_parts_of_the_views_follow_every_change_of_the_cards() -> None:
+    """The parts of the views kept on the table between events (each seat's cards, the
+    last event, the seats, the last closed hand) are what a table with nothing kept
+    encodes, after every event of whole games: draws, discards, closes, new hands,
+    disconnections; and the state stored with each event restores the table."""
+    from chinchon.server import scripted
+    from chinchon.server.views import encode_views
+
+    rng = random.Random(11)
+    for seed in (5, 21):
+        t = Table.replay([_record(), {"kind": "join", "seat": 1, "name": "B", "token_sha256": "",
+                                      "now": 1},
+                          {"kind": "join", "seat": 2, "name": "C", "token_sha256": "", "now": 1}])
+        now, kinds = 2.0, set()
+        connected = [True] * 3
+        for k in range(2000):
+            kept = encode_views(t, [0, 1, 2], connected=connected, now=now, summary_seconds=45)
+            t.encoded.clear()
+            assert kept == encode_views(t, [0, 1, 2], connected=connected, now=now,
+                                        summary_seconds=45), (k, t.last)
+            # and the state stored with the event restores the table itself
+            state = t.state_json()[0]
+            restored = Table.restore(t.meta_json(), t.base_game_json(), state)
+            assert restored.fingerprint() == t.fingerprint(), (k, t.last)
+            if t.status == "over":
+                break
+            now += 0.5
+            if t.game is None:
+                r: dict[str, Any] = {"kind": "start", "seed": seed}
+            elif k % 37 == 5 and not t.game.disconnected:
+                r = {"kind": "disconnect", "seat": 2}
+            elif t.game.disconnected:
+                r = {"kind": "reconnect", "seat": 2}
+            else:
+                views = [view_for(t, s, connected=connected, now=now, summary_seconds=45)
+                         for s in range(3)]
+                acts = [(s, scripted.choose(v, rng)) for s, v in enumerate(views)]
+                acts = [(s, a) for s, a in acts if a is not None]
+                if not acts:
+                    r = {"kind": "next_hand"}
+                else:
+                    s, a = acts[0]
+                    r = {"kind": a.pop("type"), "seat": s, **a}
+            r["now"] = now
+            t.apply(r)
+            kinds.add(r["kind"])
+        assert {"draw", "discard", "close", "next_hand", "disconnect"} <= kinds
+
+
 def test_a_void_hand_is_summed_up_without_a_settlement() -> None:
     """A hand voided at the stock (conga) has no closer and no settlement: the summary
     names it void, lays out no meld, and the encoded views are still the views."""
