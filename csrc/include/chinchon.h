@@ -476,6 +476,20 @@ cc_status cc_vec_step(const cc_vec_config *cfg, cc_vec_table *tables, size_t fir
                       double *rewards, uint8_t *terminated, uint8_t *truncated,
                       uint8_t *refused);
 
+/* Threads for cc_vec_step_all: `threads` - 1 workers beside the calling thread (none
+ * where POSIX threads are not: Windows), sleeping between steps; NULL when out of
+ * memory. cc_vec_pool_free stops and joins them. */
+typedef struct cc_vec_pool cc_vec_pool;
+cc_vec_pool *cc_vec_pool_new(int threads);
+void cc_vec_pool_free(cc_vec_pool *pool);
+
+/* cc_vec_step on all n tables, cut into runs the caller and the pool's workers take in
+ * turn (one step at a time per pool). */
+cc_status cc_vec_step_all(cc_vec_pool *pool, const cc_vec_config *cfg, cc_vec_table *tables,
+                          size_t n, const int64_t *actions, float *obs, int8_t *masks,
+                          double *rewards, uint8_t *terminated, uint8_t *truncated,
+                          uint8_t *refused);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,7 @@
 #include "melds/melds.h"
 #include "outlook/outlook.h"
 #include "rl/vecenv.h"
+#include "rl/vecpool.h"
 #include "settle/settle.h"
 
 /* ------------------------------------------------------------------ checks */
@@ -299,6 +300,32 @@ cc_status cc_vec_step(const cc_vec_config *cfg, cc_vec_table *tables, size_t fir
         return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
     return vec_step(cfg, tables, first, count, actions, obs, masks, rewards, terminated,
                     truncated, refused);
+}
+
+/* The pool of threads of cc_vec_step_all (rl/vecpool.c). */
+cc_vec_pool *cc_vec_pool_new(int threads)
+{
+    return pool_new(threads);
+}
+
+void cc_vec_pool_free(cc_vec_pool *pool)
+{
+    pool_free(pool);
+}
+
+/* Step all n tables over the pool's threads. O(moves) per table. */
+cc_status cc_vec_step_all(cc_vec_pool *pool, const cc_vec_config *cfg, cc_vec_table *tables,
+                          size_t n, const int64_t *actions, float *obs, int8_t *masks,
+                          double *rewards, uint8_t *terminated, uint8_t *truncated,
+                          uint8_t *refused)
+{
+    cc_status st = api_vec_config(cfg);
+    if (st != CC_OK || pool == NULL || tables == NULL || actions == NULL || obs == NULL
+        || masks == NULL || rewards == NULL || terminated == NULL || truncated == NULL
+        || refused == NULL)
+        return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
+    return pool_step(pool, cfg, tables, n, actions, obs, masks, rewards, terminated,
+                     truncated, refused);
 }
 
 /* ------------------------------------------------------------------ settle */

@@ -1,39 +1,27 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: freethreading_compatible = True
 """The learning tables of chinchon.rl.VectorEnv (``cc_vec_*``): every table stepped in
-C without the GIL, split over ``threads`` OpenMP threads when the module was built with
-OpenMP (one thread otherwise). The checks of the arguments are chinchon.rl.vector's;
-this module checks what the C side needs (the buffers' sizes).
+C without the GIL, over ``threads`` threads (the core's pool, csrc/src/rl/vecpool.c;
+one thread where it has no POSIX threads). The checks of the arguments are
+chinchon.rl.vector's; this module checks what the C side needs (the buffers' sizes).
 """
 
-from cython.parallel cimport prange
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
-from .chinchon cimport (CC_BOT_EXPERT, CC_ERR_BAD_ARGUMENT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_MAX_PLAYERS, CC_OK,
+from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_MAX_PLAYERS, CC_OK,
                         CC_RNG_SEED_WORDS, CC_VEC_ACTIONS, CC_VEC_OBS, cc_status,
                         cc_rng, cc_rng_derive, cc_rng_seed, cc_vec_alloc, cc_vec_config, cc_vec_free,
-                        cc_vec_refused, cc_vec_sample,
-                        cc_vec_reset, cc_vec_step, cc_vec_table)
+                        cc_vec_pool,
+                        cc_vec_pool_free, cc_vec_pool_new, cc_vec_refused, cc_vec_reset,
+                        cc_vec_sample, cc_vec_step_all, cc_vec_table)
 from ._common cimport crules_of, raise_status
 
 from ..errors import ChinchonError
-
-cdef extern from *:
-    """
-    #ifdef _OPENMP
-    #define CHINCHON_OPENMP 1
-    #else
-    #define CHINCHON_OPENMP 0
-    #endif
-    """
-    int CHINCHON_OPENMP
 
 #: the observation's and the mask's sizes in the C core (chinchon.rl checks them
 #: against chinchon.rl.encoding)
 OBS_SIZE = CC_VEC_OBS
 N_ACTIONS = CC_VEC_ACTIONS
-#: whether ``threads`` > 1 runs tables in parallel (the module was built with OpenMP)
-PARALLEL = bool(CHINCHON_OPENMP)
 
 _BOT_CODES = {"random": CC_BOT_RANDOM, "greedy": CC_BOT_GREEDY, "expert": CC_BOT_EXPERT}
 
@@ -42,6 +30,7 @@ cdef class Tables:
     """``n`` tables of one configuration (see chinchon.rl.VectorEnv)."""
     cdef cc_vec_config cfg
     cdef cc_vec_table *tables
+    cdef cc_vec_pool *pool
     cdef cc_rng rng
     cdef readonly Py_ssize_t n
     cdef readonly int threads
@@ -51,6 +40,7 @@ cdef class Tables:
                   int stale_turns, double stale_shake, double wait_for, int threads):
         cdef int s
         self.tables = NULL
+        self.pool = NULL
         if n < 1 or not 2 <= players <= CC_MAX_PLAYERS or len(bots) != players:
             raise ChinchonError("bad table configuration")
         if constant.shape[0] != CC_VEC_OBS:
@@ -78,10 +68,12 @@ cdef class Tables:
         self.n = n
         self.threads = max(1, threads)
         self.tables = cc_vec_alloc(<size_t>n)
-        if self.tables == NULL:
+        self.pool = cc_vec_pool_new(self.threads)
+        if self.tables == NULL or self.pool == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
+        cc_vec_pool_free(self.pool)
         cc_vec_free(self.tables)
 
     def reset(self, Py_ssize_t i, seed, float[:, ::1] obs, int8_t[:, ::1] masks):
@@ -131,33 +123,18 @@ cdef class Tables:
              uint8_t[::1] refused):
         """Step every table (the actions checked by :meth:`refused` first unless the
         penalty is on), writing each one's row of every buffer; without the GIL."""
-        cdef Py_ssize_t n = self.n, chunk, c, first, count
-        cdef int threads = self.threads, failed = 0
+        cdef Py_ssize_t n = self.n
         cdef cc_status st
         self._check(obs, masks)
         if (actions.shape[0] != n or rewards.shape[0] != n or terminated.shape[0] != n
                 or truncated.shape[0] != n or refused.shape[0] != n):
             raise ChinchonError(f"every buffer needs {n} rows")
-        if threads > n:
-            threads = <int>n
-        chunk = (n + threads - 1) // threads
-        if threads == 1:
-            with nogil:
-                st = cc_vec_step(&self.cfg, self.tables, 0, <size_t>n, &actions[0],
+        with nogil:
+            st = cc_vec_step_all(self.pool, &self.cfg, self.tables, <size_t>n, &actions[0],
                                  &obs[0, 0], &masks[0, 0], &rewards[0], &terminated[0],
                                  &truncated[0], &refused[0])
-            if st != CC_OK:
-                raise_status(st)
-            return
-        for c in prange(threads, nogil=True, num_threads=threads, schedule="static"):
-            first = c * chunk
-            count = n - first if n - first < chunk else chunk
-            if count > 0:
-                failed += cc_vec_step(&self.cfg, self.tables, <size_t>first, <size_t>count,
-                                      &actions[0], &obs[0, 0], &masks[0, 0], &rewards[0],
-                                      &terminated[0], &truncated[0], &refused[0]) != CC_OK
-        if failed:
-            raise_status(CC_ERR_BAD_ARGUMENT)
+        if st != CC_OK:
+            raise_status(st)
 
     cdef int _check(self, float[:, ::1] obs, int8_t[:, ::1] masks) except -1:
         if (obs.shape[0] != self.n or obs.shape[1] != CC_VEC_OBS or masks.shape[0] != self.n

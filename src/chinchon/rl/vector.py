@@ -62,8 +62,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
 
     ``players``, ``opponents``, ``rules``, ``seat``, ``reward``, ``max_turns`` and
     ``illegal_action_penalty`` are :class:`~chinchon.rl.ChinchonEnv`'s. ``threads``:
-    the tables are split over this many threads in each step (OpenMP; one when the
-    build has none). ``copy``: ``step`` and ``reset`` return copies of the env's
+    the tables are cut into runs that the calling thread and ``threads - 1`` workers
+    (sleeping between steps) take in turn, each step (one thread on Windows). ``copy``: ``step`` and ``reset`` return copies of the env's
     buffers (the default, as Gymnasium's vector envs do); with ``copy=False`` they return
     the buffers themselves, read-only, overwritten by the next call (the fast path).
 
