@@ -21,7 +21,7 @@ from gymnasium.vector.utils import batch_space
 
 from .. import bots as _bots
 from .._args import check_rules
-from .._backend import IMPLEMENTATION
+from .._backend import IMPLEMENTATION, native
 from ..bots import BOTS
 from ..errors import ActionNotAllowed, ChinchonError, IllegalAction, shown
 from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
@@ -31,10 +31,8 @@ from .aec import REWARDS
 
 __all__ = ["VectorEnv", "NATIVE"]
 
-try:  # the C tables (absent in a pure-Python install)
-    from .._core import vecenv as _native
-except ImportError:  # pragma: no cover - the pure-Python build
-    _native = None
+# the C tables (None in a pure-Python install)
+_native = native("vecenv")
 
 #: whether this install has the C tables (:class:`VectorEnv` needs them)
 NATIVE = _native is not None and IMPLEMENTATION != "python"
