@@ -453,7 +453,8 @@ void cc_vec_free(cc_vec_table *tables);
  * as game k of a simulation with seed s (cc_play_game's generators). Games that end
  * before the learner's first decision are skipped. Writes the observation (CC_VEC_OBS
  * floats) and the mask (CC_VEC_ACTIONS) of the table. CC_ERR_BAD_ARGUMENT on a config
- * out of range. */
+ * out of range, or without a seed for a table never seeded (cc_vec_step refuses a table
+ * never reset the same way). */
 cc_status cc_vec_reset(const cc_vec_config *cfg, cc_vec_table *tables, size_t i,
                        int negative, const uint64_t *magnitude, float *obs, int8_t *mask);
 

@@ -187,6 +187,7 @@ static void check_bad_configs(void)
     cc_vec_config cfg;
     cc_vec_table *t = cc_vec_alloc(1);
     const uint64_t mag[CC_RNG_SEED_WORDS] = {1, 0, 0, 0};
+    const int64_t draw[1] = {128};
     memset(&cfg, 0, sizeof cfg);
     CHECK(config_of(&cfg.game, "barajamos", 2, "greedy", 0), "config");
     cfg.learner = 2;
@@ -197,6 +198,11 @@ static void check_bad_configs(void)
     CHECK(cc_vec_reset(&cfg, t, 0, 0, mag, o.obs, o.masks) == CC_ERR_BAD_ARGUMENT,
           "7 players");
     cfg.game.players = 2;
+    CHECK(cc_vec_step(&cfg, t, 0, 1, draw, o.obs, o.masks, o.rewards,
+                      o.terminated, o.truncated, o.refused) == CC_ERR_BAD_ARGUMENT,
+          "a table never reset");
+    CHECK(cc_vec_reset(&cfg, t, 0, 0, NULL, o.obs, o.masks) == CC_ERR_BAD_ARGUMENT,
+          "no seed for a table never seeded");
     CHECK(cc_vec_reset(&cfg, t, 0, 0, mag, o.obs, o.masks) == CC_OK, "the good config");
     CHECK(cc_vec_step_all(NULL, &cfg, t, 1, NULL, o.obs, o.masks, o.rewards, o.terminated,
                           o.truncated, o.refused) == CC_ERR_BAD_ARGUMENT, "no pool");

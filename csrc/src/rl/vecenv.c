@@ -317,6 +317,8 @@ cc_status vec_reset(const cc_vec_config *cfg, cc_vec_table *tables, size_t i, in
         t->cfg.seed_negative = negative;
         memcpy(t->cfg.seed_magnitude, magnitude, sizeof t->cfg.seed_magnitude);
         t->game_index = 0;
+    } else if (t->cfg.players == 0) {
+        return CC_ERR_BAD_ARGUMENT; /* never seeded: no game to go on from */
     } else {
         t->game_index++;
     }
@@ -410,6 +412,8 @@ static cc_status step_one(const cc_vec_config *cfg, cc_vec_table *t, int64_t act
     cc_status st = CC_OK;
     double r = 0.0;
     *refused = 0;
+    if (t->cfg.players == 0)
+        return CC_ERR_BAD_ARGUMENT; /* never reset */
     if (t->done) { /* autoreset (Gymnasium's next-step mode): the next game */
         t->game_index++;
         st = start_game(cfg, t);
