@@ -81,8 +81,9 @@ static void deal(game *g)
     emit(g, CC_EV_DEAL, g->lead, 0, g->hand_number);
 }
 
-/* Python: GameState.draw. */
-static int draw(game *g, int from_pile)
+/* Python: GameState.draw. Inlined into the engine's loop and into eng_draw (two
+ * callers: the compiler would otherwise keep one out-of-line copy for both). */
+CC_FORCE_INLINE int draw(game *g, int from_pile)
 {
     const int seat = g->turn;
     int card;
@@ -147,8 +148,9 @@ static void end_game(game *g, int status, int winner)
     g->rec->winner = (int8_t)winner;
 }
 
-/* Python: GameState.discard (close = 0) and its close (close = 1, _finish_hand). */
-static cc_status discard(game *g, int card, int close)
+/* Python: GameState.discard (close = 0) and its close (close = 1, _finish_hand).
+ * Inlined into the engine's loop and into eng_discard, as draw. */
+CC_FORCE_INLINE cc_status discard(game *g, int card, int close)
 {
     const int seat = g->turn;
     const uint64_t bit = UINT64_C(1) << card;
@@ -268,8 +270,9 @@ static uint64_t stream_seed(const cc_game_config *cfg, uint64_t index, uint64_t 
     return cc_rng_derive(0, mag, NULL, 0);
 }
 
-/* One turn of the seat to act: its bot's draw, then its discard. */
-static cc_status play_turn(game *g)
+/* One turn of the seat to act: its bot's draw, then its discard. Inlined into the
+ * engine's loop and into eng_bot_turn, as draw. */
+CC_FORCE_INLINE cc_status play_turn(game *g)
 {
     const int seat = g->turn;
     int from_pile = 0, card = 0, close = 0;
