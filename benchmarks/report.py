@@ -5,6 +5,8 @@ Usage: python benchmarks/report.py bench.json
        python benchmarks/report.py --variants v1.json [v2.json ...]   (bench_variants.py's
        rows: the joker rows against the joker-free rows of the same run, and those
        against the house rules on the same hands; several runs: the median ratio)
+       python benchmarks/report.py --plain p1.json [p2.json ...]   (bench_variants.py's
+       test_plain_rows: rows without a joker under fifty against the house rules)
 """
 
 from __future__ import annotations
@@ -87,8 +89,36 @@ def variants(paths: list[str]) -> None:
               f"{cell('j1')} | {cell('j2')} | {ratio('j0', 'house', row) or '-'} |")
 
 
+def plain(paths: list[str]) -> None:
+    """test_plain_rows: per batch and deck count, fifty's time a row, the house rules'
+    and their ratio within a run, several runs: the median ratio. Times are each test's
+    fastest round: on this shared machine the median swings by 20% with the other
+    processes' load, the fastest round by 1-5%."""
+    ratios: dict[str, list[float]] = defaultdict(list)
+    times: dict[str, dict[str, float]] = {}
+    for path in paths:
+        run: dict[str, dict[str, float]] = defaultdict(dict)
+        for b in json.load(open(path))["benchmarks"]:
+            info = b["extra_info"]
+            if "pair" in info:
+                run[info["pair"]][info["rules"]] = b["stats"]["min"] / info["rows"]
+        for pair, r in run.items():
+            if "fifty" in r and "barajamos" in r:
+                ratios[pair].append(r["fifty"] / r["barajamos"])
+                times[pair] = r
+    print(f"{len(paths)} run(s); fastest rounds; the ratio within each run, its median\n")
+    print("| rows without a joker | fifty | house rules | fifty / house |")
+    print("|---|---|---|---|")
+    for pair in sorted(ratios):
+        rs = sorted(ratios[pair])
+        print(f"| `{pair}` | {fmt(times[pair]['fifty'])} | {fmt(times[pair]['barajamos'])} | "
+              f"{rs[len(rs) // 2]:.2f}× |")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--variants":
         variants(sys.argv[2:])
+    elif sys.argv[1] == "--plain":
+        plain(sys.argv[2:])
     else:
         main(sys.argv[1])
