@@ -11,7 +11,7 @@ without the GIL, over ``threads`` threads. Table ``i`` plays exactly the games o
 from __future__ import annotations
 
 import random
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union, cast
 
 import gymnasium
 import numpy as np
@@ -54,7 +54,7 @@ def _checked_seed(seed: Any) -> int:
     return int(seed)
 
 
-class VectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     """``num_envs`` Chinchón tables, the learner at ``seat`` of each, the other seats
     played by the built-in bots in C (docs/rl.md#the-vector-environment).
 
@@ -184,7 +184,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             seeds = [int(seed) + i for i in range(n)]
         else:
-            seeds = list(seed)
+            seeds = list(cast(Sequence[Optional[int]], seed))
             if len(seeds) != n:
                 raise ChinchonError(f"reset needs one seed per table ({n}), got {len(seeds)}")
         seeds = [None if s is None else _checked_seed(s) for s in seeds]
@@ -222,7 +222,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             bad = tables.refused(acts)
             if bad < self.num_envs:
                 a = int(acts[bad])
-                allowed = ", ".join(f"{k} ({E.action_name(k)})"
+                allowed = ", ".join(f"{k} ({E.action_name(int(k))})"
                                     for k in np.flatnonzero(self._masks[bad]))
                 what = (f"action {a} ({E.action_name(a)})" if 0 <= a < E.N_ACTIONS
                         else f"action {a} (the actions are 0..{E.N_ACTIONS - 1})")
@@ -234,7 +234,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         if self.copy:
             return (self._obs.copy(), self._rewards.copy(),
                     self._terminated.astype(bool), self._truncated.astype(bool), info)
-        return self._views + (info,)
+        obs, rewards, terminated, truncated = self._views
+        return obs, rewards, terminated, truncated, info
 
     def _checked(self, actions: Any) -> np.ndarray:
         """The actions as the int64 array the tables read; else a clear error."""
