@@ -1,6 +1,6 @@
 /* The threads of the learning tables: a step's tables are cut into runs of a few dozen
  * tables that the calling thread and the pool's workers take in turn, each run stepped
- * by vec_step (vecenv.c). A worker that wakes late finds nothing left and sleeps again:
+ * by vec_step (vecenv.c), the caller from the front, the workers from the back. A worker that wakes late finds nothing left and sleeps again:
  * the caller never waits for a thread that has not started, only for runs in progress,
  * so a busy machine costs the step little more than doing it on one thread. The
  * workers sleep on a condition variable between steps (no spinning).
@@ -42,7 +42,8 @@ struct cc_vec_pool {
     int8_t *masks;
     double *rewards;
     uint8_t *terminated, *truncated, *refused;
-    size_t n, run, next; /* tables, tables per run, the first table not taken */
+    size_t n, run;       /* tables, tables per run */
+    size_t next, end;    /* the tables not taken: next..end-1 */
     int busy;            /* runs in progress */
     int stop;
     cc_status status;
@@ -56,21 +57,29 @@ static cc_status run_tables(const cc_vec_pool *p, size_t first, size_t count)
 }
 
 #if POOL_THREADS
-/* Take runs while there are; the lock held on entry and on return. */
-static void take_runs(cc_vec_pool *p)
+/* Take runs while there are, from the front (the caller) or the back (the workers):
+ * step after step each thread mostly gets the tables it had, still in its cache. The
+ * lock held on entry and on return. */
+static void take_runs(cc_vec_pool *p, int back)
 {
-    while (p->next < p->n) {
-        const size_t first = p->next;
-        const size_t count = p->n - first < p->run ? p->n - first : p->run;
+    while (p->next < p->end) {
+        const size_t count = p->end - p->next < p->run ? p->end - p->next : p->run;
+        size_t first;
         cc_status st;
-        p->next += count;
+        if (back) {
+            p->end -= count;
+            first = p->end;
+        } else {
+            first = p->next;
+            p->next += count;
+        }
         p->busy++;
         pthread_mutex_unlock(&p->lock);
         st = run_tables(p, first, count);
         pthread_mutex_lock(&p->lock);
         if (st != CC_OK)
             p->status = st;
-        if (--p->busy == 0 && p->next >= p->n)
+        if (--p->busy == 0 && p->next >= p->end)
             pthread_cond_signal(&p->done);
     }
 }
@@ -80,11 +89,11 @@ static void *worker(void *arg)
     cc_vec_pool *p = (cc_vec_pool *)arg;
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (!p->stop && p->next >= p->n)
+        while (!p->stop && p->next >= p->end)
             pthread_cond_wait(&p->work, &p->lock);
         if (p->stop)
             break;
-        take_runs(p);
+        take_runs(p, 1);
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
@@ -157,15 +166,15 @@ cc_status pool_step(cc_vec_pool *p, const cc_vec_config *cfg, cc_vec_table *tabl
     p->run = n / (size_t)(8 * (p->workers + 1));
     if (p->run < POOL_RUN_MIN)
         p->run = POOL_RUN_MIN;
-    p->n = n;
+    p->n = p->end = n;
     p->next = 0;
     p->busy = 0;
     pthread_cond_broadcast(&p->work);
-    take_runs(p);
+    take_runs(p, 0);
     while (p->busy > 0)
         pthread_cond_wait(&p->done, &p->lock);
     st = p->status;
-    p->n = p->next = 0;
+    p->n = p->next = p->end = 0;
     pthread_mutex_unlock(&p->lock);
 #else
     st = CC_OK;
