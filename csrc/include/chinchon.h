@@ -424,6 +424,77 @@ typedef struct cc_game_record {
  * about 100 ns per turn for greedy and random bots, a few us per expert turn. */
 cc_status cc_play_game(const cc_game_config *config, uint64_t index, cc_game_record *record);
 
+/* ------------------------------------------------------------------ learning tables */
+
+/* Tables for a learner (chinchon.rl.VectorEnv, docs/rl.md): each one game in which one
+ * seat, the learner, is played by the caller's actions and the others by the built-in
+ * bots, stepped move by move; the learner's observation and action mask written each
+ * step in the layout of chinchon.rl.encoding (the constants below; Python checks them
+ * against that module). */
+#define CC_VEC_OBS 897     /* encoding.OBS_SIZE */
+#define CC_VEC_ACTIONS 132 /* encoding.N_ACTIONS */
+
+/* What the tables share. game: the table (players, the bots of the other seats, the
+ * rules, the bots' constants; its seed, turn cap and the learner's bot are not read). */
+typedef struct cc_vec_config {
+    cc_game_config game;
+    int learner;              /* the learner's seat */
+    int hand_rewards;         /* 0: +1 won, -1 lost, 0 drawn at the end; 1: also -points each hand */
+    uint64_t max_turns;       /* 0: none; else the game is truncated after this many discards */
+    int penalise;             /* 0: an action outside the mask is refused; 1: it ends the game */
+    double penalty;           /*    with this reward (penalise = 1) */
+    float constant[CC_VEC_OBS]; /* the observation's numbers that never change (the rest 0) */
+} cc_vec_config;
+
+typedef struct cc_vec_table cc_vec_table; /* one table (opaque) */
+
+/* n zeroed tables (NULL when out of memory), and their release. */
+cc_vec_table *cc_vec_alloc(size_t n);
+void cc_vec_free(cc_vec_table *tables);
+
+/* Start table i's game: with a seed (negative, magnitude as cc_rng_derive) its game 0,
+ * without (magnitude NULL) its next game. Game k of seed s is dealt and its bots seeded
+ * as game k of a simulation with seed s (cc_play_game's generators). Games that end
+ * before the learner's first decision are skipped. Writes the observation (CC_VEC_OBS
+ * floats) and the mask (CC_VEC_ACTIONS) of the table. CC_ERR_BAD_ARGUMENT on a config
+ * out of range, or without a seed for a table never seeded (cc_vec_step refuses a table
+ * never reset the same way). */
+cc_status cc_vec_reset(const cc_vec_config *cfg, cc_vec_table *tables, size_t i,
+                       int negative, const uint64_t *magnitude, float *obs, int8_t *mask);
+
+/* The first of tables 0..n-1 whose action is outside its mask (n when none); a table
+ * whose last step ended its game takes any action (it starts its next game). */
+size_t cc_vec_refused(const cc_vec_table *tables, size_t n, const int64_t *actions);
+
+/* A uniformly random action of each table's mask, drawn from rng (0 for a table whose
+ * last step ended its game). O(n). */
+void cc_vec_sample(const cc_vec_table *tables, size_t n, cc_rng *rng, int64_t *actions);
+
+/* Step tables first..first+count-1 with actions[first..] (checked by cc_vec_refused,
+ * unless cfg->penalise): the learner's action, then the bots until the learner decides
+ * again or the game ends; a table whose last step ended its game starts its next
+ * (autoreset: reward 0, not done). Writes each table's row of obs, masks, rewards,
+ * terminated, truncated and refused (1: the action was outside the mask and penalised).
+ * Thread-safe for disjoint ranges; no allocation. */
+cc_status cc_vec_step(const cc_vec_config *cfg, cc_vec_table *tables, size_t first,
+                      size_t count, const int64_t *actions, float *obs, int8_t *masks,
+                      double *rewards, uint8_t *terminated, uint8_t *truncated,
+                      uint8_t *refused);
+
+/* Threads for cc_vec_step_all: `threads` - 1 workers beside the calling thread (none
+ * where POSIX threads are not: Windows), sleeping between steps; NULL when out of
+ * memory. cc_vec_pool_free stops and joins them. */
+typedef struct cc_vec_pool cc_vec_pool;
+cc_vec_pool *cc_vec_pool_new(int threads);
+void cc_vec_pool_free(cc_vec_pool *pool);
+
+/* cc_vec_step on all n tables, cut into runs the caller and the pool's workers take in
+ * turn (one step at a time per pool). */
+cc_status cc_vec_step_all(cc_vec_pool *pool, const cc_vec_config *cfg, cc_vec_table *tables,
+                          size_t n, const int64_t *actions, float *obs, int8_t *masks,
+                          double *rewards, uint8_t *terminated, uint8_t *truncated,
+                          uint8_t *refused);
+
 #ifdef __cplusplus
 }
 #endif

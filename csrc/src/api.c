@@ -27,6 +27,8 @@
 #include "melds/hints.h"
 #include "melds/melds.h"
 #include "outlook/outlook.h"
+#include "rl/vecenv.h"
+#include "rl/vecpool.h"
 #include "settle/settle.h"
 
 /* ------------------------------------------------------------------ checks */
@@ -237,6 +239,97 @@ cc_status cc_play_game(const cc_game_config *config, uint64_t index, cc_game_rec
     if (st != CC_OK || record == NULL)
         return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
     return eng_play_game(config, index, record);
+}
+
+/* ------------------------------------------------------------------ learning tables */
+
+/* Tables for a learner (rl/vecenv.c). */
+cc_vec_table *cc_vec_alloc(size_t n)
+{
+    return vec_alloc(n);
+}
+
+void cc_vec_free(cc_vec_table *tables)
+{
+    vec_free(tables);
+}
+
+/* The learning config: the game's (its turn cap is not read) and the learner's. */
+static cc_status api_vec_config(const cc_vec_config *cfg)
+{
+    cc_game_config game;
+    if (cfg == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    game = cfg->game;
+    game.max_turns = 1;
+    if (api_config(&game) != CC_OK || cfg->learner < 0 || cfg->learner >= game.players)
+        return CC_ERR_BAD_ARGUMENT;
+    return CC_OK;
+}
+
+/* Start table i's game (rl/vecenv.c). O(turns) bot decisions before the learner's. */
+cc_status cc_vec_reset(const cc_vec_config *cfg, cc_vec_table *tables, size_t i,
+                       int negative, const uint64_t *magnitude, float *obs, int8_t *mask)
+{
+    cc_status st = api_vec_config(cfg);
+    if (st != CC_OK || tables == NULL || obs == NULL || mask == NULL)
+        return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
+    return vec_reset(cfg, tables, i, negative, magnitude, obs, mask);
+}
+
+/* The first table whose action is refused. O(n). */
+size_t cc_vec_refused(const cc_vec_table *tables, size_t n, const int64_t *actions)
+{
+    if (tables == NULL || actions == NULL)
+        return 0;
+    return vec_refused(tables, n, actions);
+}
+
+/* A random allowed action per table. O(n). */
+void cc_vec_sample(const cc_vec_table *tables, size_t n, cc_rng *rng, int64_t *actions)
+{
+    if (tables != NULL && rng != NULL && actions != NULL)
+        vec_sample(tables, n, rng, actions);
+}
+
+/* Step tables first..first+count-1, each written to its rows. O(moves) per table. */
+cc_status cc_vec_step(const cc_vec_config *cfg, cc_vec_table *tables, size_t first,
+                      size_t count, const int64_t *actions, float *obs, int8_t *masks,
+                      double *rewards, uint8_t *terminated, uint8_t *truncated,
+                      uint8_t *refused)
+{
+    cc_status st = api_vec_config(cfg);
+    if (st != CC_OK || tables == NULL || actions == NULL || obs == NULL || masks == NULL
+        || rewards == NULL || terminated == NULL || truncated == NULL || refused == NULL)
+        return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
+    return vec_step(cfg, tables, first, count, actions, obs, masks, rewards, terminated,
+                    truncated, refused);
+}
+
+/* The pool of threads of cc_vec_step_all (rl/vecpool.c). */
+cc_vec_pool *cc_vec_pool_new(int threads)
+{
+    return pool_new(threads);
+}
+
+void cc_vec_pool_free(cc_vec_pool *pool)
+{
+    pool_free(pool);
+}
+
+/* Step all n tables over the pool's threads. O(moves) per table. */
+cc_status cc_vec_step_all(cc_vec_pool *pool, const cc_vec_config *cfg, cc_vec_table *tables,
+                          size_t n, const int64_t *actions, float *obs, int8_t *masks,
+                          double *rewards, uint8_t *terminated, uint8_t *truncated,
+                          uint8_t *refused)
+{
+    cc_status st = api_vec_config(cfg);
+    if (st != CC_OK || pool == NULL || tables == NULL || actions == NULL || obs == NULL
+        || masks == NULL || rewards == NULL || terminated == NULL || truncated == NULL
+        || refused == NULL)
+        return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
+    return pool_step(pool, cfg, tables, n, actions, obs, masks, rewards, terminated,
+                     truncated, refused);
 }
 
 /* ------------------------------------------------------------------ settle */

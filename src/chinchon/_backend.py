@@ -60,8 +60,8 @@ def _load_native(required: bool) -> ModuleType | None:
 
 def native(name: str) -> Any:
     """The compiled module ``chinchon._core.<name>`` beyond the solver functions:
-    ``"rng"`` (the game's generator in C) or ``"engine"`` (whole games between the
-    built-in bots); None where the extension is not built or does not load. Whatever
+    ``"rng"`` (the game's generator in C), ``"engine"`` (whole games between the
+    built-in bots) or ``"vecenv"`` (the learning tables of ``chinchon.rl.VectorEnv``); None where the extension is not built or does not load. Whatever
     :data:`IMPLEMENTATION` is: the C engine runs when asked for by name."""
     try:
         return importlib.import_module(f"{_CORE}.{name}")

@@ -81,8 +81,9 @@ static void deal(game *g)
     emit(g, CC_EV_DEAL, g->lead, 0, g->hand_number);
 }
 
-/* Python: GameState.draw. */
-static int draw(game *g, int from_pile)
+/* Python: GameState.draw. Inlined into the engine's loop and into eng_draw (two
+ * callers: the compiler would otherwise keep one out-of-line copy for both). */
+CC_FORCE_INLINE int draw(game *g, int from_pile)
 {
     const int seat = g->turn;
     int card;
@@ -147,8 +148,9 @@ static void end_game(game *g, int status, int winner)
     g->rec->winner = (int8_t)winner;
 }
 
-/* Python: GameState.discard (close = 0) and its close (close = 1, _finish_hand). */
-static cc_status discard(game *g, int card, int close)
+/* Python: GameState.discard (close = 0) and its close (close = 1, _finish_hand).
+ * Inlined into the engine's loop and into eng_discard, as draw. */
+CC_FORCE_INLINE cc_status discard(game *g, int card, int close)
 {
     const int seat = g->turn;
     const uint64_t bit = UINT64_C(1) << card;
@@ -268,8 +270,9 @@ static uint64_t stream_seed(const cc_game_config *cfg, uint64_t index, uint64_t 
     return cc_rng_derive(0, mag, NULL, 0);
 }
 
-/* One turn of the seat to act: its bot's draw, then its discard. */
-static cc_status play_turn(game *g)
+/* One turn of the seat to act: its bot's draw, then its discard. Inlined into the
+ * engine's loop and into eng_bot_turn, as draw. */
+CC_FORCE_INLINE cc_status play_turn(game *g)
 {
     const int seat = g->turn;
     int from_pile = 0, card = 0, close = 0;
@@ -284,31 +287,104 @@ static cc_status play_turn(game *g)
     return discard(g, card, close);
 }
 
+/* Python: hand_end.rejoin: `seat` spends a chip and comes back with the highest total
+ * among the players still in. O(players). */
+void eng_rejoin(game *g, int seat)
+{
+    int64_t total = 0;
+    int t, first = 1;
+    for (t = 0; t < g->n; t++)
+        if (g->in[t] && (first || g->totals[t] > total)) {
+            total = g->totals[t];
+            first = 0;
+        }
+    g->chips[seat]--;
+    g->in[seat] = 1;
+    g->totals[seat] = total;
+    g->rec->rejoins[seat]++;
+    emit(g, CC_EV_REJOIN, seat, 0, total);
+}
+
+/* Python: the bot's choose_rejoin for an eliminated `seat` with chips (the random bot
+ * flips a coin, the others always rejoin). */
+int eng_bot_rejoins(game *g, int seat)
+{
+    return g->cfg->bots[seat] != CC_BOT_RANDOM || cc_rng_double(&g->bot_rng[seat]) < 0.5;
+}
+
+/* Python: GameState.next_hand (the next lead still in, a fresh deal). */
+void eng_next_hand(game *g)
+{
+    g->lead = next_in(g, g->lead);
+    deal(g);
+}
+
 /* Python: bots.bots_rejoin then GameState.next_hand, in the summary of a hand. */
 static void between_hands(game *g)
 {
     int s;
-    for (s = 0; s < g->n; s++) {
-        if (g->in[s] || g->chips[s] <= 0)
-            continue;
-        if (g->cfg->bots[s] == CC_BOT_RANDOM && !(cc_rng_double(&g->bot_rng[s]) < 0.5))
-            continue;
-        {
-            int64_t total = 0;
-            int t, first = 1;
-            for (t = 0; t < g->n; t++)
-                if (g->in[t] && (first || g->totals[t] > total)) {
-                    total = g->totals[t];
-                    first = 0;
-                }
-            g->chips[s]--;
-            g->in[s] = 1;
-            g->totals[s] = total;
-            g->rec->rejoins[s]++;
-            emit(g, CC_EV_REJOIN, s, 0, total);
+    for (s = 0; s < g->n; s++)
+        if (!g->in[s] && g->chips[s] > 0 && eng_bot_rejoins(g, s))
+            eng_rejoin(g, s);
+    eng_next_hand(g);
+}
+
+/* The moves of the table, for a caller that drives a game itself (src/rl/vecenv.c). */
+int eng_draw(game *g, int from_pile)
+{
+    return draw(g, from_pile);
+}
+
+cc_status eng_discard(game *g, int card, int close)
+{
+    return discard(g, card, close);
+}
+
+cc_status eng_bot_turn(game *g)
+{
+    return play_turn(g);
+}
+
+/* Python: the start of simulate.play.play_game (the table, the bots' generators, the
+ * first lead and deal) for game `index` of the checked configuration cfg. O(deck). */
+void eng_new_game(game *g, const cc_game_config *cfg, uint64_t index, cc_game_record *rec)
+{
+    int s, c, k;
+    memset(g, 0, sizeof *g);
+    g->cfg = cfg;
+    g->rec = rec;
+    g->n = cfg->players;
+    g->decks = g->n >= 5 ? 2 : 1;
+    g->r = cfg->rules;
+    g->r.decks = (uint8_t)g->decks;
+    rec->status = CC_GAME_STALLED;
+    rec->winner = -1;
+    rec->hands = 0;
+    rec->n_ended = rec->n_points = rec->n_events = 0;
+    for (c = 0, k = 0; c < 64; c++) /* Python: deck.deck_for (ascending, copies together) */
+        if (g->r.card_mask >> c & 1) {
+            g->deck[k++] = (uint8_t)c;
+            if (g->decks == 2)
+                g->deck[k++] = (uint8_t)c;
         }
+    g->deck_n = k;
+    for (c = 0; c < 64; c++) { /* every card bit (the rest, never held, stay 0) */
+        const int joker = (int)(g->r.joker_mask >> c & 1);
+        if (c % 16 < CC_NRANKS || joker)
+            g->card_key[c] = (uint8_t)(joker << 6 | (joker ? 31 : 31 - bit_points(&g->r, c)));
     }
-    g->lead = next_in(g, g->lead);
+    for (c = 0; c < CC_NRANKS; c++) /* by rank: the greedy's search runs on plain rules */
+        for (k = 0; k <= g->r.points[c]; k++)
+            g->points_at_least[k] |= (UINT64_C(1) << c) * CC_LANES & g->r.card_mask;
+    for (s = 0; s < g->n; s++) {
+        g->in[s] = 1;
+        g->chips[s] = cfg->rejoin_chips;
+        rec->totals[s] = 0;
+        rec->rejoins[s] = 0;
+        cc_rng_seed(&g->bot_rng[s], stream_seed(cfg, index, 1 + (uint64_t)s));
+    }
+    cc_rng_seed(&g->rng, stream_seed(cfg, index, 0));
+    g->lead = (int)cc_rng_below(&g->rng, (uint32_t)g->n);
     deal(g);
 }
 
@@ -317,44 +393,9 @@ static void between_hands(game *g)
 cc_status eng_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record *rec)
 {
     game g;
-    int s, c, k;
+    int s;
     cc_status st;
-    memset(&g, 0, sizeof g);
-    g.cfg = cfg;
-    g.rec = rec;
-    g.n = cfg->players;
-    g.decks = g.n >= 5 ? 2 : 1;
-    g.r = cfg->rules;
-    g.r.decks = (uint8_t)g.decks;
-    rec->status = CC_GAME_STALLED;
-    rec->winner = -1;
-    rec->hands = 0;
-    rec->n_ended = rec->n_points = rec->n_events = 0;
-    for (c = 0, k = 0; c < 64; c++) /* Python: deck.deck_for (ascending, copies together) */
-        if (g.r.card_mask >> c & 1) {
-            g.deck[k++] = (uint8_t)c;
-            if (g.decks == 2)
-                g.deck[k++] = (uint8_t)c;
-        }
-    g.deck_n = k;
-    for (c = 0; c < 64; c++) { /* every card bit (the rest, never held, stay 0) */
-        const int joker = (int)(g.r.joker_mask >> c & 1);
-        if (c % 16 < CC_NRANKS || joker)
-            g.card_key[c] = (uint8_t)(joker << 6 | (joker ? 31 : 31 - bit_points(&g.r, c)));
-    }
-    for (c = 0; c < CC_NRANKS; c++) /* by rank: the greedy's search runs on plain rules */
-        for (k = 0; k <= g.r.points[c]; k++)
-            g.points_at_least[k] |= (UINT64_C(1) << c) * CC_LANES & g.r.card_mask;
-    for (s = 0; s < g.n; s++) {
-        g.in[s] = 1;
-        g.chips[s] = cfg->rejoin_chips;
-        rec->totals[s] = 0;
-        rec->rejoins[s] = 0;
-        cc_rng_seed(&g.bot_rng[s], stream_seed(cfg, index, 1 + (uint64_t)s));
-    }
-    cc_rng_seed(&g.rng, stream_seed(cfg, index, 0));
-    g.lead = (int)cc_rng_below(&g.rng, (uint32_t)g.n);
-    deal(&g);
+    eng_new_game(&g, cfg, index, rec);
     /* Python: simulate.play._drive */
     while (!g.over) {
         if (g.summary) {

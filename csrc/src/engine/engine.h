@@ -125,4 +125,19 @@ CC_INLINE void eng_turn_hints(const game *g, hints *h)
 CC_INTERNAL cc_status eng_play_game(const cc_game_config *cfg, uint64_t index,
                                     cc_game_record *rec);
 
+/* The steps of a game for a caller that drives it move by move (src/rl/vecenv.c): the
+ * start of game `index` of the checked cfg (the deal included) into *g, the record rec
+ * (its arrays may have capacity 0); a draw of the player to act (-1: nothing to draw);
+ * its discard or close (CC_ERR_BAD_ARGUMENT: a card not held, or a close the rules
+ * refuse this turn); the bots' whole turn of the player to act; between hands, the
+ * bot's rejoin choice of an eliminated `seat` with chips, a rejoin, the next deal. */
+CC_INTERNAL void eng_new_game(game *g, const cc_game_config *cfg, uint64_t index,
+                              cc_game_record *rec);
+CC_INTERNAL int eng_draw(game *g, int from_pile);
+CC_INTERNAL cc_status eng_discard(game *g, int card, int close);
+CC_INTERNAL cc_status eng_bot_turn(game *g);
+CC_INTERNAL int eng_bot_rejoins(game *g, int seat);
+CC_INTERNAL void eng_rejoin(game *g, int seat);
+CC_INTERNAL void eng_next_hand(game *g);
+
 #endif /* CC_SRC_ENGINE_H */

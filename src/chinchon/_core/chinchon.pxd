@@ -250,3 +250,41 @@ cdef extern from "chinchon.h" nogil:
 
     cc_status cc_play_game(const cc_game_config *config, uint64_t index,
                            cc_game_record *record)
+
+    enum:
+        CC_VEC_OBS
+        CC_VEC_ACTIONS
+
+    ctypedef struct cc_vec_config:
+        cc_game_config game
+        int learner
+        int hand_rewards
+        uint64_t max_turns
+        int penalise
+        double penalty
+        float constant[CC_VEC_OBS]
+
+    ctypedef struct cc_vec_table:
+        pass
+
+    cc_vec_table *cc_vec_alloc(size_t n)
+    void cc_vec_free(cc_vec_table *tables)
+    cc_status cc_vec_reset(const cc_vec_config *cfg, cc_vec_table *tables, size_t i,
+                           int negative, const uint64_t *magnitude, float *obs,
+                           int8_t *mask) nogil
+    void cc_vec_sample(const cc_vec_table *tables, size_t n, cc_rng *rng,
+                       int64_t *actions) nogil
+    size_t cc_vec_refused(const cc_vec_table *tables, size_t n, const int64_t *actions) nogil
+    ctypedef struct cc_vec_pool:
+        pass
+
+    cc_vec_pool *cc_vec_pool_new(int threads)
+    void cc_vec_pool_free(cc_vec_pool *pool)
+    cc_status cc_vec_step_all(cc_vec_pool *pool, const cc_vec_config *cfg,
+                              cc_vec_table *tables, size_t n, const int64_t *actions,
+                              float *obs, int8_t *masks, double *rewards,
+                              uint8_t *terminated, uint8_t *truncated, uint8_t *refused) nogil
+    cc_status cc_vec_step(const cc_vec_config *cfg, cc_vec_table *tables, size_t first,
+                          size_t count, const int64_t *actions, float *obs, int8_t *masks,
+                          double *rewards, uint8_t *terminated, uint8_t *truncated,
+                          uint8_t *refused) nogil

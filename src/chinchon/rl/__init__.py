@@ -5,6 +5,8 @@ PettingZoo and Gymnasium; docs/rl.md).
 - ``gymnasium.make("chinchon/Chinchon-v0", players=2, opponents="greedy", rules=...)``
   (registered on import): one learner seat against the built-in bots
   (:class:`ChinchonEnv`).
+- :class:`VectorEnv`: ``num_envs`` of those tables stepped together in C (Gymnasium's
+  ``VectorEnv`` API; the native core's).
 - :mod:`chinchon.rl.encoding`: the action numbers and the observation layout, the one
   place that defines them.
 
@@ -19,8 +21,9 @@ from . import encoding
 from .aec import REWARDS, env, raw_env
 from .encoding import N_ACTIONS, OBS_SIZE, action_name, action_of
 from .gym_env import ChinchonEnv
+from .vector import VectorEnv
 
-__all__ = ["env", "raw_env", "ChinchonEnv", "REWARDS", "encoding", "N_ACTIONS", "OBS_SIZE",
+__all__ = ["env", "raw_env", "ChinchonEnv", "VectorEnv", "REWARDS", "encoding", "N_ACTIONS", "OBS_SIZE",
            "action_name", "action_of", "ENV_ID"]
 
 #: the Gymnasium id of :class:`ChinchonEnv`

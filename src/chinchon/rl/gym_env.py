@@ -15,6 +15,7 @@ from gymnasium import spaces
 from ..bots import BOTS, Bot, make_bot
 from ..errors import ChinchonError, IllegalAction, shown
 from ..rules import Rules
+from ..simulation.play import game_seed
 from . import encoding as E
 from .aec import raw_env
 
@@ -43,8 +44,11 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
     the learner's reward of :class:`~chinchon.rl.raw_env` summed over its action and the
     bots' moves after it; ``terminated`` at the end of the game, ``truncated`` after
     ``max_turns``. ``rules``, ``reward``, ``max_turns``, ``illegal_action_penalty`` and
-    ``render_mode`` are as for :class:`~chinchon.rl.raw_env`. ``reset(seed=...)`` seeds
-    the environment's generator, which draws each game's seed and the bots' seeds;
+    ``render_mode`` are as for :class:`~chinchon.rl.raw_env`. ``reset(seed=s)`` plays
+    game 0 of seed ``s``, each ``reset()`` after it the next game (game ``k`` is dealt
+    and its bots seeded as game ``k`` of ``simulate(..., seed=s)``: the games of
+    :class:`~chinchon.rl.VectorEnv`); the first ``reset()`` without a seed draws one
+    from ``np_random``. A game over before the learner's first decision is skipped.
     ``options`` as for :class:`~chinchon.rl.raw_env`.
     """
 
@@ -73,6 +77,8 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
         self._agent = self._aec.possible_agents[seat]
         self._bots: list[Optional[Bot]] = []
         self._done = True
+        self._base: Optional[int] = None
+        self._game = 0
 
     @property
     def aec(self) -> raw_env:
@@ -87,15 +93,35 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        rng = self.np_random
-        game_seed = int(rng.integers(2**63))
-        others = iter(self.opponents)
-        self._bots = [None if s == self.seat else make_bot(next(others), int(rng.integers(2**63)))
-                      for s in range(self._aec.players)]
-        self._aec.reset(seed=game_seed, options=options)
-        self._done = False
-        reward, _ = self._play_bots()
+        if seed is not None or self._base is None:
+            # a new seed: its game 0; never seeded: a seed drawn from np_random
+            self._base = seed if seed is not None else int(self.np_random.integers(2**63))
+            self._game = 0
+        else:
+            self._game += 1
+        while True:
+            self._start(options)
+            self._done = False
+            self._play_bots()
+            _, terminated, truncated = self._result()
+            if not (terminated or truncated):
+                break
+            self._game += 1  # over before the learner's first decision: the next game
+            options = None
         return self._result()[0], self._info()
+
+    def _start(self, options: Optional[dict[str, Any]]) -> None:
+        """Game ``self._game`` of seed ``self._base``: dealt and its bots seeded as that
+        game of a simulation with that seed (``chinchon.simulation.play.game_seed``:
+        stream 0 the table, ``1 + s`` the bot at seat ``s``), so the C vector
+        environment plays the same games."""
+        base, k = self._base, self._game
+        assert base is not None
+        others = iter(self.opponents)
+        self._bots = [None if s == self.seat else make_bot(next(others),
+                                                           game_seed(base, k, 1 + s))
+                      for s in range(self._aec.players)]
+        self._aec.reset(seed=game_seed(base, k, 0), options=options)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._done:

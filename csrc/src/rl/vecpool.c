@@ -1,0 +1,183 @@
+/* The threads of the learning tables: a step's tables are cut into runs of a few dozen
+ * tables that the calling thread and the pool's workers take in turn, each run stepped
+ * by vec_step (vecenv.c), the caller from the front, the workers from the back. A worker that wakes late finds nothing left and sleeps again:
+ * the caller never waits for a thread that has not started, only for runs in progress,
+ * so a busy machine costs the step little more than doing it on one thread. The
+ * workers sleep on a condition variable between steps (no spinning).
+ *
+ * POSIX threads; elsewhere (Windows) the pool has no workers and the caller steps every
+ * table. */
+
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200112L /* pthreads under -std=c99 */
+#endif
+
+#include <stdlib.h>
+
+#include "rl/vecenv.h"
+#include "rl/vecpool.h"
+
+#if defined(_WIN32) || (!defined(__unix__) && !defined(__APPLE__))
+#define POOL_THREADS 0
+#else
+#define POOL_THREADS 1
+#include <pthread.h>
+#endif
+
+#define POOL_MAX_WORKERS 63
+#define POOL_RUN_MIN 16 /* tables per run at least */
+
+struct cc_vec_pool {
+    int workers;
+#if POOL_THREADS
+    pthread_t thread[POOL_MAX_WORKERS];
+    pthread_mutex_t lock;
+    pthread_cond_t work, done;
+#endif
+    /* the step in hand (set under the lock) */
+    const cc_vec_config *cfg;
+    cc_vec_table *tables;
+    const int64_t *actions;
+    float *obs;
+    int8_t *masks;
+    double *rewards;
+    uint8_t *terminated, *truncated, *refused;
+    size_t n, run;       /* tables, tables per run */
+    size_t next, end;    /* the tables not taken: next..end-1 */
+    int busy;            /* runs in progress */
+    int stop;
+    cc_status status;
+};
+
+/* Step the run of tables first..first+count-1 of the step in hand. */
+static cc_status run_tables(const cc_vec_pool *p, size_t first, size_t count)
+{
+    return vec_step(p->cfg, p->tables, first, count, p->actions, p->obs, p->masks,
+                    p->rewards, p->terminated, p->truncated, p->refused);
+}
+
+#if POOL_THREADS
+/* Take runs while there are, from the front (the caller) or the back (the workers):
+ * step after step each thread mostly gets the tables it had, still in its cache. The
+ * lock held on entry and on return. */
+static void take_runs(cc_vec_pool *p, int back)
+{
+    while (p->next < p->end) {
+        const size_t count = p->end - p->next < p->run ? p->end - p->next : p->run;
+        size_t first;
+        cc_status st;
+        if (back) {
+            p->end -= count;
+            first = p->end;
+        } else {
+            first = p->next;
+            p->next += count;
+        }
+        p->busy++;
+        pthread_mutex_unlock(&p->lock);
+        st = run_tables(p, first, count);
+        pthread_mutex_lock(&p->lock);
+        if (st != CC_OK)
+            p->status = st;
+        if (--p->busy == 0 && p->next >= p->end)
+            pthread_cond_signal(&p->done);
+    }
+}
+
+static void *worker(void *arg)
+{
+    cc_vec_pool *p = (cc_vec_pool *)arg;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->stop && p->next >= p->end)
+            pthread_cond_wait(&p->work, &p->lock);
+        if (p->stop)
+            break;
+        take_runs(p, 1);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+#endif
+
+cc_vec_pool *pool_new(int threads)
+{
+    cc_vec_pool *p = (cc_vec_pool *)calloc(1, sizeof(cc_vec_pool));
+    if (p == NULL)
+        return NULL;
+#if POOL_THREADS
+    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+        free(p);
+        return NULL;
+    }
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->done, NULL);
+    threads = threads < 1 ? 1 : threads > POOL_MAX_WORKERS + 1 ? POOL_MAX_WORKERS + 1 : threads;
+    while (p->workers < threads - 1
+           && pthread_create(&p->thread[p->workers], NULL, worker, p) == 0)
+        p->workers++;
+#else
+    (void)threads;
+#endif
+    return p;
+}
+
+void pool_free(cc_vec_pool *p)
+{
+    if (p == NULL)
+        return;
+#if POOL_THREADS
+    {
+        int k;
+        pthread_mutex_lock(&p->lock);
+        p->stop = 1;
+        pthread_cond_broadcast(&p->work);
+        pthread_mutex_unlock(&p->lock);
+        for (k = 0; k < p->workers; k++)
+            pthread_join(p->thread[k], NULL);
+        pthread_cond_destroy(&p->work);
+        pthread_cond_destroy(&p->done);
+        pthread_mutex_destroy(&p->lock);
+    }
+#endif
+    free(p);
+}
+
+cc_status pool_step(cc_vec_pool *p, const cc_vec_config *cfg, cc_vec_table *tables,
+                    size_t n, const int64_t *actions, float *obs, int8_t *masks,
+                    double *rewards, uint8_t *terminated, uint8_t *truncated,
+                    uint8_t *refused)
+{
+    cc_status st;
+    p->cfg = cfg;
+    p->tables = tables;
+    p->actions = actions;
+    p->obs = obs;
+    p->masks = masks;
+    p->rewards = rewards;
+    p->terminated = terminated;
+    p->truncated = truncated;
+    p->refused = refused;
+    if (p->workers == 0)
+        return run_tables(p, 0, n);
+#if POOL_THREADS
+    pthread_mutex_lock(&p->lock);
+    p->status = CC_OK;
+    p->run = n / (size_t)(8 * (p->workers + 1));
+    if (p->run < POOL_RUN_MIN)
+        p->run = POOL_RUN_MIN;
+    p->n = p->end = n;
+    p->next = 0;
+    p->busy = 0;
+    pthread_cond_broadcast(&p->work);
+    take_runs(p, 0);
+    while (p->busy > 0)
+        pthread_cond_wait(&p->done, &p->lock);
+    st = p->status;
+    p->n = p->next = p->end = 0;
+    pthread_mutex_unlock(&p->lock);
+#else
+    st = CC_OK;
+#endif
+    return st;
+}

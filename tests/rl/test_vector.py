@@ -1,0 +1,240 @@
+"""The C vector environment (chinchon.rl.VectorEnv): the same games, step for step, as
+Gymnasium's own SyncVectorEnv over the Python environment (observations, masks,
+rewards, terminations, truncations, infos) on every preset; Gymnasium's checks that
+apply to a vector env; autoreset, seeds, threads, the sampler, and the errors.
+
+The vector env is the native core's: under CHINCHON_IMPLEMENTATION=python (or without
+the compiled core) this module skips, saying so."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import chinchon  # noqa: E402
+import chinchon.rl as rl  # noqa: E402
+from chinchon import ActionNotAllowed, ChinchonError, IllegalAction  # noqa: E402
+from chinchon.rl import encoding as E  # noqa: E402
+from chinchon.rl.vector import NATIVE  # noqa: E402
+from gymnasium.utils.env_checker import data_equivalence  # noqa: E402
+from gymnasium.utils.passive_env_checker import (check_obs, check_space,  # noqa: E402
+                                                 data_shares_objects)
+from gymnasium.vector import AutoresetMode, SyncVectorEnv  # noqa: E402
+from tests.oracles.impls import scaled  # noqa: E402
+
+if not NATIVE:
+    if chinchon.IMPLEMENTATION == "python":
+        pytest.skip("chinchon.rl.VectorEnv is the native core's; this run is "
+                    "CHINCHON_IMPLEMENTATION=python", allow_module_level=True)
+    raise RuntimeError("the native core is loaded but chinchon._core.vecenv is missing")
+
+
+def _pair(n, players, opponents="greedy", rules=None, **kw):
+    """The C vector env and Gymnasium's SyncVectorEnv over the Python env, alike."""
+    vec = rl.VectorEnv(n, players, opponents, rules, **kw)
+    ref = SyncVectorEnv([lambda: rl.ChinchonEnv(players, opponents, rules, **kw)] * n,
+                        autoreset_mode=AutoresetMode.NEXT_STEP)
+    return vec, ref
+
+
+def _actions(rng, masks, illegal=0.0):
+    """A random allowed action per table (0 where none is); with probability
+    ``illegal`` a random action of all instead."""
+    out = np.zeros(len(masks), np.int64)
+    for i, m in enumerate(masks):
+        allowed = np.flatnonzero(m)
+        if rng.random() < illegal or not len(allowed):
+            out[i] = rng.integers(E.N_ACTIONS)
+        else:
+            out[i] = rng.choice(allowed)
+    return out
+
+
+def _same_trajectory(vec, ref, steps, seed, illegal=0.0):
+    """Step both with the same actions; every output equal at every step."""
+    rng = np.random.default_rng(seed)
+    got, want = vec.reset(seed=seed), ref.reset(seed=seed)
+    assert data_equivalence(got, want, exact=True)
+    ends = 0
+    for step in range(steps):
+        acts = _actions(rng, got[-1]["action_mask"], illegal)
+        got, want = vec.step(acts), ref.step(acts)
+        if not data_equivalence(got, want, exact=True):
+            for name, g, w in zip(("obs", "rewards", "terminations", "truncations"), got, want):
+                bad = np.argwhere(np.asarray(g) != np.asarray(w))
+                assert not len(bad), f"step {step}: {name} differ at {bad[:5].tolist()}"
+            assert data_equivalence(got[4], want[4], exact=True), f"step {step}: infos differ"
+        ends += int(got[2].sum() + got[3].sum())
+    return ends
+
+
+@pytest.mark.parametrize("rules,players", [(None, 2), ("barajamos", 3), ("classic", 4),
+                                           ("conga", 5), ("fifty", 6)])
+def test_same_games_as_the_python_env_on_every_preset(rules, players):
+    n = 8
+    vec, ref = _pair(n, players, "greedy", rules)
+    ends = _same_trajectory(vec, ref, scaled(10_000) // n, seed=26 + players)
+    assert ends > 0  # games ended and the tables went on (autoreset)
+
+
+@pytest.mark.parametrize("kw", [
+    dict(players=3, opponents="random", rules=None, reward="hand", max_turns=30, seat=1),
+    dict(players=4, opponents=["expert", "random", "greedy"], rules="classic", seat=3),
+    dict(players=2, opponents="random", rules="conga", reward="hand"),
+    dict(players=5, opponents="greedy", rules="fifty", max_turns=200, seat=4),
+])
+def test_same_games_with_every_option(kw):
+    n = 4
+    vec, ref = _pair(n, **kw)
+    _same_trajectory(vec, ref, scaled(1_500) // n, seed=5)
+
+
+def test_same_games_with_illegal_actions_penalised():
+    vec, ref = _pair(4, 2, "greedy", None, illegal_action_penalty=-3.5)
+    _same_trajectory(vec, ref, scaled(1_000), seed=9, illegal=0.1)
+
+
+def test_gymnasiums_checks_for_a_vector_env():
+    n = 3
+    env = rl.VectorEnv(n, 2)
+    check_space(env.single_observation_space, "observation", lambda *a: None)
+    assert env.observation_space.shape == (n, E.OBS_SIZE)
+    assert env.action_space == gymnasium.spaces.MultiDiscrete([E.N_ACTIONS] * n)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    obs, info = env.reset(seed=3)
+    check_obs(obs, env.observation_space, "reset")
+    # reset and step are deterministic for a seed, and return data not reused
+    again = rl.VectorEnv(n, 2)
+    assert data_equivalence(again.reset(seed=3), (obs, info), exact=True)
+    first = None
+    for _ in range(200):
+        acts = env.random_actions()
+        out = env.step(acts)
+        assert data_equivalence(again.step(acts), out, exact=True)
+        check_obs(out[0], env.observation_space, "step")
+        assert out[1].dtype == np.float64 and out[1].shape == (n,)
+        assert out[2].dtype == np.bool_ and out[3].dtype == np.bool_
+        assert out[4]["action_mask"].shape == (n, E.N_ACTIONS)
+        if first is None:
+            first = out
+    assert not data_shares_objects(first, out)
+    # reset(seed=None) goes on to the next game; reset(seed) starts again
+    env.reset()
+    assert data_equivalence(env.reset(seed=3), (obs, info), exact=True)
+    env.close()
+
+
+def test_gymnasium_vector_wrappers_run_on_it():
+    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(rl.VectorEnv(4, 2))
+    env.reset(seed=1)
+    episodes = 0
+    for _ in range(400):
+        _, _, _, _, info = env.step(env.unwrapped.random_actions())
+        episodes += int(info.get("_episode", np.zeros(4, bool)).sum())
+    assert episodes > 0
+
+
+def test_autoreset_starts_the_next_game_and_ignores_the_action():
+    env = rl.VectorEnv(1, 2, illegal_action_penalty=-1.0)
+    env.reset(seed=4)
+    _, r, term, trunc, info = env.step(np.array([E.STAY_OUT]))  # never allowed at a draw
+    assert term[0] and r[0] == -1.0 and info["illegal_action"][0]
+    assert not info["action_mask"].any()
+    obs, r, term, trunc, info = env.step(np.array([E.STAY_OUT]))  # ignored: next game
+    assert r[0] == 0.0 and not term[0] and not trunc[0] and info["action_mask"].any()
+    assert obs[0, E.FIELDS["phase_over"][0]] == 0
+    one = rl.ChinchonEnv(2)
+    one.reset(seed=4)
+    np.testing.assert_array_equal(obs[0], one.reset()[0])  # game 1 of seed 4
+
+
+def test_threads_play_the_same_games():
+    one, two = rl.VectorEnv(37, 3, threads=1), rl.VectorEnv(37, 3, threads=2)
+    assert data_equivalence(one.reset(seed=8), two.reset(seed=8), exact=True)
+    for _ in range(300):
+        acts = one.random_actions()
+        assert data_equivalence(one.step(acts), two.step(acts), exact=True)
+
+
+def test_random_actions_are_allowed_and_seeded():
+    env = rl.VectorEnv(16, 4, rules="conga")
+    _, info = env.reset(seed=2)
+    seen = set()
+    for _ in range(300):
+        acts = env.random_actions()
+        masks = info["action_mask"]
+        for i, a in enumerate(acts):
+            assert masks[i, a] or not masks[i].any()
+        seen.update(acts.tolist())
+        _, _, _, _, info = env.step(acts)
+    assert {E.DRAW_STOCK, E.DRAW_DISCARD} <= seen and any(a < E.CLOSE for a in seen)
+    a = env.random_actions(seed=11)
+    np.testing.assert_array_equal(a, env.random_actions(seed=11))
+
+
+def test_copy_false_returns_read_only_buffers():
+    env = rl.VectorEnv(2, 2, copy=False)
+    obs, info = env.reset(seed=1)
+    with pytest.raises(ValueError):
+        obs[0, 0] = 5
+    out = env.step(env.random_actions())
+    assert out[0] is not None and not out[0].flags.writeable
+    assert np.shares_memory(out[0], obs)
+    np.testing.assert_array_equal(env.action_masks(), out[4]["action_mask"].astype(bool))
+
+
+def test_an_action_outside_the_mask_raises_and_changes_nothing():
+    env = rl.VectorEnv(3, 2, illegal_action_penalty=None)
+    obs, info = env.reset(seed=6)
+    acts = env.random_actions()
+    bad = acts.copy()
+    bad[1] = E.REJOIN
+    with pytest.raises(ActionNotAllowed, match=r"action 130 \(rejoin\) is not allowed at "
+                                               r"table 1"):
+        env.step(bad)
+    ref = rl.VectorEnv(3, 2, illegal_action_penalty=None)
+    ref.reset(seed=6)
+    assert data_equivalence(env.step(acts), ref.step(acts), exact=True)
+
+
+@pytest.mark.parametrize("actions,match", [
+    (np.zeros(2, np.int64), r"shape \(3,\)"),
+    (np.zeros((3, 1), np.int64), r"shape \(3,\)"),
+    (np.zeros(3, np.float32), "integers"),
+    (["a", "b", "c"], "integers"),
+    (np.full(3, 2**40), "not allowed at table 0"),
+    (np.full(3, -1), "not allowed at table 0"),
+])
+def test_bad_actions_get_a_clear_error_and_the_env_goes_on(actions, match):
+    env = rl.VectorEnv(3, 2, illegal_action_penalty=None)
+    env.reset(seed=1)
+    with pytest.raises(ChinchonError, match=match):
+        env.step(actions)
+    out = env.step(env.random_actions())
+    assert out[4]["action_mask"].any(axis=1).all()
+
+
+def test_bad_arguments_get_a_clear_error():
+    with pytest.raises(ChinchonError, match="num_envs"):
+        rl.VectorEnv(0)
+    with pytest.raises(ChinchonError, match="players"):
+        rl.VectorEnv(2, players=7)
+    with pytest.raises(ChinchonError, match="opponents"):
+        rl.VectorEnv(2, opponents="nobody")
+    with pytest.raises(ChinchonError, match="threads"):
+        rl.VectorEnv(2, threads=0)
+    with pytest.raises(ChinchonError, match="seat"):
+        rl.VectorEnv(2, seat=2)
+    env = rl.VectorEnv(2)
+    with pytest.raises(IllegalAction, match="before reset"):
+        env.step(np.zeros(2, np.int64))
+    with pytest.raises(ChinchonError, match="one seed per table"):
+        env.reset(seed=[1])
+    with pytest.raises(ChinchonError, match="seed"):
+        env.reset(seed=-1)
+    with pytest.raises(ChinchonError, match="no options"):
+        env.reset(seed=1, options={"deck": []})
+    env.reset(seed=1, options={"reset_mask": np.array([True, False])})
