@@ -314,7 +314,8 @@ static void between_hands(game *g)
 
 /* Python: simulate.play.play_game, for a checked configuration (cc_play_game checks it:
  * api.c). O(turns) bot decisions; the game lives on the stack. */
-cc_status eng_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record *rec)
+cc_status eng_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record *rec,
+                        eng_bot_fn search)
 {
     game g;
     int s, c, k;
@@ -322,6 +323,7 @@ cc_status eng_play_game(const cc_game_config *cfg, uint64_t index, cc_game_recor
     memset(&g, 0, sizeof g);
     g.cfg = cfg;
     g.rec = rec;
+    g.search = search;
     g.n = cfg->players;
     g.decks = g.n >= 5 ? 2 : 1;
     g.r = cfg->rules;
@@ -373,3 +375,11 @@ cc_status eng_play_game(const cc_game_config *cfg, uint64_t index, cc_game_recor
     emit(&g, CC_EV_END, rec->winner < 0 ? NO_SEAT : rec->winner, rec->status, g.hand_number);
     return CC_OK;
 }
+
+/* ------------------------------------------------------------------ for the search */
+
+int eng_draw(game *g, int from_pile) { return draw(g, from_pile); }
+
+cc_status eng_discard(game *g, int card, int close) { return discard(g, card, close); }
+
+cc_status eng_play_turn(game *g) { return play_turn(g); }

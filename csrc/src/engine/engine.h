@@ -14,6 +14,13 @@
 
 #define NO_SEAT 0xff
 
+struct game;
+/* A bot the engine plays through a function its caller supplies (the search bot,
+ * csrc/src/search: above the engine, whose moves it plays out): the draw (discard = 0:
+ * 1 in *a to take the pile's top) or the discard (discard = 1: the card in *a, 1 in *b
+ * to close) of the bot at `seat`, the player to act. */
+typedef cc_status (*eng_bot_fn)(struct game *g, int seat, int discard, int *a, int *b);
+
 typedef struct game {
     const cc_game_config *cfg;
     cc_game_record *rec;
@@ -51,6 +58,8 @@ typedef struct game {
     uint8_t card_key[64];
     /* the cards of v points or more, v = 0..32 (the greedy's search, plain rules) */
     uint64_t points_at_least[33];
+    /* the search bot's seats (CC_BOT_SEARCH) play through this (NULL: none may) */
+    eng_bot_fn search;
 } game;
 
 /* A list of hints (or outlook lines): 8 cards in ascending order, copies listed twice. */
@@ -121,8 +130,16 @@ CC_INLINE void eng_turn_hints(const game *g, hints *h)
 }
 
 /* The game `index` of the checked configuration cfg into *rec (cc_play_game past its
- * checks): the deal, the bots' turns, the hands' ends. O(turns) bot decisions. */
+ * checks): the deal, the bots' turns, the hands' ends; the search bot's seats play
+ * through `search`. O(turns) bot decisions. */
 CC_INTERNAL cc_status eng_play_game(const cc_game_config *cfg, uint64_t index,
-                                    cc_game_record *rec);
+                                    cc_game_record *rec, eng_bot_fn search);
+
+/* The table's moves, for the search's playouts on a game it sampled (the engine's own
+ * draw, discard and turn): the seat to act draws (-1: no card anywhere), discards (and
+ * closes), or plays its bot's whole turn. */
+CC_INTERNAL int eng_draw(game *g, int from_pile);
+CC_INTERNAL cc_status eng_discard(game *g, int card, int close);
+CC_INTERNAL cc_status eng_play_turn(game *g);
 
 #endif /* CC_SRC_ENGINE_H */
