@@ -5,6 +5,7 @@ Not a timed test: a script that plays many whole games and prints what it measur
 
     python benchmarks/search_strength.py --games 2000 --jobs 2          # everything
     python benchmarks/search_strength.py --only strength --games 2000 --budgets 250,1000,4000
+    python benchmarks/search_strength.py --only strength --tables conga2 --games 600
     python benchmarks/search_strength.py --only speed --decisions 2000
 
 - ``strength``: for each budget, the search bot against ``--against`` (default expert)
@@ -112,6 +113,8 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=1000)
     ap.add_argument("--budgets", default=f"250,{SearchBot.DEFAULT_PLAYOUTS},4000")
     ap.add_argument("--against", default="expert")
+    ap.add_argument("--tables", choices=("both", "conga2", "house4"), default="both",
+                    help="the strength's tables: 2-player conga, 4-player house rules")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=27)
     args = ap.parse_args()
@@ -121,8 +124,10 @@ def main() -> None:
         print("| bot | table | search's share of games won | 95% interval | draws+stalled "
               "| games/s |")
         print("|---|---|---|---|---|---|")
+        tables = [t for t in ((2, "conga"), (4, "barajamos"))
+                  if args.tables in ("both", "conga2" if t[0] == 2 else "house4")]
         for name in budgets:
-            for players, rules in ((2, "conga"), (4, "barajamos")):
+            for players, rules in tables:
                 m = match(name, args.against, args.games, players, rules, args.seed, args.jobs)
                 lo, hi = m["ci95"]
                 print(f"| `{name}` | {players} players, {rules} | {m['share']:.1%} "
