@@ -355,6 +355,7 @@ typedef enum cc_bot {
     CC_BOT_RANDOM = 0,
     CC_BOT_GREEDY = 1,
     CC_BOT_EXPERT = 2,
+    CC_BOT_SEARCH = 3, /* bots.SearchBot: cc_search_choose at each decision */
     CC_BOT_END /* sentinel */
 } cc_bot;
 
@@ -379,6 +380,9 @@ typedef struct cc_game_config {
     int stale_turns;          /* >= 1: bots.STALE_TURNS */
     double stale_shake;       /* bots.STALE_SHAKE */
     double wait_for;          /* bots.ExpertBot.WAIT_FOR */
+    /* the budget of each CC_BOT_SEARCH seat (cc_search_choose): playouts, else (0) time */
+    uint32_t search_playouts[CC_MAX_PLAYERS];
+    uint32_t search_micros[CC_MAX_PLAYERS];
 } cc_game_config;
 
 typedef enum cc_game_status {
@@ -494,6 +498,39 @@ cc_status cc_vec_step_all(cc_vec_pool *pool, const cc_vec_config *cfg, cc_vec_ta
                           size_t n, const int64_t *actions, float *obs, int8_t *masks,
                           double *rewards, uint8_t *terminated, uint8_t *truncated,
                           uint8_t *refused);
+/* ---- the search bot (docs/bots.md#the-search-bot) ---- */
+
+/* What the seat to act may see (the Python Observation, nothing else): its cards, the
+ * public piles, the table. The other seats hold 7 cards each (those `taken` from the
+ * pile and the rest unknown); the stock holds stock_n unknown cards. */
+typedef struct cc_search_view {
+    const cc_game_config *config; /* the rules and the bots' constants (bots: unused) */
+    int seat;                     /* the seat to act */
+    int discard;                  /* 0: its draw (7 cards held), 1: its discard (8) */
+    cc_hand held;
+    uint8_t pile[CC_MAX_DECK];    /* the discard pile, bottom to top */
+    int pile_n;
+    cc_hand taken[CC_MAX_PLAYERS]; /* what each seat took from the pile and still holds */
+    int has_restocked;            /* 1 after a reshuffle this hand: */
+    cc_hand restocked;            /*   the cards turned over into the stock */
+    int stock_n;
+    int64_t totals[CC_MAX_PLAYERS];
+    int64_t chips[CC_MAX_PLAYERS];
+    uint8_t in[CC_MAX_PLAYERS];
+    int lead;
+    uint32_t hand_number, turns;  /* turns: completed this hand */
+} cc_search_view;
+
+/* The search bot's decision for the view: determinised Monte Carlo (each sample deals
+ * the unseen cards to the other hands and the stock consistently with the view, then
+ * plays every candidate out to the hand's end with the greedy bots, the same sample and
+ * draws for each; the value of the end is the seat's chance to win the game, from the
+ * totals, who is in and the chips). The budget: `playouts` in all (> 0), else
+ * `micros` of wall time (> 0). The same view, seed and playouts give the same choice.
+ * Draw: 1 in *choice to take the pile's top. Discard: the card in *choice, 1 in *close
+ * to close. CC_ERR_BAD_ARGUMENT: a view the cards cannot fit (or no budget). */
+cc_status cc_search_choose(const cc_search_view *view, uint32_t playouts, uint32_t micros,
+                           uint64_t seed, int *choice, int *close);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,7 @@
 #include "outlook/outlook.h"
 #include "rl/vecenv.h"
 #include "rl/vecpool.h"
+#include "search/search.h"
 #include "settle/settle.h"
 
 /* ------------------------------------------------------------------ checks */
@@ -90,7 +91,9 @@ static cc_status api_config(const cc_game_config *cfg)
         || cfg->rules.minus_ten < 0 || cfg->rules.joker_chinchon < -1)
         return CC_ERR_BAD_ARGUMENT;
     for (s = 0; s < cfg->players; s++)
-        if (cfg->bots[s] >= CC_BOT_END)
+        if (cfg->bots[s] >= CC_BOT_END
+            || (cfg->bots[s] == CC_BOT_SEARCH && cfg->search_playouts[s] == 0
+                && cfg->search_micros[s] == 0))
             return CC_ERR_BAD_ARGUMENT;
     return CC_OK;
 }
@@ -238,7 +241,24 @@ cc_status cc_play_game(const cc_game_config *config, uint64_t index, cc_game_rec
     cc_status st = api_config(config);
     if (st != CC_OK || record == NULL)
         return st != CC_OK ? st : CC_ERR_BAD_ARGUMENT;
-    return eng_play_game(config, index, record);
+    return eng_play_game(config, index, record, srch_engine_bot);
+}
+
+/* ------------------------------------------------------------------ search */
+
+/* The search bot's decision: check the view's configuration and outputs, then the
+ * search (search/search.c checks the cards). O(budget) playouts. */
+cc_status cc_search_choose(const cc_search_view *view, uint32_t playouts, uint32_t micros,
+                           uint64_t seed, int *choice, int *close)
+{
+    if (view == NULL || choice == NULL || close == NULL || (playouts == 0 && micros == 0))
+        return CC_ERR_BAD_ARGUMENT;
+    {
+        const cc_status st = api_config(view->config);
+        if (st != CC_OK)
+            return st;
+    }
+    return srch_choose(view, playouts, micros, seed, choice, close);
 }
 
 /* ------------------------------------------------------------------ learning tables */

@@ -2,7 +2,7 @@
 """The C core's call graph, read from its object files: fails on a cycle or a leak.
 
 A *unit* is one .c file of csrc/src; a *folder* its subject folder (base, melds, jokers,
-settle, outlook, engine; api.c sits above them all). Unit A calls unit B when an object
+settle, outlook, engine, search; api.c sits above them all). Unit A calls unit B when an object
 of A needs (``nm``: U) a symbol an object of B defines. The core is meant to read from
 the top down, so this script fails (exit 1) when:
 

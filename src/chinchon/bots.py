@@ -18,6 +18,8 @@ when the discard it picked allows it (so random tables still end their hands).
 minimise deadwood, closes as soon as it can, and prefers chinchón, then minus ten.
 :class:`ExpertBot` looks one draw ahead with :func:`~chinchon.outlook` over the cards
 its seat has not seen (``obs.unseen()``), and waits for a minus ten when it is likely.
+:class:`SearchBot` samples the cards its seat has not seen, plays every choice out many
+times in C and picks the best for the game (``search``, ``search:2000``, ``search:10ms``).
 
 A bot's randomness is its own :class:`~chinchon.game.rng.Rng` (``bot.rng``, the game's
 generator: xoshiro256**), seeded by the ``seed`` it is built with (an int of at most 256
@@ -39,7 +41,8 @@ from .game.state import GameState
 from .game.table import Game
 from .rules import Rules
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "BOTS", "make_bot", "play_turn", "bots_rejoin"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "SearchBot", "BOTS", "make_bot",
+           "bot_name", "play_turn", "bots_rejoin"]
 
 class Bot:
     """The bot interface; subclasses override the three ``choose_*`` methods."""
@@ -312,19 +315,142 @@ class ExpertBot(Bot):
         return True
 
 
-#: bot names accepted by :func:`make_bot`, ``simulate`` and the CLI
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
+def _search_binding() -> Any:
+    """The C engine's binding the search runs in; an error naming why where it is not
+    built (the search is C only: no pure-Python search)."""
+    binding = solver.native("engine")
+    if binding is None:
+        raise ChinchonError("the search bot needs the compiled extension "
+                            "(chinchon._core.engine), which is not built or does not load "
+                            "here; the pure-Python implementation has no search")
+    return binding
+
+
+class SearchBot(Bot):
+    """Determinised Monte Carlo in C (docs/bots.md#the-search-bot): at each draw and
+    discard it deals the cards its seat has not seen (what :meth:`Observation.unseen
+    <chinchon.game.Observation.unseen>` leaves out is placed: the pile, the cards each
+    seat was seen to take) at random to the other hands and the stock, plays every
+    choice out to the hand's end with the greedy bots on the same deals, and takes the
+    choice with the best mean chance to win the game (from the totals, who is in and
+    the chips). Always rejoins (a chip has no other use).
+
+    The budget: ``playouts`` in all per decision (deterministic: the same observation
+    and seed give the same choice), or ``ms`` of wall time (not deterministic).
+    Each decision draws one 64-bit seed from :attr:`rng`, so a game plays the same
+    in the Python loop and in the C engine (``simulate(engine='native')``). Needs the
+    compiled extension (also under ``CHINCHON_IMPLEMENTATION=python``, like the C
+    engine); an error where it is not built."""
+
+    name = "search"
+    #: the playouts per decision of the name ``search``
+    DEFAULT_PLAYOUTS = 1000
+    #: the largest budget a name takes (playouts or milliseconds)
+    MAX_BUDGET = 4_000_000
+
+    def __init__(self, seed: Optional[int] = None, playouts: Optional[int] = None,
+                 ms: Optional[int] = None) -> None:
+        super().__init__(seed)
+        if playouts is None and ms is None:
+            playouts = self.DEFAULT_PLAYOUTS
+        for what, value in (("playouts", playouts), ("ms", ms)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not 0 < value <= self.MAX_BUDGET):
+                raise ChinchonError(f"a search bot's {what} must be an int "
+                                    f"1..{self.MAX_BUDGET}, got {shown(value)}")
+        if playouts is not None and ms is not None:
+            raise ChinchonError("a search bot's budget is playouts or ms, not both")
+        self.playouts = playouts or 0
+        self.ms = ms or 0
+        self._binding = _search_binding()
+
+    @classmethod
+    def from_name(cls, name: str, seed: Optional[int] = None) -> SearchBot:
+        """The bot of a canonical name ``search:<playouts>`` or ``search:<ms>ms``."""
+        budget = name[len("search:"):]
+        if budget.endswith("ms"):
+            return cls(seed, ms=int(budget[:-2]))
+        return cls(seed, playouts=int(budget))
+
+    @property
+    def spec(self) -> str:
+        """The bot's name with its budget (``search:1000``, ``search:10ms``)."""
+        return f"search:{self.ms}ms" if self.ms else f"search:{self.playouts}"
+
+    def _choose(self, obs: Observation, seat: int, discard: bool) -> tuple[int, bool]:
+        restocked = obs.restocked()
+        players = obs.players
+        return cast(tuple[int, bool], self._binding._search_choose(
+            players, obs.rules, STALE_TURNS, STALE_SHAKE, ExpertBot.WAIT_FOR, seat, discard,
+            [c.index for c in obs.held(seat)], [c.index for c in obs.discard_pile()],
+            [[c.index for c in obs.taken(s)] for s in range(players)],
+            None if restocked is None else [c.index for c in restocked],
+            obs.stock_size, list(obs.totals), list(obs.chips), list(obs.in_game), obs.lead,
+            obs.hand_number, obs.turns_this_hand, self.playouts, self.ms * 1000,
+            self.rng.next64()))
+
+    def choose_draw(self, obs: Observation, seat: int) -> str:
+        if obs.discard_top is None:
+            return "stock"
+        take, _ = self._choose(obs, seat, False)
+        return "discard" if take else "stock"
+
+    def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
+        index, close = self._choose(obs, seat, True)
+        card = next(c for c in obs.held(seat) if c.index == index)
+        return card, close
+
+    def choose_rejoin(self, obs: Observation, seat: int) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return f"SearchBot({self.spec!r})"
+
+
+#: bot names accepted by :func:`make_bot`, ``simulate`` and the CLI, weakest first
+#: (``search`` also as ``search:<playouts>`` and ``search:<ms>ms``: :func:`bot_name`)
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot,
+                              "search": SearchBot}
+
+#: the forms of a bot name, for errors
+_FORMS = "random, greedy, expert, search, search:<playouts> (e.g. search:2000), search:<ms>ms (e.g. search:10ms)"
+
+
+def bot_name(spec: object) -> str:
+    """The canonical name of the bot name ``spec``: one of :data:`BOTS` (case and spaces
+    ignored), the search's with its budget spelt out (``'search'`` ->
+    ``'search:<SearchBot.DEFAULT_PLAYOUTS>'``, ``'search:10ms'``); an error naming the
+    accepted forms otherwise (``search:0``, ``search:-1``, ``search:abc`` among them)."""
+    if not isinstance(spec, str):
+        raise ChinchonError(f"a bot name must be a str, got {shown(spec)}; choose from {_FORMS}")
+    name = spec.strip().lower()
+    if name == "search":
+        return f"search:{SearchBot.DEFAULT_PLAYOUTS}"
+    if name.startswith("search:"):
+        budget = name[len("search:"):].strip()
+        ms = budget.endswith("ms")
+        digits = budget[:-2].strip() if ms else budget
+        if digits.isdigit() and digits.isascii() and 0 < int(digits) <= SearchBot.MAX_BUDGET:
+            return f"search:{int(digits)}ms" if ms else f"search:{int(digits)}"
+        raise ChinchonError(f"bad search budget {shown(spec)}: a search bot is search, "
+                            f"search:<playouts> or search:<ms>ms with a whole number "
+                            f"1..{SearchBot.MAX_BUDGET} (e.g. search:2000, search:10ms)")
+    if name in BOTS:
+        return name
+    raise ChinchonError(f"unknown bot {shown(spec)}; choose from {_FORMS}")
 
 
 def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None) -> Bot:
-    """A bot from a name in :data:`BOTS`, a Bot class, or a Bot (returned as is)."""
+    """A bot from a name (:func:`bot_name`: one of :data:`BOTS`, or ``search:<budget>``),
+    a Bot class, or a Bot (returned as is)."""
     if isinstance(spec, Bot):
         return spec
     if isinstance(spec, type) and issubclass(spec, Bot):
         return spec(seed)
-    if isinstance(spec, str) and spec.strip().lower() in BOTS:
-        return BOTS[spec.strip().lower()](seed)
-    raise ChinchonError(f"unknown bot {shown(spec)}; choose from {', '.join(BOTS)}")
+    name = bot_name(spec)
+    if name.startswith("search:"):
+        return SearchBot.from_name(name, seed)
+    return BOTS[name](seed)
 
 
 def _observe(game: Union[GameState, Game], seat: int) -> Observation:

@@ -390,12 +390,14 @@ void eng_new_game(game *g, const cc_game_config *cfg, uint64_t index, cc_game_re
 
 /* Python: simulate.play.play_game, for a checked configuration (cc_play_game checks it:
  * api.c). O(turns) bot decisions; the game lives on the stack. */
-cc_status eng_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record *rec)
+cc_status eng_play_game(const cc_game_config *cfg, uint64_t index, cc_game_record *rec,
+                        eng_bot_fn search)
 {
     game g;
     int s;
     cc_status st;
     eng_new_game(&g, cfg, index, rec);
+    g.search = search;
     /* Python: simulate.play._drive */
     while (!g.over) {
         if (g.summary) {

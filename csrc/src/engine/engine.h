@@ -14,6 +14,13 @@
 
 #define NO_SEAT 0xff
 
+struct game;
+/* A bot the engine plays through a function its caller supplies (the search bot,
+ * csrc/src/search: above the engine, whose moves it plays out): the draw (discard = 0:
+ * 1 in *a to take the pile's top) or the discard (discard = 1: the card in *a, 1 in *b
+ * to close) of the bot at `seat`, the player to act. */
+typedef cc_status (*eng_bot_fn)(struct game *g, int seat, int discard, int *a, int *b);
+
 typedef struct game {
     const cc_game_config *cfg;
     cc_game_record *rec;
@@ -51,6 +58,8 @@ typedef struct game {
     uint8_t card_key[64];
     /* the cards of v points or more, v = 0..32 (the greedy's search, plain rules) */
     uint64_t points_at_least[33];
+    /* the search bot's seats (CC_BOT_SEARCH) play through this (NULL: none may) */
+    eng_bot_fn search;
 } game;
 
 /* A list of hints (or outlook lines): 8 cards in ascending order, copies listed twice. */
@@ -121,11 +130,13 @@ CC_INLINE void eng_turn_hints(const game *g, hints *h)
 }
 
 /* The game `index` of the checked configuration cfg into *rec (cc_play_game past its
- * checks): the deal, the bots' turns, the hands' ends. O(turns) bot decisions. */
+ * checks): the deal, the bots' turns, the hands' ends; the search bot's seats play
+ * through `search`. O(turns) bot decisions. */
 CC_INTERNAL cc_status eng_play_game(const cc_game_config *cfg, uint64_t index,
-                                    cc_game_record *rec);
+                                    cc_game_record *rec, eng_bot_fn search);
 
-/* The steps of a game for a caller that drives it move by move (src/rl/vecenv.c): the
+/* The steps of a game for a caller that drives it move by move (src/rl/vecenv.c, and
+ * the search's playouts on a game it sampled, src/search/search.c): the
  * start of game `index` of the checked cfg (the deal included) into *g, the record rec
  * (its arrays may have capacity 0); a draw of the player to act (-1: nothing to draw);
  * its discard or close (CC_ERR_BAD_ARGUMENT: a card not held, or a close the rules

@@ -469,6 +469,8 @@ cc_status bot_draw(game *g, int seat, int *from_pile)
         return CC_OK;
     case CC_BOT_GREEDY:
         return greedy_draw(g, seat, 1, from_pile);
+    case CC_BOT_SEARCH:
+        return g->search != NULL ? g->search(g, seat, 0, from_pile, NULL) : CC_ERR_BAD_ARGUMENT;
     default:
         return expert_draw(g, seat, from_pile);
     }
@@ -483,6 +485,8 @@ cc_status bot_discard(game *g, int seat, int *card, int *close)
         return random_discard(g, seat, card, close);
     case CC_BOT_GREEDY:
         return greedy_discard(g, seat, 1, card, close);
+    case CC_BOT_SEARCH:
+        return g->search != NULL ? g->search(g, seat, 1, card, close) : CC_ERR_BAD_ARGUMENT;
     default:
         return expert_discard(g, seat, card, close);
     }

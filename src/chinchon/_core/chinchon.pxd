@@ -194,6 +194,7 @@ cdef extern from "chinchon.h" nogil:
         CC_BOT_RANDOM
         CC_BOT_GREEDY
         CC_BOT_EXPERT
+        CC_BOT_SEARCH
         CC_BOT_END
 
     ctypedef struct cc_game_config:
@@ -211,6 +212,8 @@ cdef extern from "chinchon.h" nogil:
         int stale_turns
         double stale_shake
         double wait_for
+        uint32_t search_playouts[CC_MAX_PLAYERS]
+        uint32_t search_micros[CC_MAX_PLAYERS]
 
     ctypedef enum cc_game_status:
         CC_GAME_WON
@@ -288,3 +291,24 @@ cdef extern from "chinchon.h" nogil:
                           size_t count, const int64_t *actions, float *obs, int8_t *masks,
                           double *rewards, uint8_t *terminated, uint8_t *truncated,
                           uint8_t *refused) nogil
+    # the search bot
+    ctypedef struct cc_search_view:
+        const cc_game_config *config
+        int seat
+        int discard
+        cc_hand held
+        uint8_t pile[CC_MAX_DECK]
+        int pile_n
+        cc_hand taken[CC_MAX_PLAYERS]
+        int has_restocked
+        cc_hand restocked
+        int stock_n
+        int64_t totals[CC_MAX_PLAYERS]
+        int64_t chips[CC_MAX_PLAYERS]
+        uint8_t in_ "in"[CC_MAX_PLAYERS]
+        int lead
+        uint32_t hand_number
+        uint32_t turns
+
+    cc_status cc_search_choose(const cc_search_view *view, uint32_t playouts,
+                               uint32_t micros, uint64_t seed, int *choice, int *close)

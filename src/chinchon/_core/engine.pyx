@@ -9,9 +9,10 @@ package makes its GameRecord), and the statistics of the games are counted in C
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_GAME_WON,
-                        CC_HAND_VOID, CC_JOKER_CHINCHON, CC_MAX_PLAYERS, CC_NORMAL, CC_OK, CC_RNG_SEED_WORDS, cc_game_config,
-                        cc_game_record, cc_play_game, cc_status)
+from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_BOT_SEARCH, CC_GAME_WON,
+                        CC_HAND_VOID, CC_JOKER_CHINCHON, CC_MAX_DECK, CC_MAX_PLAYERS, CC_NORMAL, CC_OK, CC_RNG_SEED_WORDS, cc_game_config,
+                        cc_game_record, cc_hand, cc_play_game, cc_search_choose,
+                        cc_search_view, cc_status)
 from ._common cimport crules_of, raise_status
 
 from .._args import check_rules
@@ -86,9 +87,19 @@ cdef int _game_config(cc_game_config *cfg, int players, bots, seed, object rules
     cfg.players = players
     for s in range(players):
         code = _BOT_CODES.get(bots[s])
+        cfg.search_playouts[s] = 0
+        cfg.search_micros[s] = 0
+        if code is None and isinstance(bots[s], str) and bots[s].startswith("search:"):
+            # bots.SearchBot's name: search:<playouts> or search:<milliseconds>ms
+            code = CC_BOT_SEARCH
+            budget = bots[s][len("search:"):]
+            if budget.endswith("ms"):
+                cfg.search_micros[s] = <uint32_t>_budget(int(budget[:len(budget) - 2]) * 1000)
+            else:
+                cfg.search_playouts[s] = <uint32_t>_budget(int(budget))
         if code is None:
             raise ChinchonError(f"the native engine plays the bots {', '.join(_BOT_CODES)}, "
-                                f"not {bots[s]!r}")
+                                f"search:<playouts>, search:<ms>ms, not {bots[s]!r}")
         cfg.bots[s] = <uint8_t>code
     cfg.eliminate_above = rules.eliminate_above
     cfg.rejoin_chips = rules.rejoin_chips
@@ -108,6 +119,90 @@ cdef int _game_config(cc_game_config *cfg, int players, bots, seed, object rules
     cfg.stale_shake = stale_shake
     cfg.wait_for = wait_for
     return 0
+
+
+def _budget(n):
+    if not 1 <= n <= 0xFFFFFFFF:
+        raise ChinchonError(f"a search budget must be 1..{0xFFFFFFFF} playouts or "
+                            f"microseconds, got {n}")
+    return n
+
+
+cdef cc_hand _hand_of(cards) except *:
+    """The multiset of card bit indices ``cards`` (a third copy or a bad index: error)."""
+    cdef cc_hand h
+    cdef uint64_t bit
+    h.once = 0
+    h.twice = 0
+    for c in cards:
+        if not 0 <= c < 64:
+            raise ChinchonError(f"card index {c} is out of range")
+        bit = (<uint64_t>1) << (<int>c)
+        if h.twice & bit:
+            raise ChinchonError(f"card index {c} three times")
+        if h.once & bit:
+            h.twice |= bit
+        else:
+            h.once |= bit
+    return h
+
+
+def _search_choose(int players, object rules, int stale_turns, double stale_shake,
+                   double wait_for, int seat, bint discard, held, pile, taken, restocked,
+                   int stock_n, totals, chips, in_game, int lead, long long hand_number,
+                   long long turns, long long playouts, long long micros, uint64_t seed):
+    """The search bot's decision (cc_search_choose) for the view of ``seat`` given in
+    plain values (cards as bit indices; ``taken`` a list per seat; ``restocked`` None
+    before a reshuffle): ``(choice, close)`` -- the draw's 1 for the pile's top, or the
+    discard's card index and its close. Runs without the GIL."""
+    cdef cc_game_config cfg
+    cdef cc_search_view view
+    cdef cc_status st
+    cdef int choice = 0, close = 0, s, k
+    cdef uint32_t n_playouts, n_micros
+    _game_config(&cfg, players, ["greedy"] * players, 0, rules, 1, stale_turns,
+                 stale_shake, wait_for)
+    if not (0 <= playouts <= 0xFFFFFFFF and 0 <= micros <= 0xFFFFFFFF) or (
+            playouts == 0 and micros == 0):
+        raise ChinchonError(f"a search budget must be 1..{0xFFFFFFFF} playouts or "
+                            f"microseconds, got {playouts} playouts, {micros} us")
+    if not 0 <= seat < players or len(taken) != players or len(pile) > CC_MAX_DECK:
+        raise ChinchonError(f"a search view of seat {seat} of {players} does not fit")
+    if not (0 <= hand_number <= 0xFFFFFFFF and 0 <= turns <= 0xFFFFFFFF and stock_n >= 0
+            and 0 <= lead < players):
+        raise ChinchonError("a search view's counts are out of range")
+    view.config = &cfg
+    view.seat = seat
+    view.discard = 1 if discard else 0
+    view.held = _hand_of(held)
+    view.pile_n = len(pile)
+    for k in range(view.pile_n):
+        if not 0 <= pile[k] < 64:
+            raise ChinchonError(f"card index {pile[k]} is out of range")
+        view.pile[k] = <uint8_t>pile[k]
+    for s in range(CC_MAX_PLAYERS):
+        view.taken[s].once = view.taken[s].twice = 0
+        view.totals[s] = 0
+        view.chips[s] = 0
+        view.in_[s] = 0
+    for s in range(players):
+        view.taken[s] = _hand_of(taken[s])
+        view.totals[s] = totals[s]
+        view.chips[s] = chips[s]
+        view.in_[s] = 1 if in_game[s] else 0
+    view.has_restocked = 0 if restocked is None else 1
+    view.restocked = _hand_of(() if restocked is None else restocked)
+    view.stock_n = stock_n
+    view.lead = lead
+    view.hand_number = <uint32_t>hand_number
+    view.turns = <uint32_t>turns
+    n_playouts = <uint32_t>playouts
+    n_micros = <uint32_t>micros
+    with nogil:
+        st = cc_search_choose(&view, n_playouts, n_micros, seed, &choice, &close)
+    if st != CC_OK:
+        raise_status(st)
+    return choice, bool(close)
 
 
 cdef int _play_one(cc_game_config *cfg, uint64_t index, cc_game_record *rec, _Buffers buf,

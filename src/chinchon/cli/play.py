@@ -28,7 +28,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--players", type=int, default=3, choices=range(2, 7), metavar="2-6",
                    help="players at the table, you included (3)")
     p.add_argument("--bots", default="greedy",
-                   help="the bots' kind: greedy, expert or random")
+                   help="the bots' kind: random, greedy, expert, search, "
+                        "search:<playouts> or search:<ms>ms (docs/bots.md)")
     p.add_argument("--outlook", action="store_true",
                    help="show each discard's outlook: the expected points and chances of "
                         "a close after the next draw, over the cards you have not seen")

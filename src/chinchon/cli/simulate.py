@@ -27,7 +27,8 @@ def add_parser(sub: Any) -> None:
                    help="players per table (4)")
     p.add_argument("--bots", default="greedy",
                    help="one bot for every seat or a comma list, one per seat "
-                        "(greedy, expert, random); default greedy")
+                        "(random, greedy, expert, search, search:<playouts>, "
+                        "search:<ms>ms; docs/bots.md); default greedy")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on Dask: tcp://HOST:PORT (a running scheduler) or local:N "

@@ -89,6 +89,11 @@ class Observation:
         return self._game.hand_number
 
     @property
+    def turns_this_hand(self) -> int:
+        """Completed turns (draw and discard) in the current hand: every seat saw them."""
+        return self._game.turns_this_hand
+
+    @property
     def discard_top(self) -> Optional[Card]:
         return self._game.discard_top
 

@@ -12,7 +12,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import BOTS, Bot, make_bot
+from ..bots import BOTS, Bot, bot_name, make_bot
 from ..errors import ChinchonError, IllegalAction, shown
 from ..rules import Rules
 from ..simulation.play import game_seed
@@ -20,6 +20,15 @@ from . import encoding as E
 from .aec import raw_env
 
 __all__ = ["ChinchonEnv"]
+
+
+def _known_bot(name: object) -> bool:
+    """Whether ``name`` is a bot name (:func:`~chinchon.bots.bot_name`)."""
+    try:
+        bot_name(name)
+    except ChinchonError:
+        return False
+    return True
 
 
 def _int_or(action: Any) -> int:
@@ -65,12 +74,11 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ChinchonError(f"seat must be a seat 0..{players - 1}, got {shown(seat)}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1 or not all(
-                isinstance(n, str) and n.strip().lower() in BOTS for n in names):
+        if len(names) != players - 1 or not all(_known_bot(n) for n in names):
             raise ChinchonError(f"opponents must be a bot name ({', '.join(BOTS)}) or one "
                                 f"per other seat ({players - 1}), got {shown(opponents)}")
         self.seat = seat
-        self.opponents = [n.strip().lower() for n in names]
+        self.opponents = [bot_name(n) for n in names]
         self.render_mode = render_mode
         self.observation_space = spaces.Box(E.OBS_LOW, E.OBS_HIGH, dtype=np.float32)
         self.action_space = spaces.Discrete(E.N_ACTIONS)

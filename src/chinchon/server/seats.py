@@ -10,8 +10,8 @@ import secrets
 from dataclasses import replace
 from typing import Any, Optional
 
-from ..bots import BOTS
-from ..errors import IllegalAction
+from ..bots import bot_name
+from ..errors import ChinchonError, IllegalAction
 from ._json import encode
 from .config import presets
 from .driving import Driving
@@ -50,10 +50,10 @@ class Seating(Driving):
         rules = known[preset]
         if self.config.reconnect_seconds is not None:
             rules = replace(rules, reconnect_seconds=self.config.reconnect_seconds)
-        bot = msg.get("bot", "greedy").strip().lower()
-        if bot not in BOTS:
-            raise ProtocolError("bad_message", f"unknown bot {msg.get('bot')!r}; "
-                                               f"choose from {', '.join(BOTS)}")
+        try:  # a name of BOTS, or the search's with a budget (search:2000, search:10ms)
+            bot = bot_name(msg.get("bot", "greedy"))
+        except ChinchonError as e:
+            raise ProtocolError("bad_message", str(e)) from None
         table_id = secrets.token_urlsafe(6)
         while table_id in self.live or self.store.load(table_id) is not None:  # pragma: no cover
             table_id = secrets.token_urlsafe(6)

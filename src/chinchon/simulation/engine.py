@@ -1,10 +1,11 @@
 """Which engine plays a simulation's games: the C engine (``csrc/src/engine/engine.c``, the
-built-in bots only) or the Python loop (:func:`~chinchon.simulation.play.play_game`, any
+built-in bots only, ``search`` among them) or the Python loop (:func:`~chinchon.simulation.play.play_game`, any
 bot). Both play the same games: the same records for the same arguments.
 
 ``engine='auto'`` takes the C engine when every seat is a built-in bot (by name, or its
 class :class:`~chinchon.bots.RandomBot`, :class:`~chinchon.bots.GreedyBot`,
-:class:`~chinchon.bots.ExpertBot` itself, not a subclass) and the native core is in use
+:class:`~chinchon.bots.ExpertBot`, :class:`~chinchon.bots.SearchBot` itself, not a
+subclass; ``search:<budget>`` by name) and the native core is in use
 (:data:`chinchon._backend.IMPLEMENTATION`), else the Python loop. ``'native'`` insists
 on the C engine (an error where it cannot run), ``'python'`` on the loop.
 """
@@ -36,13 +37,16 @@ def builtin_bots(specs: Sequence[BotSpec]) -> Optional[list[str]]:
     a built-in bot (a custom class or a subclass)."""
     names = []
     for spec in specs:
-        if isinstance(spec, str) and spec.strip().lower() in _bots.BOTS:
-            names.append(spec.strip().lower())
+        if isinstance(spec, str):
+            try:
+                names.append(_bots.bot_name(spec))  # search's with its budget
+            except ChinchonError:
+                return None
             continue
         name = next((n for n, cls in _bots.BOTS.items() if spec is cls), None)
         if name is None:
             return None
-        names.append(name)
+        names.append(_bots.bot_name(name))
     return names
 
 
@@ -58,7 +62,7 @@ def native_available() -> bool:
 
 def _why_not_native(specs: Sequence[BotSpec], rules: Rules) -> Optional[str]:
     if builtin_bots(specs) is None:
-        return "a seat is not a built-in bot (random, greedy, expert)"
+        return "a seat is not a built-in bot (random, greedy, expert, search)"
     if rules.minus_ten > _NATIVE_MINUS_TEN:
         return f"Rules.minus_ten is over {_NATIVE_MINUS_TEN}"
     if not native_available():

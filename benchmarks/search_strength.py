@@ -1,0 +1,151 @@
+"""How strong the search bot is at each budget, and how long its decisions take.
+
+Not a timed test: a script that plays many whole games and prints what it measured
+(the table of docs/bots.md#the-search-bot comes from it).
+
+    python benchmarks/search_strength.py --games 2000 --jobs 2          # everything
+    python benchmarks/search_strength.py --only strength --games 2000 --budgets 250,1000,4000
+    python benchmarks/search_strength.py --only strength --tables conga2 --games 600
+    python benchmarks/search_strength.py --only speed --decisions 2000
+
+- ``strength``: for each budget, the search bot against ``--against`` (default expert)
+  heads-up under conga (half of the games S E, half E S) and 4 players under the house
+  rules (half S E S E, half E S E S): the search bots' share of the games won by either
+  kind (drawn and stalled games left out) with a 95% Wilson interval, and games/s. The
+  C engine plays the games (the same games the Python loop would play).
+- ``speed``: the wall time of each search decision (draw or discard) taken through
+  :class:`~chinchon.bots.SearchBot` in the Python loop (the view built from the
+  Observation included: what a server's bot seat pays), for each budget, one process:
+  median, p99 and max, in milliseconds, under the house rules (barajamos) (4 players) and conga
+  (2 players).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+from chinchon import simulate
+from chinchon.bots import ExpertBot, SearchBot, make_bot
+from chinchon.game.observation import Observation
+from chinchon.game.state import GameState
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of k successes in n trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (c - h, c + h)
+
+
+def match(a: str, b: str, games: int, players: int, rules: str, seed: int, jobs: int) -> dict:
+    """``a`` against ``b`` in alternating seats: a's share of the games either won."""
+    first = [a, b] * (players // 2)
+    second = [b, a] * (players // 2)
+    half = games // 2
+    t = time.perf_counter()
+    wins = {a: 0, b: 0}
+    draws = stalled = 0
+    for pattern, n, s in ((first, half, seed), (second, games - half, seed + 1)):
+        r = simulate(n, players, bots=pattern, seed=s, jobs=jobs, rules=rules, engine="native",
+                     keep_records=False)
+        for seat, w in enumerate(r.wins_per_seat):
+            wins[pattern[seat]] += w
+        draws += r.draws
+        stalled += r.stalled
+    seconds = time.perf_counter() - t
+    won = wins[a] + wins[b]
+    lo, hi = wilson(wins[a], won)
+    return {"a": a, "b": b, "players": players, "rules": rules, "games": games, "won": won,
+            "a_wins": wins[a], "share": wins[a] / won if won else float("nan"), "ci95": (lo, hi),
+            "draws": draws, "stalled": stalled, "games_per_s": games / seconds}
+
+
+def decision_times(bot_name: str, players: int, rules: str, decisions: int,
+                   seed: int) -> tuple[list[float], list[float]]:
+    """The CPU and wall seconds of ``decisions`` search decisions of seat 0
+    (``bot_name``) against expert bots, games after games."""
+    times: list[float] = []
+    walls: list[float] = []
+    game_index = 0
+    while len(times) < decisions:
+        game = GameState(players, seed=seed + game_index, rules=rules)
+        bots = [make_bot(bot_name, seed + game_index)] + [ExpertBot(s) for s in range(1, players)]
+        game_index += 1
+        while game.result is None and len(times) < decisions:
+            phase = game.phase
+            if phase == "summary":
+                for s in range(players):
+                    if not game.in_game[s] and game.chips[s] > 0:
+                        game.rejoin(s)
+                game.next_hand()
+                continue
+            if game.turns_this_hand >= 1000:
+                break
+            seat = game.turn
+            obs = Observation(game, seat)
+            t, w = time.thread_time(), time.perf_counter()
+            if phase == "draw":
+                game.draw(bots[seat].choose_draw(obs, seat))
+            else:
+                card, close = bots[seat].choose_discard(obs, seat)
+                game.discard(card, close)
+            if seat == 0:
+                times.append(time.thread_time() - t)
+                walls.append(time.perf_counter() - w)
+    return times, walls
+
+
+def percentile(xs: list[float], q: float) -> float:
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, int(q * len(ys)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", choices=("strength", "speed"), default=None)
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--decisions", type=int, default=1000)
+    ap.add_argument("--budgets", default=f"250,{SearchBot.DEFAULT_PLAYOUTS},4000")
+    ap.add_argument("--against", default="expert")
+    ap.add_argument("--tables", choices=("both", "conga2", "house4"), default="both",
+                    help="the strength's tables: 2-player conga, 4-player house rules")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=27)
+    args = ap.parse_args()
+    budgets = [f"search:{b}" for b in args.budgets.split(",") if b]
+    if args.only in (None, "strength"):
+        print(f"## strength: search against {args.against}, {args.games} games each\n")
+        print("| bot | table | search's share of games won | 95% interval | draws+stalled "
+              "| games/s |")
+        print("|---|---|---|---|---|---|")
+        tables = [t for t in ((2, "conga"), (4, "barajamos"))
+                  if args.tables in ("both", "conga2" if t[0] == 2 else "house4")]
+        for name in budgets:
+            for players, rules in tables:
+                m = match(name, args.against, args.games, players, rules, args.seed, args.jobs)
+                lo, hi = m["ci95"]
+                print(f"| `{name}` | {players} players, {rules} | {m['share']:.1%} "
+                      f"({m['a_wins']}/{m['won']}) | {lo:.1%}-{hi:.1%} "
+                      f"| {m['draws'] + m['stalled']} | {m['games_per_s']:.1f} |", flush=True)
+        print()
+    if args.only in (None, "speed"):
+        print(f"## speed: {args.decisions} decisions of seat 0 against expert bots, "
+              f"milliseconds\n")
+        print("| bot | table | CPU median | CPU p99 | CPU max | wall median |")
+        print("|---|---|---|---|---|---|")
+        for name in budgets:
+            for players, rules in ((4, "barajamos"), (2, "conga")):
+                ts, ws = decision_times(name, players, rules, args.decisions, args.seed)
+                print(f"| `{name}` | {players} players, {rules} | "
+                      f"{1e3 * percentile(ts, 0.5):.2f} | {1e3 * percentile(ts, 0.99):.2f} "
+                      f"| {1e3 * max(ts):.2f} | {1e3 * percentile(ws, 0.5):.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

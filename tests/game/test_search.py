@@ -1,0 +1,232 @@
+"""The search bot (bots.SearchBot, csrc/src/search): its names and budgets, that it
+never reads a hidden card, that its games are the same from the Python loop and the C
+engine, and that every table with it ends its hands."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import chinchon
+from chinchon import bots as bots_module
+from chinchon.bots import ExpertBot, GreedyBot, SearchBot, bot_name, make_bot, play_turn
+from chinchon.errors import ChinchonError
+from chinchon.game.observation import Observation
+from chinchon.game.state import GameState
+from chinchon.simulation import simulate
+from chinchon.simulation.engine import builtin_bots, native_available
+from tests.oracles import engine_diff
+from tests.oracles.impls import scaled
+
+pytestmark = pytest.mark.skipif(not native_available(), reason="the C engine is not built")
+
+#: on the pure-Python solver the Python loop's expert takes seconds a game
+PURE = chinchon.IMPLEMENTATION == "python"
+
+
+# ------------------------------------------------------------------ names and budgets
+
+def test_names_and_budgets():
+    assert bot_name("search") == f"search:{SearchBot.DEFAULT_PLAYOUTS}"
+    assert bot_name(" Search:2000 ") == "search:2000"
+    assert bot_name("search:10ms") == "search:10ms"
+    assert bot_name("search:007") == "search:7"
+    bot = make_bot("search:300", 5)
+    assert isinstance(bot, SearchBot) and (bot.playouts, bot.ms) == (300, 0)
+    assert bot.spec == "search:300" and bot.rng == make_bot("greedy", 5).rng
+    timed = make_bot("search:3ms")
+    assert (timed.playouts, timed.ms, timed.spec) == (0, 3, "search:3ms")
+    assert make_bot("search").playouts == SearchBot.DEFAULT_PLAYOUTS
+    assert isinstance(make_bot(SearchBot), SearchBot)
+    assert list(bots_module.BOTS) == ["random", "greedy", "expert", "search"]
+
+
+@pytest.mark.parametrize("bad", ["search:0", "search:-1", "search:abc", "search:", "search:1.5",
+                                 "search:ms", "search:0ms", "search:10 s", "search:٣",
+                                 f"search:{SearchBot.MAX_BUDGET + 1}"])
+def test_bad_budgets_are_clear_errors(bad):
+    for call in (lambda: make_bot(bad), lambda: bot_name(bad),
+                 lambda: simulate(1, 2, bots=bad)):
+        with pytest.raises(ChinchonError) as info:
+            call()
+        message = str(info.value)
+        assert repr(bad) in message or bad in message
+        assert "search:<playouts>" in message and "search:<ms>ms" in message
+    assert builtin_bots([bad, "greedy"]) is None
+
+
+@pytest.mark.parametrize("kwargs", [{"playouts": 0}, {"ms": -1}, {"playouts": 1.5},
+                                    {"playouts": True}, {"playouts": 10, "ms": 10}])
+def test_bad_budget_arguments(kwargs):
+    with pytest.raises(ChinchonError, match="search bot"):
+        SearchBot(1, **kwargs)
+
+
+def test_unknown_bot_names_the_forms():
+    with pytest.raises(ChinchonError, match=r"search:<playouts>"):
+        make_bot("nobody")
+
+
+def test_refused_without_the_compiled_extension(monkeypatch):
+    monkeypatch.setattr(bots_module.solver, "native", lambda name: None)
+    with pytest.raises(ChinchonError, match="compiled extension"):
+        make_bot("search")
+
+
+# ------------------------------------------------------------------ hidden cards
+
+def _mid_hand(players: int, rules: str, seed: int, turns: int) -> GameState:
+    """A game after some greedy turns of its first hands (in the draw or discard phase
+    of some seat)."""
+    game = GameState(players, seed=seed, rules=rules)
+    bots = [GreedyBot(seed + s) for s in range(players)]
+    steps = 0
+    while steps < turns or game.phase == "summary":
+        play_turn(game, bots)
+        steps += 1
+        if game.result is not None:  # pragma: no cover - a chinchón this early
+            game = GameState(players, seed=seed + 1000 + steps, rules=rules)
+    return game
+
+
+def _redeal_hidden(game: GameState, seat: int, rng: random.Random) -> None:
+    """Move the cards ``seat`` has not seen: the other hands' cards not taken from the
+    pile and the stock, shuffled among those places (the stock from its own cards
+    alone after a reshuffle: only restocked cards may be there)."""
+    piles = game._piles
+    others = [s for s in range(game.players) if s != seat and game.in_game[s]]
+    unknown = {s: list(game._hands[s]) for s in others}
+    for s in others:
+        for c in piles.taken[s]:
+            unknown[s].remove(c)
+    if piles.restocked is None:
+        pool = [c for s in others for c in unknown[s]] + list(piles.stock)
+        rng.shuffle(pool)
+        k = 0
+        for s in others:
+            game._hands[s] = sorted(list(piles.taken[s]) + pool[k:k + len(unknown[s])],
+                                    key=lambda c: c.index)
+            k += len(unknown[s])
+        piles.stock = pool[k:]
+    else:
+        stock = list(piles.stock)
+        rng.shuffle(stock)
+        piles.stock = stock
+        pool = [c for s in others for c in unknown[s]]
+        rng.shuffle(pool)
+        k = 0
+        for s in others:
+            game._hands[s] = sorted(list(piles.taken[s]) + pool[k:k + len(unknown[s])],
+                                    key=lambda c: c.index)
+            k += len(unknown[s])
+
+
+def _seen(game: GameState, seat: int):
+    obs = Observation(game, seat)
+    return (obs.to_dict(), obs.unseen(), obs.discard_pile(),
+            [obs.taken(s) for s in range(game.players)], obs.restocked(), obs.turns_this_hand)
+
+
+@pytest.mark.parametrize("players,rules", [(2, "conga"), (4, "barajamos"), (5, "barajamos")])
+def test_never_sees_hidden_cards(players, rules):
+    """The same observation under deals that differ only in the cards the seat has not
+    seen gives the same action for the same seed, and the hidden cards did move."""
+    rng = random.Random(27)
+    moved = 0
+    for k in range(scaled(12)):
+        game = _mid_hand(players, rules, 100 * players + k, rng.randrange(1, 40))
+        seat = game.turn
+        phase = game.phase
+        before = _seen(game, seat)
+        hidden = ([list(game._hands[s]) for s in range(players) if s != seat],
+                  list(game._piles.stock))
+        actions = []
+        for _ in range(3):
+            obs = Observation(game, seat)
+            bot = SearchBot(k, playouts=150)
+            actions.append(bot.choose_draw(obs, seat) if phase == "draw"
+                           else bot.choose_discard(obs, seat))
+            _redeal_hidden(game, seat, rng)
+            assert _seen(game, seat) == before
+        moved += hidden != ([list(game._hands[s]) for s in range(players) if s != seat],
+                            list(game._piles.stock))
+        assert actions[0] == actions[1] == actions[2]
+    assert moved > 0
+
+
+def test_the_search_reads_only_what_its_view_holds():
+    """A view the cards cannot fit (a card seen twice with one deck) is an error, not a
+    guess: the search counts the cards it was shown."""
+    game = _mid_hand(2, "barajamos", 3, 5)
+    seat = game.turn
+    obs = Observation(game, seat)
+    binding = bots_module.solver.native("engine")
+    held = [c.index for c in obs.held(seat)]
+    with pytest.raises(ChinchonError):
+        binding._search_choose(2, obs.rules, 30, 0.25, 0.25, seat, game.phase == "discard",
+                               held, [held[0]], [[], []], None, obs.stock_size,
+                               [0, 0], [0, 0], [True, True], obs.lead, obs.hand_number,
+                               obs.turns_this_hand, 100, 0, 1)
+
+
+# ------------------------------------------------------------------ the same games
+
+SEARCH_TABLES = [(2, "search:60,expert", "conga"), (2, "search:60,greedy", None),
+                 (4, "search:40,greedy,random,expert", None), (4, "search:40", "fifty"),
+                 (6, "search:30,greedy,random", None)]
+
+
+@pytest.mark.parametrize("players,spec,rules", SEARCH_TABLES,
+                         ids=[f"{t[0]}-{t[1]}-{t[2]}" for t in SEARCH_TABLES])
+def test_native_plays_the_python_loops_games(players, spec, rules):
+    if PURE:
+        spec = spec.replace("expert", "greedy")
+    bots = engine_diff.seat_bots(spec, players)
+    n = max(1, scaled(6) // (3 if PURE else 1))
+    assert engine_diff.compare(players, bots, 11, 0, n, rules) == []
+
+
+def test_deterministic_for_a_seed_and_playouts():
+    a = simulate(4, 2, bots="search:80,expert", seed=3, engine="native")
+    b = simulate(4, 2, bots="search:80,expert", seed=3, engine="native")
+    assert a.stats() == b.stats()
+    assert [r.totals for r in a.records] == [r.totals for r in b.records]
+    assert a.bots == ["search:80", "expert"]
+
+
+# ------------------------------------------------------------------ every hand ends
+
+@pytest.mark.parametrize("players,spec,rules", [
+    (2, "search:40", None), (2, "search:40", "conga"), (3, "search:30,random", None),
+    (4, "search:30,search:60,expert,random", "conga"), (6, "search:20,greedy", None)])
+def test_every_hand_ends(players, spec, rules):
+    r = simulate(scaled(6), players, bots=engine_diff.seat_bots(spec, players), seed=5,
+                 rules=rules, engine="native")
+    assert r.stalled == 0
+    assert r.draws + sum(r.wins_per_seat) == r.games
+
+
+def test_a_time_budget_plays():
+    r = simulate(2, 2, bots="search:1ms,greedy", seed=1, engine="native")
+    assert r.stalled == 0 and r.games == 2
+    game = _mid_hand(2, "barajamos", 9, 4)
+    seat = game.turn
+    bot = make_bot("search:2ms", 1)
+    obs = Observation(game, seat)
+    if game.phase == "draw":
+        assert bot.choose_draw(obs, seat) in ("stock", "discard")
+    else:
+        card, close = bot.choose_discard(obs, seat)
+        assert card in obs.held(seat) and close in (True, False)
+
+
+def test_the_search_seat_reads_its_own_observation():
+    """A SearchBot plays a Game table (the server's path) as well as a GameState."""
+    game = chinchon.Game(2, seed=4)
+    bots = [make_bot("search:40", 1), ExpertBot(2)]
+    for _ in range(60):
+        if game.result is not None:
+            break
+        play_turn(game, bots)
+    assert game.hand_number >= 1
