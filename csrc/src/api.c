@@ -28,6 +28,7 @@
 #include "melds/melds.h"
 #include "outlook/outlook.h"
 #include "settle/settle.h"
+#include "simd/simd.h"
 
 /* ------------------------------------------------------------------ checks */
 
@@ -168,8 +169,8 @@ CC_INLINE cc_status api_rows(const cc_rules *rules, int hints, const uint64_t *m
         return st;
     if (!rules->plain)
         return cc_jbatch(rules, hints, masks, n, decks, out, bad_row);
-    return hints ? cc_hints_rows(rules, masks, n, decks, out, bad_row)
-                 : cc_melds_deadwood_rows(rules, masks, n, decks, out, bad_row);
+    return hints ? cc_simd_hints_rows(rules, masks, n, decks, out, bad_row)
+                 : cc_simd_deadwood_rows(rules, masks, n, decks, out, bad_row);
 }
 
 /* Deadwood of n rows (0..8 cards each), validated row by row; stops at the first bad
