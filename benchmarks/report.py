@@ -5,6 +5,8 @@ Usage: python benchmarks/report.py bench.json
        python benchmarks/report.py --variants v1.json [v2.json ...]   (bench_variants.py's
        rows: the joker rows against the joker-free rows of the same run, and those
        against the house rules on the same hands; several runs: the median ratio)
+       python benchmarks/report.py --simd simd.json   (bench_simd.py's rows: each SIMD
+       path's ns a hand and its speed-up over the scalar path of the same run)
 """
 
 from __future__ import annotations
@@ -87,8 +89,32 @@ def variants(paths: list[str]) -> None:
               f"{cell('j1')} | {cell('j2')} | {ratio('j0', 'house', row) or '-'} |")
 
 
+def simd(path: str) -> None:
+    """bench_simd.py's table: per operation and workload, each path's median ns a hand
+    and the scalar path's time over it (measured in the same run)."""
+    rows: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    for b in json.load(open(path))["benchmarks"]:
+        info = b["extra_info"]
+        if "simd" in info:
+            rows[(info["op"], info["workload"])][info["simd"]] = (
+                b["stats"]["median"] / info["rows"])
+    names = [p for p in ("scalar", "avx2", "avx512", "neon")
+             if any(p in r for r in rows.values())]
+    print("| operation | workload | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for (op, workload), r in sorted(rows.items()):
+        cells = []
+        for p in names:
+            t = r.get(p)
+            speed = f" ({r['scalar'] / t:.2f}×)" if t and p != "scalar" and "scalar" in r else ""
+            cells.append(fmt(t) + speed)
+        print(f"| {op} | {workload} | " + " | ".join(cells) + " |")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--variants":
         variants(sys.argv[2:])
+    elif sys.argv[1] == "--simd":
+        simd(sys.argv[2])
     else:
         main(sys.argv[1])

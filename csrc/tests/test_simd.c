@@ -6,7 +6,8 @@
  *                          run-rich hands, one and two decks, the house points and four
  *                          other point tables, batch lengths that leave a tail, and a
  *                          bad row at every place of a group (the same status and row
- *                          as the scalar path); the path selection calls
+ *                          as the scalar path); the classic rules' rows (no joker, 48
+ *                          cards: the same kernels); the path selection calls
  *   test_simd exhaustive   every hand of these sets on every path (ctest label
  *                          "exhaustive"; ~1 min of CPU on an AVX-512 machine):
  *                          deadwood: the 73,629,072 single-deck hands of 7 cards
@@ -272,11 +273,14 @@ static void every_hand(const cc_rules *rules, int hints, const int *cards, int k
  * of the sets above. Exit status 0 when all pass. */
 int main(int argc, char **argv)
 {
-    cc_rules house, tables[4];
+    cc_rules house, tables[4], classic;
+    cc_variant v = {48, 0, 0, 25, 0, 25}; /* the classic rules: no seven-card run wins */
     int t, hints, decks, kind;
     long iters = core_iters();
     cc_rules_default(&house);
     core_point_tables(tables);
+    CHECK(cc_rules_init_variant(&classic, house.points, 5, 10, &v) == CC_OK && !classic.plain,
+          "the classic rules");
     pick_paths();
     if (argc > 1 && strcmp(argv[1], "exhaustive") == 0) {
         int cards[48], n = 0, c;
@@ -294,6 +298,7 @@ int main(int argc, char **argv)
         for (decks = 1; decks <= 2; decks++)
             for (kind = 0; kind < 3; kind++) {
                 random_rows(&house, hints, decks, kind, iters);
+                random_rows(&classic, hints, decks, kind, iters / 8);
                 for (t = 0; t < 4; t++)
                     random_rows(&tables[t], hints, decks, kind, iters / 8);
             }
