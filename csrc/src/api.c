@@ -170,7 +170,7 @@ CC_INLINE cc_status api_rows(const cc_rules *rules, int hints, const uint64_t *m
     /* points alone: no joker and the 48 cards make them the house solver's, whether or
      * not a seven-card run wins (the classic rules) -- the SIMD rows */
     if (!rules->plain && (rules->deck != 48 || rules->wild_ace || rules->jokers != 0))
-        return cc_jbatch(rules, hints, masks, n, decks, out, bad_row);
+        return cc_simd_var_rows(rules, hints, masks, n, decks, out, bad_row);
     return hints ? cc_simd_hints_rows(rules, masks, n, decks, out, bad_row)
                  : cc_simd_deadwood_rows(rules, masks, n, decks, out, bad_row);
 }

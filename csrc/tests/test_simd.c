@@ -7,13 +7,17 @@
  *                          other point tables, batch lengths that leave a tail, and a
  *                          bad row at every place of a group (the same status and row
  *                          as the scalar path); the classic rules' rows (no joker, 48
- *                          cards: the same kernels); the path selection calls
+ *                          cards: the same kernels); the joker-free rows of fifty and
+ *                          conga (the working space), and their batches with a joker
+ *                          or a card outside the deck; the path selection calls
  *   test_simd exhaustive   every hand of these sets on every path (ctest label
  *                          "exhaustive"; ~1 min of CPU on an AVX-512 machine):
  *                          deadwood: the 73,629,072 single-deck hands of 7 cards
  *                          (48 choose 7) and the 24,039,972 two-deck hands of 7 cards of
  *                          three suits; hints: the 377,348,994 single-deck hands of 8
- *                          cards and the 5,612,805 two-deck hands of 8 cards of two suits
+ *                          cards and the 5,612,805 two-deck hands of 8 cards of two suits;
+ *                          conga (40 cards): the 15,380,937 7-card hands of its 39
+ *                          natural cards
  * Every check compares a batch's bytes with cc_deadwood / cc_discard_hints, one hand at
  * a time (the scalar kernels, themselves checked against the brute force by
  * test_core_*). CHINCHON_SIMD=name restricts both modes to one path.
@@ -140,6 +144,44 @@ static void random_rows(const cc_rules *rules, int hints, int decks, int kind, l
     }
 }
 
+/* Random joker-free rows of a variant's deck (its natural cards less the wild ace),
+ * one or two decks, n rows a batch; then an eight (not in the 40-card deck) and a
+ * joker in one batch: every path gives the scalar path's status and row.
+ * O(iters x paths). */
+static void variant_rows(const cc_rules *rules, int hints, int decks, long iters)
+{
+    int cards[48], nc = 0, c;
+    long it;
+    for (c = 0; c < 64; c++)
+        if ((c & 15) < 12 && ((rules->card_mask >> c) & 1u) && !((rules->joker_mask >> c) & 1u))
+            cards[nc++] = c;
+    for (it = 0; it < iters;) {
+        int n = 1 + rnd(CHUNK / 8), i;
+        for (i = 0; i < n; i++) {
+            cc_hand h = {0, 0};
+            int k = hints ? 8 : 1 + rnd(8), j;
+            for (j = 0; j < k;) {
+                uint64_t bit = UINT64_C(1) << cards[rnd(nc)];
+                if (!(h.once & bit))
+                    h.once |= bit;
+                else if (decks == 2 && !(h.twice & bit))
+                    h.twice |= bit;
+                else
+                    continue;
+                j++;
+            }
+            if (decks == 1) {
+                g_rows[i] = h.once;
+            } else {
+                g_rows[2 * i] = h.once;
+                g_rows[2 * i + 1] = h.twice;
+            }
+        }
+        check_chunk(rules, hints, decks, n, hints ? "variant hints" : "variant deadwood");
+        it += n;
+    }
+}
+
 /* A bad row at each place of the first groups and in the tail: every path reports
  * the status and the row of the scalar path. O(paths x places). */
 static void bad_rows(const cc_rules *rules)
@@ -192,6 +234,45 @@ static void bad_rows(const cc_rules *rules)
                                   "%s: rows before bad row %d", cc_simd_name((cc_simd)g_paths[p]), place);
                     }
                 }
+}
+
+/* Under a variant: a row with an eight (not in the 40-card deck; a good card of the
+ * 48) and a row with a joker, at each place: every path gives the scalar path's status,
+ * row and bytes. O(paths x places). */
+static void variant_bad_rows(const cc_rules *rules)
+{
+    int hints, place, kind, n = 19, p, i;
+    for (hints = 0; hints <= 1; hints++)
+        for (kind = 0; kind < 2; kind++)
+            for (place = 0; place < n; place++) {
+                size_t want_bad = 999, bad = 999;
+                cc_status want, st;
+                for (i = 0; i < n; i++) {
+                    /* 7 or 8 cards of ranks 2-6 and 10-12 of coins (in both decks) */
+                    g_rows[i] = hints ? UINT64_C(0x0E3E) : UINT64_C(0x0E3C);
+                    if (i == place) /* one card for an eight or a joker */
+                        g_rows[i] = (g_rows[i] & ~(UINT64_C(1) << 5)) |
+                                    (kind == 0 ? UINT64_C(1) << 7
+                                               : rules->joker_mask & (~rules->joker_mask + 1));
+                }
+                cc_simd_use(CC_SIMD_SCALAR);
+                want = hints ? cc_hints_batch(rules, g_rows, (size_t)n, 1, g_want, &want_bad)
+                             : cc_deadwood_batch(rules, g_rows, (size_t)n, 1, g_want, &want_bad);
+                for (p = 0; p < g_npaths; p++) {
+                    cc_simd_use((cc_simd)g_paths[p]);
+                    memset(g_got, 0, sizeof g_got);
+                    st = hints ? cc_hints_batch(rules, g_rows, (size_t)n, 1, g_got, &bad)
+                               : cc_deadwood_batch(rules, g_rows, (size_t)n, 1, g_got, &bad);
+                    CHECK(st == want && (st == CC_OK ? 1 : bad == want_bad),
+                          "%s: variant row %d kind %d: status %s, want %s",
+                          cc_simd_name((cc_simd)g_paths[p]), place, kind, cc_status_name(st),
+                          cc_status_name(want));
+                    if (st == CC_OK)
+                        CHECK(memcmp(g_got, g_want, (size_t)(hints ? 8 * n : n)) == 0,
+                              "%s: variant row %d kind %d: bytes", cc_simd_name((cc_simd)g_paths[p]),
+                              place, kind);
+                }
+            }
 }
 
 /* The path selection: names, refusal of what is not supported, the active path.
@@ -291,6 +372,16 @@ int main(int argc, char **argv)
         every_hand(&house, 0, cards, 36, 7, 2, "deadwood, 7 of three suits, two decks");
         every_hand(&house, 1, cards, 24, 8, 2, "hints, 8 of two suits, two decks");
         every_hand(&house, 1, cards, 48, 8, 1, "hints, 8 of the 48 cards");
+        {
+            cc_variant conga = {40, 1, 0, 25, 1, 25};
+            cc_rules cr;
+            int natural[40], nn = 0;
+            CHECK(cc_rules_init_variant(&cr, house.points, 7, 10, &conga) == CC_OK, "conga");
+            for (c = 1; c < 64; c++) /* not the wild 1o (bit 0) */
+                if ((c & 15) < 12 && ((cr.card_mask >> c) & 1u))
+                    natural[nn++] = c;
+            every_hand(&cr, 0, natural, nn, 7, 1, "conga deadwood, 7 of the 39 natural cards");
+        }
         return th_report("test_simd exhaustive");
     }
     selection();
@@ -303,5 +394,15 @@ int main(int argc, char **argv)
                     random_rows(&tables[t], hints, decks, kind, iters / 8);
             }
     bad_rows(&house);
+    for (t = 0; t < 2; t++) {
+        cc_variant fifty = {48, 0, 2, 25, 1, 25}, conga = {40, 1, 0, 25, 1, 25};
+        cc_rules vr;
+        CHECK(cc_rules_init_variant(&vr, house.points, 5, 10, t ? &conga : &fifty) == CC_OK,
+              "variant rules");
+        for (hints = 0; hints <= 1; hints++)
+            for (decks = 1; decks <= 2; decks++)
+                variant_rows(&vr, hints, decks, iters / 4);
+        variant_bad_rows(&vr);
+    }
     return th_report("test_simd");
 }
