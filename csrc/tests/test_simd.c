@@ -20,7 +20,8 @@
  *                          natural cards
  * Every check compares a batch's bytes with cc_deadwood / cc_discard_hints, one hand at
  * a time (the scalar kernels, themselves checked against the brute force by
- * test_core_*). CHINCHON_SIMD=name restricts both modes to one path.
+ * test_core_*). CHINCHON_SIMD=name restricts both modes to one path; "exhaustive N"
+ * runs the first N sets only (under an emulator).
  */
 #include "core_brute.h"
 
@@ -368,11 +369,15 @@ int main(int argc, char **argv)
         for (c = 0; c < 64; c++)
             if ((c & 15) < 12)
                 cards[n++] = c;
+        int sets = argc > 2 ? atoi(argv[2]) : 5; /* the first `sets` sets (emulators) */
         every_hand(&house, 0, cards, 48, 7, 1, "deadwood, 7 of the 48 cards");
-        every_hand(&house, 0, cards, 36, 7, 2, "deadwood, 7 of three suits, two decks");
-        every_hand(&house, 1, cards, 24, 8, 2, "hints, 8 of two suits, two decks");
-        every_hand(&house, 1, cards, 48, 8, 1, "hints, 8 of the 48 cards");
-        {
+        if (sets >= 2)
+            every_hand(&house, 0, cards, 36, 7, 2, "deadwood, 7 of three suits, two decks");
+        if (sets >= 3)
+            every_hand(&house, 1, cards, 24, 8, 2, "hints, 8 of two suits, two decks");
+        if (sets >= 4)
+            every_hand(&house, 1, cards, 48, 8, 1, "hints, 8 of the 48 cards");
+        if (sets >= 5) {
             cc_variant conga = {40, 1, 0, 25, 1, 25};
             cc_rules cr;
             int natural[40], nn = 0;
