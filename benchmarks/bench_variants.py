@@ -77,3 +77,28 @@ def test_house_same_hands(benchmark, op, cards, name, decks):
     out = benchmark(getattr(IMPLS["native"], op), masks, threads=1,
                     rules=Rules.preset("barajamos"))
     assert len(out) == len(masks)
+
+
+PLAIN = [(op, cards, decks, preset) for op, cards in (("deadwood_batch", 7), ("hints_batch", 8))
+         for decks in (1, 2) for preset in ("fifty", "barajamos")]
+
+
+@pytest.mark.benchmark(warmup=True, warmup_iterations=200)
+@pytest.mark.parametrize("op,cards,decks,preset", PLAIN,
+                         ids=[f"{c[0]}-d{c[2]}-{c[3]}" for c in PLAIN])
+def test_plain_rows(benchmark, op, cards, decks, preset):
+    """Rows without a joker under fifty, then the same rows under the house rules, one
+    right after the other (this shared machine drifts between tests far apart):
+
+        python -m pytest benchmarks/bench_variants.py -k plain_rows --benchmark-json=p.json
+        python benchmarks/report.py --plain p.json
+
+    prints fifty's time a row against the house rules' (target <= 1.15x), from each
+    test's fastest round."""
+    if IMPLS["native"] is None:
+        pytest.skip("native module not built")
+    masks = variant_masks(Rules.preset("fifty"), ROWS["native"], cards, decks, 0, 11)
+    benchmark.extra_info.update(rows=len(masks), op=op, pair=f"{op}, {decks} deck(s)",
+                                rules=preset)
+    out = benchmark(getattr(IMPLS["native"], op), masks, threads=1, rules=Rules.preset(preset))
+    assert len(out) == len(masks)

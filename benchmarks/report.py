@@ -8,6 +8,8 @@ Usage: python benchmarks/report.py bench.json
        python benchmarks/report.py --simd s1.json [s2.json ...]   (bench_simd.py's
        rows: each SIMD path's ns a hand and its speed-up over the scalar path of the
        same run; several runs: the median speed-up)
+       python benchmarks/report.py --plain p1.json [p2.json ...]   (bench_variants.py's
+       test_plain_rows: rows without a joker under fifty against the house rules)
 """
 
 from __future__ import annotations
@@ -136,10 +138,38 @@ def simd(paths: list[str]) -> None:
         print(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
 
 
+def plain(paths: list[str]) -> None:
+    """test_plain_rows: per batch and deck count, fifty's time a row, the house rules'
+    and their ratio within a run, several runs: the median ratio. Times are each test's
+    fastest round: on this shared machine the median swings by 20% with the other
+    processes' load, the fastest round by 1-5%."""
+    ratios: dict[str, list[float]] = defaultdict(list)
+    times: dict[str, dict[str, float]] = {}
+    for path in paths:
+        run: dict[str, dict[str, float]] = defaultdict(dict)
+        for b in json.load(open(path))["benchmarks"]:
+            info = b["extra_info"]
+            if "pair" in info:
+                run[info["pair"]][info["rules"]] = b["stats"]["min"] / info["rows"]
+        for pair, r in run.items():
+            if "fifty" in r and "barajamos" in r:
+                ratios[pair].append(r["fifty"] / r["barajamos"])
+                times[pair] = r
+    print(f"{len(paths)} run(s); fastest rounds; the ratio within each run, its median\n")
+    print("| rows without a joker | fifty | house rules | fifty / house |")
+    print("|---|---|---|---|")
+    for pair in sorted(ratios):
+        rs = sorted(ratios[pair])
+        print(f"| `{pair}` | {fmt(times[pair]['fifty'])} | {fmt(times[pair]['barajamos'])} | "
+              f"{rs[len(rs) // 2]:.2f}× |")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--variants":
         variants(sys.argv[2:])
     elif sys.argv[1] == "--simd":
         simd(sys.argv[2:])
+    elif sys.argv[1] == "--plain":
+        plain(sys.argv[2:])
     else:
         main(sys.argv[1])

@@ -387,14 +387,18 @@ typedef enum cc_bot {
     CC_BOT_END /* sentinel */
 } cc_bot;
 
+#define CC_MAX_RULE_NUMBER INT64_C(9007199254740991) /* 2**53 - 1: the largest table number */
+
 /* What a simulation's games share: the seats' bots, the rules (the solver's and the
- * table's), the turn cap, the simulation's seed and the bots' constants. */
+ * table's), the turn cap, the simulation's seed and the bots' constants. cc_play_game
+ * refuses (CC_ERR_BAD_ARGUMENT) a value outside the range given here. */
 typedef struct cc_game_config {
-    cc_rules rules;           /* the solver's rules (the engine sets their decks) */
+    cc_rules rules;           /* the solver's rules (the engine sets their decks; minus_ten
+                                 >= 0, joker_chinchon >= -1) */
     int players;              /* 2..CC_MAX_PLAYERS: one deck up to 4, two for 5-6 */
     uint8_t bots[CC_MAX_PLAYERS]; /* cc_bot of each seat */
-    int64_t eliminate_above;  /* a total over this eliminates */
-    int64_t rejoin_chips;     /* chips per seat, >= 0 */
+    int64_t eliminate_above;  /* 0..CC_MAX_RULE_NUMBER: a total over this eliminates */
+    int64_t rejoin_chips;     /* 0..CC_MAX_RULE_NUMBER: chips per seat */
     int first_round_close;    /* 0/1 */
     int all_out_lowest;       /* 0: every player out at once is a draw; 1: the lowest wins */
     int void_at_stock;        /* -1: reshuffle; 0..255: a hand is void at that stock */

@@ -75,14 +75,18 @@ CC_INLINE cc_status api_batch(const cc_rules *rules, const uint64_t *masks, size
     return CC_OK;
 }
 
-/* Whether a game configuration is in range.
- * O(players). */
+/* Whether a game configuration is in range (the ranges of chinchon.h, as
+ * docs/rules.md#rule-fields states them for Rules). O(players). */
 static cc_status api_config(const cc_game_config *cfg)
 {
     int s;
     if (cfg == NULL || cfg->players < 2 || cfg->players > CC_MAX_PLAYERS
         || cfg->max_turns < 1 || cfg->void_at_stock < -1 || cfg->void_at_stock > 255 || cfg->stale_turns < 1
-        || cfg->rejoin_chips < 0)
+        || cfg->rejoin_chips < 0 || cfg->rejoin_chips > CC_MAX_RULE_NUMBER
+        || cfg->eliminate_above < 0 || cfg->eliminate_above > CC_MAX_RULE_NUMBER
+        || (cfg->first_round_close != 0 && cfg->first_round_close != 1)
+        || (cfg->all_out_lowest != 0 && cfg->all_out_lowest != 1)
+        || cfg->rules.minus_ten < 0 || cfg->rules.joker_chinchon < -1)
         return CC_ERR_BAD_ARGUMENT;
     for (s = 0; s < cfg->players; s++)
         if (cfg->bots[s] >= CC_BOT_END)
@@ -170,7 +174,7 @@ CC_INLINE cc_status api_rows(const cc_rules *rules, int hints, const uint64_t *m
     /* points alone: no joker and the 48 cards make them the house solver's, whether or
      * not a seven-card run wins (the classic rules) -- the SIMD rows */
     if (!rules->plain && (rules->deck != 48 || rules->wild_ace || rules->jokers != 0))
-        return cc_simd_var_rows(rules, hints, masks, n, decks, out, bad_row);
+        return cc_jbatch(rules, hints, masks, n, decks, out, bad_row);
     return hints ? cc_simd_hints_rows(rules, masks, n, decks, out, bad_row)
                  : cc_simd_deadwood_rows(rules, masks, n, decks, out, bad_row);
 }

@@ -295,6 +295,32 @@ static void check_bad_configs(buffers *b)
     bad = cfg;
     bad.void_at_stock = 256;
     CHECK(cc_play_game(&bad, 0, &rec) == CC_ERR_BAD_ARGUMENT, "void_at_stock");
+    bad = cfg;
+    bad.eliminate_above = -5;
+    CHECK(cc_play_game(&bad, 0, &rec) == CC_ERR_BAD_ARGUMENT, "eliminate_above -5");
+    bad.eliminate_above = CC_MAX_RULE_NUMBER + 1;
+    CHECK(cc_play_game(&bad, 0, &rec) == CC_ERR_BAD_ARGUMENT, "eliminate_above 2**53");
+    bad = cfg;
+    bad.rejoin_chips = CC_MAX_RULE_NUMBER + 1;
+    CHECK(cc_play_game(&bad, 0, &rec) == CC_ERR_BAD_ARGUMENT, "rejoin_chips 2**53");
+    bad.rejoin_chips = -1;
+    CHECK(cc_play_game(&bad, 0, &rec) == CC_ERR_BAD_ARGUMENT, "rejoin_chips -1");
+    bad = cfg;
+    bad.first_round_close = 2;
+    CHECK(cc_play_game(&bad, 0, &rec) == CC_ERR_BAD_ARGUMENT, "first_round_close 2");
+    bad = cfg;
+    bad.all_out_lowest = -1;
+    CHECK(cc_play_game(&bad, 0, &rec) == CC_ERR_BAD_ARGUMENT, "all_out_lowest -1");
+    bad = cfg;
+    bad.rules.minus_ten = -1;
+    CHECK(cc_play_game(&bad, 0, &rec) == CC_ERR_BAD_ARGUMENT, "minus_ten -1");
+    bad = cfg;
+    bad.rules.joker_chinchon = -2;
+    CHECK(cc_play_game(&bad, 0, &rec) == CC_ERR_BAD_ARGUMENT, "joker_chinchon -2");
+    bad = cfg;
+    bad.eliminate_above = 0; /* the ends of the ranges play */
+    bad.rejoin_chips = CC_MAX_RULE_NUMBER;
+    CHECK(cc_play_game(&bad, 0, &rec) == CC_OK, "eliminate_above 0, rejoin_chips 2**53 - 1");
     CHECK(cc_play_game(&cfg, 0, NULL) == CC_ERR_BAD_ARGUMENT, "no record");
     CHECK(cc_play_game(&cfg, 0, &rec) == CC_OK, "the good config plays");
 }

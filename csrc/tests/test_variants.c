@@ -153,6 +153,47 @@ static trules gen_rules(void)
     return r;
 }
 
+/* A bad row inside a long run of rows without a joker (the house row kernels, the
+ * 40-card deck's in chunks of 256 rows, from row 6 on) is reported at its own index,
+ * with the status the row check gives it; a joker or an eight after the run ends it. */
+static void plain_run_statuses(const cc_rules *conga, const cc_rules *fifty)
+{
+    enum { ROWS = 600 };
+    static uint64_t rows[2 * ROWS];
+    static uint8_t out[8 * ROWS];
+    int i, k;
+    size_t bad = 0;
+    for (k = 0; k < 4; k++) {
+        const cc_rules *r = k % 2 ? conga : fifty;
+        int hints = k / 2, cards = hints ? 8 : 7;
+        cc_hand h = th_parse(hints ? "1c 2c 3c 5e 7b 10b 11o 12e" : "1c 2c 3c 5e 7b 10b 11o");
+        for (i = 0; i < ROWS; i++) {
+            rows[2 * i] = h.once;
+            rows[2 * i + 1] = 0;
+        }
+        /* row 5 holds a joker for the 11o (the wild ace, *1): the run starts at row 6 */
+        rows[2 * 5] = (h.once & ~(UINT64_C(1) << 10)) | (UINT64_C(1) << (k % 2 ? 0 : 12));
+        CHECK(cc_deadwood_batch(r, rows, ROWS, 2, out, &bad) == CC_OK, "a plain run");
+        rows[2 * 290 + 1] = UINT64_C(1) << 40; /* twice not in once */
+        CHECK((hints ? cc_hints_batch(r, rows, ROWS, 2, out, &bad)
+                     : cc_deadwood_batch(r, rows, ROWS, 2, out, &bad)) ==
+                      CC_ERR_TWICE_NOT_SUBSET && bad == 290, "a bad row in a plain run");
+        rows[2 * 290 + 1] = 0;
+        rows[2 * 20] |= UINT64_C(1) << 38; /* one card more (7e) */
+        CHECK((hints ? cc_hints_batch(r, rows, ROWS, 2, out, &bad)
+                     : cc_deadwood_batch(r, rows, ROWS, 2, out, &bad)) ==
+                      (hints ? CC_ERR_TOO_MANY_CARDS : (cards + 1 > 8 ? CC_ERR_TOO_MANY_CARDS
+                                                                      : CC_OK)) &&
+                  (!hints || bad == 20), "a long row in a plain run");
+        rows[2 * 20] = h.once;
+        rows[2 * 400] |= UINT64_C(1) << 23; /* 8c: not in the 40-card deck */
+        CHECK((hints ? cc_hints_batch(r, rows, ROWS, 2, out, &bad)
+                     : cc_deadwood_batch(r, rows, ROWS, 2, out, &bad)) ==
+                      (k % 2 ? CC_ERR_NOT_IN_DECK : hints ? CC_ERR_TOO_MANY_CARDS : CC_OK) &&
+                  (!(k % 2 || hints) || bad == 400), "an eight after a plain run");
+    }
+}
+
 /* Statuses: the row order (lanes, twice, deck, count), bad rules values. */
 static void statuses(void)
 {
@@ -186,6 +227,7 @@ static void statuses(void)
            "not-in-deck before the count");
     CHECK(cc_hints_batch(&conga, rows, 1, 1, out, &bad) == CC_ERR_NOT_IN_DECK,
            "hints: not-in-deck before the count");
+    plain_run_statuses(&conga, &fifty);
     v.deck = 44;
     CHECK(cc_rules_init_variant(&house, pts, 5, 10, &v) == CC_ERR_BAD_ARGUMENT, "deck 44");
     v.deck = 40;
@@ -214,7 +256,8 @@ static void statuses(void)
  * builds them from 512 rows of hints, 4096 of deadwood): every row of a 4096-row batch,
  * deadwood and hints, equals the single-hand call (checked against the brute force
  * above), and one row in 64 is checked against the brute force itself. Rules random or presets, one or two decks,
- * 0-3 jokers wanted a row (the hints' 8 cards, the deadwood's 0-8). */
+ * 0-3 jokers wanted a row (the hints' 8 cards, the deadwood's 0-8), in stretches of up
+ * to 48 rows with none or drawn freely. */
 static void big_batches(long rounds)
 {
     enum { ROWS = 4096 };
@@ -224,11 +267,17 @@ static void big_batches(long rounds)
     long r;
     for (r = 0; r < rounds; r++) {
         trules tr = r % 2 == 0 ? gen_rules() : presets[rnd(4)];
-        int decks = 1 + rnd(2), hints = (int)(r / 2 % 2), i;
+        int decks = 1 + rnd(2), hints = (int)(r / 2 % 2), i, stretch = 0, plain = 0;
         cc_rules cr = to_core(&tr, decks);
         size_t bad = 0;
         for (i = 0; i < ROWS; i++) {
-            cc_hand h = gen_hand(&tr, decks, hints ? 8 : 7 - rnd(2) * rnd(8), rnd(4));
+            cc_hand h;
+            if (stretch-- == 0) { /* stretches of rows without a joker (the house kernels
+                                     from 16 rows on) between rows drawn freely */
+                stretch = rnd(48);
+                plain = rnd(2);
+            }
+            h = gen_hand(&tr, decks, hints ? 8 : 7 - rnd(2) * rnd(8), plain ? 0 : rnd(4));
             hands[i] = h;
             if (decks == 1) {
                 masks[i] = h.once;

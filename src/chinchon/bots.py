@@ -327,20 +327,25 @@ def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None) -> Bo
     raise ChinchonError(f"unknown bot {shown(spec)}; choose from {', '.join(BOTS)}")
 
 
+def _observe(game: Union[GameState, Game], seat: int) -> Observation:
+    """What ``seat`` sees: a state's seat sees it directly (no connections: the cheap
+    path of every turn), a table's through Game.observe."""
+    if isinstance(game, GameState):
+        return Observation(game, seat)
+    return game.observe(seat)
+
+
 def play_turn(game: Union[GameState, Game], bots: list[Bot]) -> None:
     """Let the bots make the next move of ``game`` (draw, discard or, in the summary,
     their rejoins and then the next hand)."""
     phase = game.phase
-    # a state's seat sees it directly (no connections: the cheap path of every turn), a
-    # table's through Game.observe
-    direct = isinstance(game, GameState)
     if phase == "draw":
         seat = cast(int, game.turn)  # draw or discard phase: someone's turn
-        obs = Observation(game, seat) if direct else game.observe(seat)
+        obs = _observe(game, seat)
         game.draw(bots[seat].choose_draw(obs, seat))
     elif phase == "discard":
         seat = cast(int, game.turn)
-        obs = Observation(game, seat) if direct else game.observe(seat)
+        obs = _observe(game, seat)
         card, close = bots[seat].choose_discard(obs, seat)
         game.discard(card, close)
     elif phase == "summary":

@@ -122,3 +122,30 @@ def test_rules_values_share_one_cached_core_rules(native):
         native.discard_hints(hand, rules=Rules(jokers=2))
     assert native.discard_hints(hand, rules="fifty") == \
         reference.discard_hints(hand, rules="fifty")
+
+
+@pytest.mark.parametrize("name", ["conga", "fifty", "forty-two-jokers", "wild-and-one"])
+@pytest.mark.parametrize("decks", [1, 2])
+def test_batches_runs_without_jokers(native, name, decks):
+    """Runs of rows without a joker, short and long, between rows with jokers: a run of
+    16 rows or more goes to the house row kernels (csrc/src/jokers/joker_batch.c; the
+    40-card deck's rows moved to the run-order space in chunks of 256), a shorter one
+    stays in the variants' loop. Every row as the reference gives it."""
+    rules = EXTRA.get(name) or Rules.preset(name)
+    rng = random.Random(f"runs{name}{decks}")
+    plain = _hands(rules, 0, decks, scaled(150), f"{name}{decks}plain")
+    joker = _hands(rules, 1, decks, scaled(60), f"{name}{decks}joker")
+    for eight in (False, True):
+        p = [h for h in plain if len(h) == 8] if eight else plain
+        j = [h for h in joker if len(h) == 8] if eight else joker
+        order: list[Hand] = []
+        while len(order) < 900:  # runs of 1-300 plain rows, then 1-3 joker rows
+            order += [rng.choice(p) for _ in range(rng.choice((1, 5, 15, 16, 17, 40, 300)))]
+            order += [rng.choice(j) for _ in range(rng.randint(1, 3))]
+        rows = _rows(order, decks)
+        if eight:
+            assert np.array_equal(native.hints_batch(rows, rules=rules, threads=1),
+                                  reference.hints_batch(rows, rules=rules))
+        else:
+            assert np.array_equal(native.deadwood_batch(rows, rules=rules, threads=1),
+                                  reference.deadwood_batch(rows, rules=rules))

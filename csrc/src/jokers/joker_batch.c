@@ -17,6 +17,7 @@
 #include "jokers/variants.h"
 #include "melds/hints.h"
 #include "melds/melds.h"
+#include "simd/simd.h"
 
 /* The heaviest part of natural cards (a, b) with no natural meld, by table, 1 + its
  * points (0: none): a rank held twice or a lane's run part. O(1): five lookups. */
@@ -328,19 +329,76 @@ CC_INLINE int cc_no_meld(uint64_t a, uint64_t b)
     return (a & (cc_run_cards(a) | cc_set_columns(a, b))) == 0;
 }
 
-/* The rows of cc_jbatch, inlined once per (deck count, hints) so the joker-free rows
- * run the house kernels with constants folded. t: tables for the rows with jokers and
- * no natural meld (NULL: a small batch, the single-hand search). */
+/* Rows in a run that cc_jbatch hands to the house row kernels: below it, the call and
+ * the rules' copy cost more than the rows save. */
+#define CC_JBATCH_PLAIN_RUN 16
+/* Rows per call of the house kernels on the 40-card deck's rows, moved to the run-order
+ * space in a buffer on the stack first. */
+#define CC_JBATCH_PLAIN_CHUNK 256
+
+/* The first row from i on (n if none) holding a bit of `other`: a joker, or a bit that
+ * is no natural card of the deck. The rows before it are house hands (the same checks
+ * in the same order: lane bits and the deck's cards cannot fail). O(rows read). */
+CC_FORCE_INLINE size_t cc_jbatch_plain_end(const uint64_t *masks, size_t i, size_t n,
+                                           int decks, uint64_t other)
+{
+    const uint64_t *m = masks + i * (size_t)decks, *end = masks + n * (size_t)decks;
+    while (end - m >= 8 && ((m[0] | m[1] | m[2] | m[3] | m[4] | m[5] | m[6] | m[7]) & other) == 0)
+        m += 8; /* eight words at a time, then one row at a time */
+    if (decks == 1)
+        while (m < end && (m[0] & other) == 0)
+            m++;
+    else
+        while (m < end && ((m[0] | m[1]) & other) == 0)
+            m += 2;
+    return (size_t)(m - masks) / (size_t)decks;
+}
+
+/* Deadwood or hints of the n house hands at masks (no joker, natural cards of the deck)
+ * by the house row kernels on the run-order space (view), on the active SIMD path
+ * (simd/), into out; the 40-card deck's
+ * rows moved there in chunks first. Stops at the first bad row (*bad_row relative to
+ * masks). O(n) house rows. */
+static cc_status cc_jbatch_plain(const cc_rules *view, int hints, const uint64_t *masks,
+                                 size_t n, int decks, uint8_t *out, size_t *bad_row)
+{
+    uint64_t buf[2 * CC_JBATCH_PLAIN_CHUNK];
+    size_t i, k, m, bad = 0, width = hints ? 8 : 1;
+    cc_status st = CC_OK;
+    if (view->deck != 40)
+        return hints ? cc_simd_hints_rows(view, masks, n, decks, out, bad_row)
+                     : cc_simd_deadwood_rows(view, masks, n, decks, out, bad_row);
+    for (i = 0; st == CC_OK && i < n; i += m) {
+        m = n - i < CC_JBATCH_PLAIN_CHUNK ? n - i : CC_JBATCH_PLAIN_CHUNK;
+        for (k = 0; k < m * (size_t)decks; k++)
+            buf[k] = cc_space_compact(40, masks[i * (size_t)decks + k]);
+        st = hints ? cc_simd_hints_rows(view, buf, m, decks, out + i * width, &bad)
+                   : cc_simd_deadwood_rows(view, buf, m, decks, out + i * width, &bad);
+        if (st != CC_OK && bad_row != NULL)
+            *bad_row = i + bad;
+    }
+    return st;
+}
+
+/* The rows of cc_jbatch from row `from` on, inlined once per (deck count, hints) so the
+ * joker-free rows run the house kernels with constants folded. t: tables for the rows
+ * with jokers and no natural meld (NULL: a small batch, the single-hand search). At a
+ * run of CC_JBATCH_PLAIN_RUN rows or more without a joker it returns CC_OK with the
+ * run's first row and its end in stop[0], stop[1] (left alone otherwise): the caller
+ * gives the run to the house row kernels; stop[2]: the first row that looks ahead
+ * again (CC_JBATCH_PLAIN_RUN rows after the last look: with jokers in most short
+ * stretches, a look a row cost more than the rows it would hand on). O(rows), plus a
+ * look ahead every CC_JBATCH_PLAIN_RUN rows at most. */
 CC_FORCE_INLINE cc_status cc_jbatch_rows(const cc_rules *local, const cc_rules *view, int hints,
-                                      const uint64_t *masks, size_t n, int decks,
-                                      uint8_t *out, size_t *bad_row, jtab *t)
+                                      const uint64_t *masks, size_t from, size_t n, int decks,
+                                      uint8_t *out, size_t *bad_row, jtab *t, size_t *stop)
 {
     size_t i;
     /* the rules' values, read once (the stores to out could alias them) */
     const int dk = local->deck, places = dk == 40 ? 10 : CC_NRANKS, jp = local->joker_points;
     const uint64_t jm = local->joker_mask, deck = local->card_mask;
     const uint64_t cards = CC_LANE_MASK | (jm & deck);
-    for (i = 0; i < n; i++) {
+    for (i = from; i < n; i++) {
         cc_hand h;
         int held, nj;
         uint64_t a, b;
@@ -354,7 +412,18 @@ CC_FORCE_INLINE cc_status cc_jbatch_rows(const cc_rules *local, const cc_rules *
             return st;
         }
         if ((h.once & jm) == 0) {
-            /* no joker: the house kernels on the run-order space */
+            /* no joker: a long run of such rows goes to the house row kernels (the
+               caller), checked once per run; a short one stays here */
+            if (i >= stop[2]) { /* (in memory: no register held for it by the others) */
+                size_t end = cc_jbatch_plain_end(masks, i, n, decks, ~(deck & ~jm));
+                if (end - i >= CC_JBATCH_PLAIN_RUN) {
+                    stop[0] = i;
+                    stop[1] = end;
+                    return CC_OK;
+                }
+                stop[2] = i + CC_JBATCH_PLAIN_RUN; /* one look a run's length at most */
+            }
+            /* the house kernels on the run-order space */
             if (hints) {
                 cc_hand w;
                 w.once = cc_space_compact(dk, h.once);
@@ -409,19 +478,53 @@ CC_FORCE_INLINE cc_status cc_jbatch_rows(const cc_rules *local, const cc_rules *
     return CC_OK;
 }
 
+/* The rows of cc_jbatch from `from` on by cc_jbatch_rows, inlined per (deck count,
+ * hints); stop as there. */
+static cc_status cc_jbatch_mixed(const cc_rules *local, const cc_rules *view, int hints,
+                                 const uint64_t *masks, size_t from, size_t n, int decks,
+                                 uint8_t *out, size_t *bad_row, jtab *t, size_t *stop)
+{
+    if (hints)
+        return decks == 1
+                   ? cc_jbatch_rows(local, view, 1, masks, from, n, 1, out, bad_row, t, stop)
+                   : cc_jbatch_rows(local, view, 1, masks, from, n, 2, out, bad_row, t, stop);
+    return decks == 1
+               ? cc_jbatch_rows(local, view, 0, masks, from, n, 1, out, bad_row, t, stop)
+               : cc_jbatch_rows(local, view, 0, masks, from, n, 2, out, bad_row, t, stop);
+}
+
 /* Deadwood (hints == 0) or hints (hints == 1: rows of exactly 8 cards) of n batch rows
- * under rules that are not plain; stops at the first bad row. */
+ * under rules that are not plain; stops at the first bad row. The rows with a joker (or
+ * a bad row) and short runs of rows without one go by cc_jbatch_rows; each run of
+ * CC_JBATCH_PLAIN_RUN rows or more without a joker by the house row kernels, at the
+ * house rules' cost. */
 cc_status cc_jbatch(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
                        int decks, uint8_t *out, size_t *bad_row)
 {
     const cc_rules local = *rules;
     const cc_rules view = cc_view(rules);
+    const size_t width = hints ? 8 : 1;
     jtab tab, *t = n >= (hints ? CC_JTAB_ROWS_HINTS : CC_JTAB_ROWS_DEADWOOD) ? &tab : NULL;
+    size_t i = 0;
     tab.size = 0;
     tab.have_n = tab.have_lane = 0;
-    if (hints)
-        return decks == 1 ? cc_jbatch_rows(&local, &view, 1, masks, n, 1, out, bad_row, t)
-                          : cc_jbatch_rows(&local, &view, 1, masks, n, 2, out, bad_row, t);
-    return decks == 1 ? cc_jbatch_rows(&local, &view, 0, masks, n, 1, out, bad_row, t)
-                      : cc_jbatch_rows(&local, &view, 0, masks, n, 2, out, bad_row, t);
+    while (i < n) {
+        size_t stop[3], bad = 0;
+        cc_status st;
+        stop[0] = stop[1] = n;
+        stop[2] = i;
+        st = cc_jbatch_mixed(&local, &view, hints, masks, i, n, decks, out, bad_row,
+                                       t, stop);
+        if (st != CC_OK || stop[0] >= n)
+            return st;
+        st = cc_jbatch_plain(&view, hints, masks + stop[0] * (size_t)decks, stop[1] - stop[0],
+                             decks, out + stop[0] * width, &bad);
+        if (st != CC_OK) {
+            if (bad_row != NULL)
+                *bad_row = stop[0] + bad;
+            return st;
+        }
+        i = stop[1];
+    }
+    return CC_OK;
 }

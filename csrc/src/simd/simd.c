@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 #include "base/bits.h"
-#include "jokers/joker_batch.h"
 #include "melds/hints.h"
 #include "melds/melds.h"
 #include "simd/simd.h"
@@ -162,38 +161,3 @@ cc_status cc_simd_hints_rows(const cc_rules *rules, const uint64_t *masks, size_
     }
 }
 
-/* Whether some row of a batch holds a card of `jokers` (its once mask; a twice mask
- * outside once is a bad row either way). Stops at the first. O(n). */
-static int cc_rows_hold(const uint64_t *masks, size_t n, int decks, uint64_t jokers)
-{
-    size_t i = 0;
-    while (i < n) {
-        size_t end = n - i > 64 ? i + 64 : n;
-        uint64_t any = 0;
-        for (; i < end; i++)
-            any |= masks[(size_t)decks * i];
-        if (any & jokers)
-            return 1;
-    }
-    return 0;
-}
-
-/* Rows under rules that are not plain by the active path: the vector kernels when no
- * row holds a joker in play, else cc_jbatch. O(n) rows. */
-cc_status cc_simd_var_rows(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
-                           int decks, uint8_t *out, size_t *bad_row)
-{
-    cc_simd path = cc_simd_active();
-    if (path == CC_SIMD_SCALAR || cc_rows_hold(masks, n, decks, rules->joker_mask))
-        return cc_jbatch(rules, hints, masks, n, decks, out, bad_row);
-    switch (path) {
-    case CC_SIMD_AVX512:
-        return cc_avx512_var_rows(rules, hints, masks, n, decks, out, bad_row);
-    case CC_SIMD_AVX2:
-        return cc_avx2_var_rows(rules, hints, masks, n, decks, out, bad_row);
-    case CC_SIMD_NEON:
-        return cc_neon_var_rows(rules, hints, masks, n, decks, out, bad_row);
-    default:
-        return cc_jbatch(rules, hints, masks, n, decks, out, bad_row);
-    }
-}

@@ -44,25 +44,8 @@ CC_INTERNAL cc_status cc_neon_deadwood_rows(const cc_rules *rules, const uint64_
 CC_INTERNAL cc_status cc_neon_hints_rows(const cc_rules *rules, const uint64_t *masks,
                                          size_t n, int decks, uint8_t *out, size_t *bad_row);
 
-/* The rows of a batch under rules that are not plain whose rows hold no joker in play
- * (the caller checked): the house kernels on the working space, as cc_jbatch runs such
- * rows, the same bytes; a group holding a bad row, and the rows after it, cc_jbatch's.
- * hints: the hint rows, else the deadwood rows. */
-CC_INTERNAL cc_status cc_avx2_var_rows(const cc_rules *rules, int hints, const uint64_t *masks,
-                                       size_t n, int decks, uint8_t *out, size_t *bad_row);
-CC_INTERNAL cc_status cc_avx512_var_rows(const cc_rules *rules, int hints,
-                                         const uint64_t *masks, size_t n, int decks,
-                                         uint8_t *out, size_t *bad_row);
-CC_INTERNAL cc_status cc_neon_var_rows(const cc_rules *rules, int hints, const uint64_t *masks,
-                                       size_t n, int decks, uint8_t *out, size_t *bad_row);
-
-/* The rows of a meld batch under rules that are not plain by the active path: a batch
- * whose rows hold no joker in play on the vector kernels, every other one cc_jbatch's
- * (hints: the hint rows, else the deadwood rows). O(n) rows. */
-CC_INTERNAL cc_status cc_simd_var_rows(const cc_rules *rules, int hints, const uint64_t *masks,
-                                       size_t n, int decks, uint8_t *out, size_t *bad_row);
-
-/* Deadwood / hints rows of a batch under plain rules by the active path (see
+/* Deadwood / hints rows of a batch under plain rules, or of house hands on a variant's
+ * working space (its view: cc_view; jokers/joker_batch.c), by the active path (see
  * cc_simd_use). O(n) rows. */
 CC_INTERNAL cc_status cc_simd_deadwood_rows(const cc_rules *rules, const uint64_t *masks,
                                             size_t n, int decks, uint8_t *out,

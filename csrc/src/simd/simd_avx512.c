@@ -11,9 +11,6 @@
 #include <string.h>
 
 #include "base/bits.h"
-#include "base/space.h"
-#include "jokers/joker_batch.h"
-#include "jokers/variants.h"
 #include "melds/hints.h"
 #include "melds/melds.h"
 #include "simd/simd.h"
@@ -83,13 +80,6 @@ cc_status cc_avx512_hints_rows(const cc_rules *rules, const uint64_t *masks, siz
                                int decks, uint8_t *out, size_t *bad_row)
 {
     return cc_hints_rows(rules, masks, n, decks, out, bad_row);
-}
-
-/* Stub: cc_jbatch. O(n) rows. */
-cc_status cc_avx512_var_rows(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
-                          int decks, uint8_t *out, size_t *bad_row)
-{
-    return cc_jbatch(rules, hints, masks, n, decks, out, bad_row);
 }
 
 #endif

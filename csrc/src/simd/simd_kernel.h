@@ -21,19 +21,27 @@
  */
 
 /* The points of each rank (bit index in a lane) under rules whose planes give every
- * suit the same points (plain rules do): 1; 0 if they do not (the scalar kernels then
- * run). O(16 x 5). */
-CC_INLINE int k_rank_points(const cc_rules *rules, uint8_t points[16])
+ * suit the same points (plain rules do; a variant's view does, but for the wild ace of
+ * coins, bit 0, which no row it hands on holds): 1, and *forbid gets the cards whose
+ * points differ from their rank's (then bit 0: a row holding it goes to the scalar
+ * kernel); 0 if the planes are otherwise uneven (the scalar kernels then run).
+ * O(16 x 5). */
+CC_INLINE int k_rank_points(const cc_rules *rules, uint8_t points[16], uint64_t *forbid)
 {
     int k, r;
-    for (k = 0; k < 5; k++)
-        if (rules->plane[k] != (rules->plane[k] & CC_RANK_MASK) * CC_LANES)
+    *forbid = 0;
+    for (k = 0; k < 5; k++) {
+        uint64_t lane = (rules->plane[k] >> 16) & CC_RANK_MASK, even = lane * CC_LANES;
+        if ((rules->plane[k] | 1u) != (even | 1u))
             return 0;
+        if (rules->plane[k] != even)
+            *forbid = 1;
+    }
     for (r = 0; r < 16; r++) {
         int p = 0;
         for (k = 0; k < 5; k++)
-            p |= (int)((rules->plane[k] >> r) & 1u) << k;
-        points[r] = (uint8_t)p;
+            p |= (int)((rules->plane[k] >> (16 + r)) & 1u) << k;
+        points[r] = (uint8_t)(r < 12 ? p : 0);
     }
     return 1;
 }
@@ -104,28 +112,23 @@ CC_FORCE_INLINE int k_valid(const CC_V c[3], CC_V a, CC_V b, int two, int exact8
     return !v_any(bad);
 }
 
-/* A batch's rules as the kernels read them: the rules (for the scalar rows), the rules
- * of the kernel (plain: the same; a variant: its view on the working space), whether
- * the rows are a variant's joker-free rows (the scalar rows are then cc_jbatch's, the
- * masks move to the working space and the rules' deck bounds them), and the masks of
- * that move (48 cards: the identity). */
+/* A batch's rules as the kernels read them (a copy: out[] may alias the caller's), and
+ * the cards a row must not hold for the vector kernels (k_rank_points). */
 typedef struct k_ctx {
-    const cc_rules *rules;
-    cc_rules kernel;
-    int var;
-    uint64_t deck, low, high;
+    cc_rules rules;
+    uint64_t forbid;
 } k_ctx;
 
 /* The rows i.. of a batch by the scalar kernel (deadwood or hints), from a group that
- * holds a bad row (or the last rows); *bad_row made absolute. O(n - i) rows. */
-static cc_status CC_K(rest)(const k_ctx *k, int hints, const uint64_t *masks, size_t n,
+ * holds a bad row or a forbidden card (or the last rows); *bad_row made absolute.
+ * O(n - i) rows. */
+static cc_status CC_K(rest)(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
                             int decks, uint8_t *out, size_t i, size_t *bad_row)
 {
     const uint64_t *m = masks + i * (size_t)decks;
     uint8_t *o = out + (hints ? 8 : 1) * i;
-    cc_status st = k->var      ? cc_jbatch(k->rules, hints, m, n - i, decks, o, bad_row)
-                   : hints ? cc_hints_rows(k->rules, m, n - i, decks, o, bad_row)
-                           : cc_melds_deadwood_rows(k->rules, m, n - i, decks, o, bad_row);
+    cc_status st = hints ? cc_hints_rows(rules, m, n - i, decks, o, bad_row)
+                         : cc_melds_deadwood_rows(rules, m, n - i, decks, o, bad_row);
     if (st != CC_OK && bad_row != NULL)
         *bad_row += i;
     return st;
@@ -143,35 +146,20 @@ CC_FORCE_INLINE void k_load(const uint64_t *masks, size_t i, int two, CC_V *a, C
     }
 }
 
-/* Whether every lane of a group is a valid row (k_valid; a variant's rows also within
- * its deck), and then its masks on the kernel's space (cc_space_compact). O(1). */
-CC_FORCE_INLINE int k_group(const k_ctx *k, const CC_V c[3], CC_V *a, CC_V *b, int two,
+/* Whether every lane of a group is a valid row (k_valid) without a forbidden card.
+ * O(1). */
+CC_FORCE_INLINE int k_group(const k_ctx *k, const CC_V c[3], CC_V a, CC_V b, int two,
                             int exact8)
 {
-    if (!k_valid(c, *a, *b, two, exact8))
-        return 0;
-    if (k->var) {
-        CC_V low = v_set1(k->low), high = v_set1(k->high);
-        if (v_any(v_andn(*a, v_set1(k->deck))))
-            return 0; /* an eight or nine of the 40-card deck */
-        *a = v_or(v_and(*a, low), v_srl(v_and(*a, high), 2));
-        if (two)
-            *b = v_or(v_and(*b, low), v_srl(v_and(*b, high), 2));
-    }
-    return 1;
+    return k_valid(c, a, b, two, exact8) && !v_any(v_and(a, v_set1(k->forbid)));
 }
 
-/* The kernel's view of a group lane's row (for the scalar kernel of a competing hand).
- * O(1). */
-CC_INLINE cc_hand k_row(const k_ctx *k, const uint64_t *masks, size_t row, int two)
+/* A group lane's row (for the scalar kernel of a competing hand). O(1). */
+CC_INLINE cc_hand k_row(const uint64_t *masks, size_t row, int two)
 {
     cc_hand h;
     h.once = two ? masks[2 * row] : masks[row];
     h.twice = two ? masks[2 * row + 1] : 0;
-    if (k->var) {
-        h.once = (h.once & k->low) | ((h.once & k->high) >> 2);
-        h.twice = (h.twice & k->low) | ((h.twice & k->high) >> 2);
-    }
     return h;
 }
 
@@ -191,8 +179,8 @@ CC_FORCE_INLINE cc_status k_deadwood(const k_ctx *k, const uint8_t rp[16],
         CC_V a, b, runs, sets, meld, bytes, compete;
         int fix;
         k_load(masks, i, two, &a, &b);
-        if (!k_group(k, c, &a, &b, two, 0))
-            return CC_K(rest)(k, 0, masks, n, two ? 2 : 1, out, i, bad_row);
+        if (!k_group(k, c, a, b, two, 0))
+            return CC_K(rest)(&k->rules, 0, masks, n, two ? 2 : 1, out, i, bad_row);
         k_masks(a, b, two, &runs, &sets);
         meld = v_or(runs, sets);
         bytes = k_bytes(t, v_andn(a, meld));
@@ -204,11 +192,11 @@ CC_FORCE_INLINE cc_status k_deadwood(const k_ctx *k, const uint8_t rp[16],
         v_store_low(out + i, v_sum8(bytes));
         for (fix = v_nonzero(compete); fix != 0; fix &= fix - 1) {
             size_t row = i + (size_t)cc_ctz((uint64_t)fix);
-            cc_hand h = k_row(k, masks, row, two);
-            out[row] = (uint8_t)cc_melds_deadwood_core(&k->kernel, h.once, h.twice);
+            cc_hand h = k_row(masks, row, two);
+            out[row] = (uint8_t)cc_melds_deadwood_core(&k->rules, h.once, h.twice);
         }
     }
-    return i < n ? CC_K(rest)(k, 0, masks, n, two ? 2 : 1, out, i, bad_row) : CC_OK;
+    return i < n ? CC_K(rest)(&k->rules, 0, masks, n, two ? 2 : 1, out, i, bad_row) : CC_OK;
 }
 
 /* The hint rows of a group of valid 8-card hands (a, b), one or two decks (two inlined
@@ -304,8 +292,8 @@ CC_FORCE_INLINE cc_status k_hints(const k_ctx *k, const uint8_t rp[16], const ui
         CC_V a, b, rows, compete;
         int fix;
         k_load(masks, i, two, &a, &b);
-        if (!k_group(k, c, &a, &b, two, 1))
-            return CC_K(rest)(k, 1, masks, n, two ? 2 : 1, out, i, bad_row);
+        if (!k_group(k, c, a, b, two, 1))
+            return CC_K(rest)(&k->rules, 1, masks, n, two ? 2 : 1, out, i, bad_row);
         if (two && v_any(b))
             rows = k_hint_group(t, a, b, 1, &compete);
         else
@@ -313,10 +301,10 @@ CC_FORCE_INLINE cc_status k_hints(const k_ctx *k, const uint8_t rp[16], const ui
         v_store_rows(out + 8 * i, rows);
         for (fix = v_nonzero(compete); fix != 0; fix &= fix - 1) {
             size_t row = i + (size_t)cc_ctz((uint64_t)fix);
-            cc_hints_plain(&k->kernel, k_row(k, masks, row, two), out + 8 * row);
+            cc_hints_plain(&k->rules, k_row(masks, row, two), out + 8 * row);
         }
     }
-    return i < n ? CC_K(rest)(k, 1, masks, n, two ? 2 : 1, out, i, bad_row) : CC_OK;
+    return i < n ? CC_K(rest)(&k->rules, 1, masks, n, two ? 2 : 1, out, i, bad_row) : CC_OK;
 }
 
 /* Deadwood rows under plain rules (contract: simd.h). O(n) rows. */
@@ -325,14 +313,9 @@ cc_status CC_K(deadwood_rows)(const cc_rules *rules, const uint64_t *masks, size
 {
     k_ctx k;
     uint8_t rp[16];
-    k.rules = rules;
-    k.var = 0;
-    k.deck = CC_LANE_MASK;
-    k.low = ~UINT64_C(0);
-    k.high = 0;
-    if (!k_rank_points(rules, rp))
-        return CC_K(rest)(&k, 0, masks, n, decks, out, 0, bad_row);
-    k.kernel = *rules;
+    if (!k_rank_points(rules, rp, &k.forbid))
+        return CC_K(rest)(rules, 0, masks, n, decks, out, 0, bad_row);
+    k.rules = *rules;
     return decks == 1 ? k_deadwood(&k, rp, masks, n, 0, out, bad_row)
                       : k_deadwood(&k, rp, masks, n, 1, out, bad_row);
 }
@@ -343,35 +326,9 @@ cc_status CC_K(hints_rows)(const cc_rules *rules, const uint64_t *masks, size_t 
 {
     k_ctx k;
     uint8_t rp[16];
-    k.rules = rules;
-    k.var = 0;
-    k.deck = CC_LANE_MASK;
-    k.low = ~UINT64_C(0);
-    k.high = 0;
-    if (!k_rank_points(rules, rp))
-        return CC_K(rest)(&k, 1, masks, n, decks, out, 0, bad_row);
-    k.kernel = *rules;
+    if (!k_rank_points(rules, rp, &k.forbid))
+        return CC_K(rest)(rules, 1, masks, n, decks, out, 0, bad_row);
+    k.rules = *rules;
     return decks == 1 ? k_hints(&k, rp, masks, n, 0, out, bad_row)
                       : k_hints(&k, rp, masks, n, 1, out, bad_row);
-}
-
-/* The rows of a batch under rules that are not plain, when no row holds a joker in play
- * (contract: simd.h): the house kernels on the working space, as cc_jbatch runs
- * joker-free rows; every other case, and the rows from a group holding a bad row on,
- * are cc_jbatch's. O(n) rows. */
-cc_status CC_K(var_rows)(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
-                         int decks, uint8_t *out, size_t *bad_row)
-{
-    k_ctx k;
-    k.rules = rules;
-    k.var = 1;
-    k.deck = rules->card_mask & CC_LANE_MASK;
-    k.low = rules->deck == 40 ? CC_LOW7 : ~UINT64_C(0);
-    k.high = rules->deck == 40 ? CC_HIGH3 : 0;
-    k.kernel = cc_view(rules);
-    if (hints)
-        return decks == 1 ? k_hints(&k, rules->wpoints, masks, n, 0, out, bad_row)
-                          : k_hints(&k, rules->wpoints, masks, n, 1, out, bad_row);
-    return decks == 1 ? k_deadwood(&k, rules->wpoints, masks, n, 0, out, bad_row)
-                      : k_deadwood(&k, rules->wpoints, masks, n, 1, out, bad_row);
 }

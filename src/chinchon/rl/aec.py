@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from operator import index as _as_index
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -18,7 +18,7 @@ from pettingzoo import AECEnv
 
 from .._args import check_rules
 from ..bots import Bot
-from ..cards import CARD_AT
+from ..cards import CARD_AT, Card
 from ..errors import ActionNotAllowed, ChinchonError, IllegalAction, shown
 from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
 from ..game.observation import Observation
@@ -60,7 +60,8 @@ def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+# N801: PettingZoo's name for the unwrapped environment; AECEnv is untyped (Any)
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
     """A Chinchón game as a PettingZoo AEC environment (docs/rl.md).
 
     ``players``: 2-6 seats. ``rules``: a :class:`~chinchon.Rules` or a preset's name
@@ -80,8 +81,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     the first lead. Other keys of ``options`` are ignored.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "name": "chinchon_v0",
-                "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4,
+                                "name": "chinchon_v0", "is_parallelizable": False}
 
     def __init__(self, players: int = 2, rules: Union[Rules, str, None] = None, *,
                  reward: str = "game", max_turns: Optional[int] = None,
@@ -113,7 +114,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.illegal_action_penalty = illegal_action_penalty
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        self.agents = []
+        self.agents: list[str] = []
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
             "observation": spaces.Box(E.OBS_LOW, E.OBS_HIGH, dtype=np.float32),
@@ -132,10 +133,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     # ------------------------------------------------------------ spaces
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------ what a seat sees
@@ -198,7 +199,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._pending = []
         self._turns = 0
@@ -247,7 +248,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.illegal_action_penalty is not None:
             self._penalise(agent)
             return -1
-        allowed = ", ".join(f"{i} ({E.action_name(i)})" for i in np.flatnonzero(self._mask))
+        allowed = ", ".join(f"{i} ({E.action_name(int(i))})" for i in np.flatnonzero(self._mask))
         what = (f"action {a} ({E.action_name(a)})" if 0 <= a < E.N_ACTIONS
                 else f"action {shown(action)} (the actions are ints 0..{E.N_ACTIONS - 1})")
         raise ActionNotAllowed(f"{what} is not allowed for {agent} now ({self._phase} "
@@ -281,7 +282,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._decide()
             return
         if phase == "discard":
-            card = CARD_AT[a & 63]
+            card = cast(Card, CARD_AT[a & 63])  # in the mask: a card held
             old_top = st.discard_top
             st.discard(card, a >= E.CLOSE)
             self._turns += 1
@@ -348,7 +349,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             st.next_hand()
             full = True
         phase = st.phase
-        seat = st.turn
+        seat = cast(int, st.turn)  # draw or discard: someone's turn
         self._phase, self._actor = phase, seat
         if full:
             enc.sync(st, phase, seat)

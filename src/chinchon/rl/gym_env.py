@@ -31,7 +31,7 @@ def _int_or(action: Any) -> int:
         return -1
 
 
-class ChinchonEnv(gymnasium.Env):  # type: ignore[misc]
+class ChinchonEnv(gymnasium.Env[Any, Any]):
     """One Chinchón game from the learner's seat (``seat``, 0 by default), the other
     seats played by bots: ``opponents`` is a bot name (``'greedy'``, ``'expert'``,
     ``'random'``) for all of them, or one name per other seat in seat order.

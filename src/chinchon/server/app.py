@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 from collections import deque
 from pathlib import Path
-from typing import Any, AsyncIterator, Optional
+from typing import Any, AsyncIterator, Coroutine, Optional, cast
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -118,7 +118,8 @@ class _SocketClient:
             if self.sent_close:
                 return None
             self.sent_close = True
-        coro = self.asgi_send(message)
+        # an ASGI server's send is a coroutine function (the spec types it Awaitable)
+        coro = cast(Coroutine[Any, None, None], self.asgi_send(message))
         try:
             return coro, coro.send(None)
         except StopIteration:

@@ -105,7 +105,7 @@ class Table:
         #: draws that found the stock empty and had the discard pile shuffled into it
         self.reshuffles = 0
         #: the view's parts that rarely change, encoded once (see chinchon.server.views)
-        self.encoded: dict[str, Any] = {}
+        self.encoded: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ reading
 

@@ -200,7 +200,8 @@ def _last_hand_shown(table: Table) -> Optional[dict[str, Any]]:
     return {"title": summary_title(closer, last.outcome),
             "note": outcome_note(last.outcome, table.rules),
             "melds": ([[] for _ in last.order] if s is None
-                      else [shown_melds(r.melds) for r in (s.closer, *s.opponents)])}
+                      else [shown_melds(s.closer.melds),
+                            *(shown_melds(r.melds) for r in s.opponents)])}
 
 
 def private_view(table: Table, you: int) -> dict[str, Any]:
