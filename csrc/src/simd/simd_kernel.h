@@ -11,13 +11,14 @@
  *   v_sum8 (the sum of each lane's 8 bytes), v_any (some bit set), v_nonzero(x) (bit
  *   l set when lane l is not zero), v_load1 / v_load2 (the rows of one or two decks:
  *   once and twice masks), v_store_rows (each lane's 8 bytes, in order), v_store_low
- *   (each lane's low byte, in order), v_lane(x, l).
+ *   (each lane's low byte, in order).
  * The meld search is the scalar one of melds.h (cc_run_cards, cc_set_columns, the fast
  * path; its proof in melds.c), lane by lane: a hand is one 64-bit lane. The points of
  * a mask come from three 16-entry tables (points of the 4 ranks of each nibble of a
  * lane) and a sum of bytes, not from five weighted popcounts. Hands whose sets and
- * runs compete (about 1 in 100 uniform hands) are redone by the scalar kernels, and a
- * group of rows holding a bad row is left to the scalar rows, which stop at it.
+ * runs compete (about 1 in 100 uniform hands) are redone by the scalar kernels, and
+ * from a group of rows holding a bad row (or a forbidden card: k_rank_points; no caller
+ * hands one on) the rest of the batch is left to the scalar rows, which stop at it.
  */
 
 /* The points of each rank (bit index in a lane) under rules whose planes give every
