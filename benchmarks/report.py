@@ -5,6 +5,9 @@ Usage: python benchmarks/report.py bench.json
        python benchmarks/report.py --variants v1.json [v2.json ...]   (bench_variants.py's
        rows: the joker rows against the joker-free rows of the same run, and those
        against the house rules on the same hands; several runs: the median ratio)
+       python benchmarks/report.py --simd s1.json [s2.json ...]   (bench_simd.py's
+       rows: each SIMD path's ns a hand and its speed-up over the scalar path of the
+       same run; several runs: the median speed-up)
        python benchmarks/report.py --plain p1.json [p2.json ...]   (bench_variants.py's
        test_plain_rows: rows without a joker under fifty against the house rules)
 """
@@ -89,6 +92,52 @@ def variants(paths: list[str]) -> None:
               f"{cell('j1')} | {cell('j2')} | {ratio('j0', 'house', row) or '-'} |")
 
 
+def simd_rows(path: str) -> dict[tuple[str, str], dict[str, float]]:
+    """bench_simd.py's rows of one run: (op, workload) -> {path: seconds per row}."""
+    rows: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    for b in json.load(open(path))["benchmarks"]:
+        info = b["extra_info"]
+        if "simd" in info:
+            rows[(info["op"], info["workload"])][info["simd"]] = (
+                b["stats"]["median"] / info["rows"])
+    return rows
+
+
+def simd(paths: list[str]) -> None:
+    """bench_simd.py's table from one or more runs: per operation and workload, each
+    path's median ns a hand and its speed-up over the scalar path, each speed-up taken
+    within a run, then its median over the runs (and the range where there are several);
+    times are medians of the runs' medians."""
+    runs = [simd_rows(p) for p in paths]
+    keys = sorted(set().union(*runs))
+    names = [p for p in ("scalar", "avx2", "avx512", "neon")
+             if any(p in r.get(k, {}) for r in runs for k in keys)]
+
+    def mid(values: list[float]) -> float:
+        v = sorted(values)
+        return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+
+    print(f"{len(runs)} run(s); speed-ups over the scalar path within each run, their "
+          "median (and range)\n")
+    print("| operation | workload | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for key in keys:
+        cells = []
+        for p in names:
+            ts = [r[key][p] for r in runs if p in r.get(key, {})]
+            if not ts:
+                cells.append("-")
+                continue
+            ups = [r[key]["scalar"] / r[key][p] for r in runs
+                   if p in r.get(key, {}) and "scalar" in r.get(key, {})]
+            cell = fmt(mid(ts))
+            if p != "scalar" and ups:
+                span = f", {min(ups):.2f}–{max(ups):.2f}" if len(ups) > 1 else ""
+                cell += f" ({mid(ups):.2f}×{span})"
+            cells.append(cell)
+        print(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
+
+
 def plain(paths: list[str]) -> None:
     """test_plain_rows: per batch and deck count, fifty's time a row, the house rules'
     and their ratio within a run, several runs: the median ratio. Times are each test's
@@ -118,6 +167,8 @@ def plain(paths: list[str]) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "--variants":
         variants(sys.argv[2:])
+    elif sys.argv[1] == "--simd":
+        simd(sys.argv[2:])
     elif sys.argv[1] == "--plain":
         plain(sys.argv[2:])
     else:

@@ -171,6 +171,35 @@ cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t
 cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                          int decks, uint8_t *out, size_t *bad_row);
 
+/* SIMD paths of the batch kernels (cc_deadwood_batch and cc_hints_batch under plain
+ * rules; every path gives the same bytes). One build holds the kernels of its
+ * architecture and picks the path at run time: the best the CPU runs, or the one
+ * cc_simd_use chose. */
+typedef enum cc_simd {
+    CC_SIMD_SCALAR = 0, /* portable C, one hand at a time */
+    CC_SIMD_AVX2,       /* x86-64 with AVX2: four hands a vector */
+    CC_SIMD_AVX512,     /* x86-64 with AVX-512 F/BW/VL: eight hands a vector */
+    CC_SIMD_NEON,       /* AArch64: two hands a vector */
+    CC_SIMD_END         /* sentinel: number of paths */
+} cc_simd;
+
+/* Whether this build holds the kernels of `path` and this CPU runs them. O(1). */
+int cc_simd_supported(cc_simd path);
+
+/* The fastest supported path (AVX-512, AVX2, NEON, else scalar). O(1). */
+cc_simd cc_simd_best(void);
+
+/* Make `path` the active one for every later batch; CC_ERR_BAD_ARGUMENT (nothing
+ * changed) when not supported. Not thread-safe: call it before batches run on other
+ * threads (until then the first batch picks cc_simd_best()). O(1). */
+cc_status cc_simd_use(cc_simd path);
+
+/* The active path. O(1). */
+cc_simd cc_simd_active(void);
+
+/* The name of a path: "scalar", "avx2", "avx512", "neon"; NULL out of range. O(1). */
+const char *cc_simd_name(cc_simd path);
+
 /* A short English description of a status code (static string; "unknown status" for a
  * value that is no status code). */
 const char *cc_status_message(cc_status status);

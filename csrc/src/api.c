@@ -31,6 +31,7 @@
 #include "rl/vecpool.h"
 #include "search/search.h"
 #include "settle/settle.h"
+#include "simd/simd.h"
 
 /* ------------------------------------------------------------------ checks */
 
@@ -175,10 +176,12 @@ CC_INLINE cc_status api_rows(const cc_rules *rules, int hints, const uint64_t *m
     cc_status st = api_batch(rules, masks, n, decks, out);
     if (st != CC_OK)
         return st;
-    if (!rules->plain)
+    /* points alone: no joker and the 48 cards make them the house solver's, whether or
+     * not a seven-card run wins (the classic rules) -- the SIMD rows */
+    if (!rules->plain && (rules->deck != 48 || rules->wild_ace || rules->jokers != 0))
         return cc_jbatch(rules, hints, masks, n, decks, out, bad_row);
-    return hints ? cc_hints_rows(rules, masks, n, decks, out, bad_row)
-                 : cc_melds_deadwood_rows(rules, masks, n, decks, out, bad_row);
+    return hints ? cc_simd_hints_rows(rules, masks, n, decks, out, bad_row)
+                 : cc_simd_deadwood_rows(rules, masks, n, decks, out, bad_row);
 }
 
 /* Deadwood of n rows (0..8 cards each), validated row by row; stops at the first bad

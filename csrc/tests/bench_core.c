@@ -2,7 +2,7 @@
  * bench_core.c -- ns per hand of the chinchon C core (run by hand, not a test).
  *
  *   cmake -S csrc -B csrc/build && cmake --build csrc/build --target bench_core
- *   csrc/build/tests/bench_core [rounds [filter]]
+ *   [CHINCHON_SIMD=scalar|avx2|avx512|neon] csrc/build/tests/bench_core [rounds [filter]]
  *
  * Random hands (7 cards for deadwood, 8 for hints), single and double deck, generated
  * up front; each line is the best of `rounds` passes over 2^16 hands, one thread. The
@@ -152,6 +152,18 @@ int main(int argc, char **argv)
     cc_rules rules;
     volatile unsigned sink = 0;
     cc_rules_default(&rules);
+    if (getenv("CHINCHON_SIMD") != NULL) { /* the batch lines on one SIMD path */
+        int p;
+        for (p = 0; p < CC_SIMD_END; p++)
+            if (strcmp(getenv("CHINCHON_SIMD"), cc_simd_name((cc_simd)p)) == 0 &&
+                cc_simd_use((cc_simd)p) == CC_OK)
+                break;
+        if (p == CC_SIMD_END) {
+            fprintf(stderr, "CHINCHON_SIMD=%s: not a supported path\n", getenv("CHINCHON_SIMD"));
+            return 2;
+        }
+    }
+    printf("SIMD path: %s\n", cc_simd_name(cc_simd_active()));
 
     for (rich = 0; rich <= 1; rich++)
     for (k = 7; k <= 8; k++) {

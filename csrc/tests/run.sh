@@ -13,7 +13,12 @@
 #   CC_ENGINE_GAMES    games per table of test_engine (default 300; sanitized 100)
 #   CHINCHON_EXHAUSTIVE=1  also the ctest label "exhaustive" in the plain build: every
 #                      7-card hand of the 40-card deck under conga against the brute
-#                      force (test_variants_exhaustive; ~40 s of CPU on this machine)
+#                      force (test_variants_exhaustive; ~40 s of CPU on this machine),
+#                      and the batches on each SIMD path this CPU runs (scalar, avx2,
+#                      avx512 / neon) over every hand of test_simd.c's sets: the 73.6M
+#                      7-card hands of the 48-card deck, 24M two-deck hands, the 377M
+#                      8-card hands' hints (test_simd exhaustive; ~30 s of CPU here)
+#   CHINCHON_SIMD      one SIMD path for test_simd (default: every path the CPU runs)
 #   CC                 the compiler (CMake's default otherwise)
 #   CHINCHON_CTEST_DIR where to build (default: a temporary directory, removed after)
 set -eu

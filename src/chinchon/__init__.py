@@ -16,7 +16,7 @@ Every error raised for bad input is a :class:`ChinchonError`, a ``ValueError``.
 from __future__ import annotations
 
 from . import _backend, bots, errors, reference
-from ._backend import IMPLEMENTATION
+from ._backend import IMPLEMENTATION, simd
 
 # the solver functions, whichever implementation is in use; "as": re-exported for type
 # checkers too (``__all__`` names them from ``_backend.FUNCTIONS``)
@@ -74,6 +74,7 @@ from .simulation import SimulationResult, simulate
 __all__ = [
     "__version__",
     "IMPLEMENTATION",
+    "simd",
     "Card",
     "Hand",
     "parse_cards",

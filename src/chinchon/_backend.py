@@ -5,6 +5,11 @@ falls back to the pure-Python reference (:mod:`chinchon.reference`) with a
 ``RuntimeWarning``. The environment variable ``CHINCHON_IMPLEMENTATION`` forces one:
 ``native`` (fail if it cannot load) or ``python``.
 
+The native batch kernels (``deadwood_batch``, ``hints_batch``) run on a SIMD path chosen
+once, here, at import: the fastest the CPU runs (AVX-512, AVX2, NEON, else scalar), or
+the one ``CHINCHON_SIMD`` names (``auto``, ``scalar``, ``avx2``, ``avx512``, ``neon``);
+:func:`simd` says which. Every path gives the same answers.
+
 Every layer above the solver (the game, the bots, the CLI, the server) calls the
 solver through this module, never through the package's ``__init__``; the game's C
 generator and the C game engine are reached through :func:`native` (nothing else
@@ -26,7 +31,10 @@ from ._args import SOLVER_FUNCTIONS
 #: the solver functions both implementations provide, with the same signatures
 FUNCTIONS = SOLVER_FUNCTIONS
 
-__all__ = ["IMPLEMENTATION", "FUNCTIONS", "native", *FUNCTIONS]
+__all__ = ["IMPLEMENTATION", "FUNCTIONS", "SIMD_PATHS", "native", "simd", *FUNCTIONS]
+
+#: every SIMD path name ``CHINCHON_SIMD`` knows (a build runs those of its architecture)
+SIMD_PATHS = ("scalar", "avx2", "avx512", "neon")
 
 _CORE = f"{__package__}._core"
 
@@ -100,3 +108,48 @@ settle = _impl.settle
 outlook = _impl.outlook
 draw_outlook = _impl.draw_outlook
 outlook_batch = _impl.outlook_batch
+
+
+def _select_simd(implementation: ModuleType) -> str:
+    """Choose the batch kernels' SIMD path from ``CHINCHON_SIMD``, once: its name."""
+    if implementation is reference:
+        return "python"
+    melds = importlib.import_module(f"{_CORE}.melds")
+    choice = os.environ.get("CHINCHON_SIMD", "auto").strip().lower()
+    if choice in ("", "auto"):
+        melds.simd_use(melds.simd_best())
+    elif choice not in SIMD_PATHS:
+        raise ImportError(
+            f"CHINCHON_SIMD={choice!r}: expected 'auto' or one of {', '.join(SIMD_PATHS)}"
+        )
+    elif choice not in melds.simd_paths():
+        warnings.warn(
+            f"chinchon: CHINCHON_SIMD={choice!r} is not supported on this machine (it runs "
+            f"{', '.join(melds.simd_paths())}); using {melds.simd_best()!r}",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+        melds.simd_use(melds.simd_best())
+    else:
+        melds.simd_use(choice)
+    return str(melds.simd_active())
+
+
+_SIMD: str = "python" if TYPE_CHECKING else _select_simd(_impl)
+
+
+def simd() -> str:
+    """The SIMD path the batch kernels (:func:`deadwood_batch`, :func:`hints_batch`) run
+    on: ``'avx512'``, ``'avx2'``, ``'neon'`` or ``'scalar'`` (the portable C) with the
+    native implementation, ``'python'`` with the pure-Python reference.
+
+    Chosen once at import: the fastest path this CPU runs, or the one the environment
+    variable ``CHINCHON_SIMD`` names (``scalar`` forces the portable kernels; a path this
+    machine cannot run warns and falls back to the fastest; an unknown name fails the
+    import). Every path gives the same answers.
+
+    >>> import chinchon
+    >>> chinchon.simd() in ("avx512", "avx2", "neon", "scalar", "python")
+    True
+    """
+    return _SIMD

@@ -17,6 +17,7 @@
 #include "jokers/variants.h"
 #include "melds/hints.h"
 #include "melds/melds.h"
+#include "simd/simd.h"
 
 /* The heaviest part of natural cards (a, b) with no natural meld, by table, 1 + its
  * points (0: none): a rank held twice or a lane's run part. O(1): five lookups. */
@@ -354,7 +355,8 @@ CC_FORCE_INLINE size_t cc_jbatch_plain_end(const uint64_t *masks, size_t i, size
 }
 
 /* Deadwood or hints of the n house hands at masks (no joker, natural cards of the deck)
- * by the house row kernels on the run-order space (view), into out; the 40-card deck's
+ * by the house row kernels on the run-order space (view), on the active SIMD path
+ * (simd/), into out; the 40-card deck's
  * rows moved there in chunks first. Stops at the first bad row (*bad_row relative to
  * masks). O(n) house rows. */
 static cc_status cc_jbatch_plain(const cc_rules *view, int hints, const uint64_t *masks,
@@ -364,14 +366,14 @@ static cc_status cc_jbatch_plain(const cc_rules *view, int hints, const uint64_t
     size_t i, k, m, bad = 0, width = hints ? 8 : 1;
     cc_status st = CC_OK;
     if (view->deck != 40)
-        return hints ? cc_hints_rows(view, masks, n, decks, out, bad_row)
-                     : cc_melds_deadwood_rows(view, masks, n, decks, out, bad_row);
+        return hints ? cc_simd_hints_rows(view, masks, n, decks, out, bad_row)
+                     : cc_simd_deadwood_rows(view, masks, n, decks, out, bad_row);
     for (i = 0; st == CC_OK && i < n; i += m) {
         m = n - i < CC_JBATCH_PLAIN_CHUNK ? n - i : CC_JBATCH_PLAIN_CHUNK;
         for (k = 0; k < m * (size_t)decks; k++)
             buf[k] = cc_space_compact(40, masks[i * (size_t)decks + k]);
-        st = hints ? cc_hints_rows(view, buf, m, decks, out + i * width, &bad)
-                   : cc_melds_deadwood_rows(view, buf, m, decks, out + i * width, &bad);
+        st = hints ? cc_simd_hints_rows(view, buf, m, decks, out + i * width, &bad)
+                   : cc_simd_deadwood_rows(view, buf, m, decks, out + i * width, &bad);
         if (st != CC_OK && bad_row != NULL)
             *bad_row = i + bad;
     }

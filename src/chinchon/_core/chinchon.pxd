@@ -101,6 +101,17 @@ cdef extern from "chinchon.h" nogil:
                                 int decks, uint8_t *out, size_t *bad_row)
     cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                              int decks, uint8_t *out, size_t *bad_row)
+    ctypedef enum cc_simd:
+        CC_SIMD_SCALAR
+        CC_SIMD_AVX2
+        CC_SIMD_AVX512
+        CC_SIMD_NEON
+        CC_SIMD_END
+    int cc_simd_supported(cc_simd path)
+    cc_simd cc_simd_best()
+    cc_status cc_simd_use(cc_simd path)
+    cc_simd cc_simd_active()
+    const char *cc_simd_name(cc_simd path)
     const char *cc_status_message(cc_status status)
     const char *cc_status_name(cc_status status)
 

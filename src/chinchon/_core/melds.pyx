@@ -12,7 +12,9 @@ from libc.stdint cimport uint8_t, uint64_t
 
 from .chinchon cimport (CC_CANNOT_CLOSE, CC_OK, cc_arrangement, cc_best_melds,
                         cc_close_outcome, cc_deadwood, cc_deadwood_batch, cc_discard_hints,
-                        cc_hand, cc_hints_batch, cc_outcome, cc_rules, cc_status)
+                        cc_hand, cc_hints_batch, cc_outcome, cc_rules, cc_simd,
+                        cc_simd_active, cc_simd_best, cc_simd_name, cc_simd_supported,
+                        cc_simd_use, cc_status, CC_SIMD_END)
 from ._common cimport (CRules, card_order, crules_of, hand_masks, hand_of, refused, rules_for,
                       run_chunks, status_name)
 from ._results cimport arrangement_of, hints_of, outcome_name
@@ -137,3 +139,35 @@ def deadwood_batch(masks, *, threads=None, rules=None):
 
 def hints_batch(masks, *, threads=None, rules=None):
     return _run_batch(1, masks, threads, 8, rules)
+
+
+# ---------------------------------------------------------------- SIMD path
+
+def simd_paths():
+    """The SIMD paths of the batch kernels this build holds and this CPU runs, by name
+    (``'scalar'`` always; ``'avx2'``, ``'avx512'`` or ``'neon'`` where available)."""
+    cdef int p
+    return tuple(cc_simd_name(<cc_simd>p).decode() for p in range(<int>CC_SIMD_END)
+                 if cc_simd_supported(<cc_simd>p))
+
+
+def simd_best():
+    """The name of the fastest path of :func:`simd_paths`."""
+    return cc_simd_name(cc_simd_best()).decode()
+
+
+def simd_active():
+    """The name of the path the batches run on."""
+    return cc_simd_name(cc_simd_active()).decode()
+
+
+def simd_use(str name):
+    """Run the batches on the path ``name`` (one of :func:`simd_paths`; ``ValueError``
+    otherwise). Not while a batch runs on another thread: the package calls it once, at
+    import (``CHINCHON_SIMD``), and the tests between batches."""
+    cdef int p
+    for p in range(<int>CC_SIMD_END):
+        if cc_simd_name(<cc_simd>p).decode() == name and cc_simd_use(<cc_simd>p) == CC_OK:
+            return
+    raise ValueError(f"SIMD path {name!r} is not available here: expected one of "
+                     f"{', '.join(simd_paths())}")
