@@ -92,6 +92,13 @@ def test_same_games_with_every_option(kw):
     _same_trajectory(vec, ref, scaled(1_500) // n, seed=5)
 
 
+def test_same_games_against_the_search_bot():
+    """Its seats play through the same C search as the Python env's SearchBot, seeded
+    per decision the same way."""
+    vec, ref = _pair(2, 2, ["search:40"], "conga")
+    assert _same_trajectory(vec, ref, scaled(300), seed=11) > 0
+
+
 def test_same_games_with_illegal_actions_penalised():
     vec, ref = _pair(4, 2, "greedy", None, illegal_action_penalty=-3.5)
     _same_trajectory(vec, ref, scaled(1_000), seed=9, illegal=0.1)
@@ -224,6 +231,8 @@ def test_bad_arguments_get_a_clear_error():
         rl.VectorEnv(2, players=7)
     with pytest.raises(ChinchonError, match="opponents"):
         rl.VectorEnv(2, opponents="nobody")
+    with pytest.raises(ChinchonError, match="opponents: bad search budget"):
+        rl.VectorEnv(2, opponents="search:0")
     with pytest.raises(ChinchonError, match="threads"):
         rl.VectorEnv(2, threads=0)
     with pytest.raises(ChinchonError, match="seat"):

@@ -15,6 +15,7 @@
 
 #include "engine/engine.h"
 #include "rl/vecenv.h"
+#include "search/search.h"
 
 /* the observation's layout (encoding.py: FIELDS; Python checks these against it) */
 enum {
@@ -293,6 +294,7 @@ static cc_status start_game(const cc_vec_config *cfg, cc_vec_table *t)
         t->rec.outcomes = NULL;
         t->rec.events = NULL;
         eng_new_game(&t->g, &t->cfg, t->game_index, &t->rec);
+        t->g.search = srch_engine_bot; /* search seats play as in cc_play_game */
         t->turns = 0;
         t->close_ok = 0;
         t->cursor = CC_MAX_PLAYERS;

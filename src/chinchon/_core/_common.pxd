@@ -5,7 +5,7 @@
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 
-from .chinchon cimport cc_hand, cc_rules, cc_status
+from .chinchon cimport cc_game_config, cc_hand, cc_rules, cc_status
 
 
 cdef extern from *:
@@ -34,6 +34,7 @@ cdef CRules crules_of(object rules)
 cdef int rules_for(object rules, object hand, object decks, cc_rules *out) except -1
 
 cdef Py_ssize_t slot_offset(type cls, str name) except -1
+cdef int seat_bot(cc_game_config *cfg, int s, object name) except -1
 
 
 cdef inline object read_slot(object obj, Py_ssize_t offset, str name):

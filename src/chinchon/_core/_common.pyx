@@ -19,9 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-from .chinchon cimport (CC_OK, CC_STATUS_END, cc_hand, cc_rules, cc_rules_default,
+from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_BOT_SEARCH, CC_OK,
+                        CC_STATUS_END, cc_game_config, cc_hand, cc_rules, cc_rules_default,
                         cc_rules_init_variant, cc_status, cc_status_message,
                         cc_status_name, cc_variant)
 
@@ -30,7 +31,7 @@ import types
 from .._args import check_rules, hand_for
 from ..cards import (CARD_AT, CARD_MASK, SPELLINGS, Card, Hand, as_hand, parse_cards,
                      use_native_constructors)
-from ..errors import STATUS_ERRORS
+from ..errors import STATUS_ERRORS, ChinchonError
 from ..errors import raise_status as _raise_named
 from ..rules import HOUSE_RULES
 
@@ -520,3 +521,37 @@ cdef tuple run_chunks(object chunk, size_t n, size_t chunks, tuple args):
         return (CC_OK, 0)
     row, st = min(failures)
     return (st, row)
+
+
+# ------------------------------------------------------------------ the engine's bots
+
+_BOT_CODES = {"random": CC_BOT_RANDOM, "greedy": CC_BOT_GREEDY, "expert": CC_BOT_EXPERT}
+
+
+cdef int seat_bot(cc_game_config *cfg, int s, object name) except -1:
+    """Seat ``s`` of cfg played by the built-in bot ``name``: one of random, greedy,
+    expert, or the search's canonical name (bots.bot_name: ``search:<playouts>`` or
+    ``search:<ms>ms``) with its budget. The one reading of a bot name for the C engine
+    (whole games, engine.pyx) and the learning tables (vecenv.pyx)."""
+    code = _BOT_CODES.get(name)
+    cfg.search_playouts[s] = 0
+    cfg.search_micros[s] = 0
+    if code is None and isinstance(name, str) and name.startswith("search:"):
+        code = CC_BOT_SEARCH
+        budget = name[len("search:"):]
+        if budget.endswith("ms"):
+            cfg.search_micros[s] = <uint32_t>_budget(int(budget[:len(budget) - 2]) * 1000)
+        else:
+            cfg.search_playouts[s] = <uint32_t>_budget(int(budget))
+    if code is None:
+        raise ChinchonError(f"the native engine plays the bots {', '.join(_BOT_CODES)}, "
+                            f"search:<playouts>, search:<ms>ms, not {name!r}")
+    cfg.bots[s] = <uint8_t>code
+    return 0
+
+
+def _budget(n):
+    if not 1 <= n <= 0xFFFFFFFF:
+        raise ChinchonError(f"a search budget must be 1..{0xFFFFFFFF} playouts or "
+                            f"microseconds, got {n}")
+    return n

@@ -9,11 +9,11 @@ package makes its GameRecord), and the statistics of the games are counted in C
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_BOT_SEARCH, CC_GAME_WON,
-                        CC_HAND_VOID, CC_JOKER_CHINCHON, CC_MAX_DECK, CC_MAX_PLAYERS, CC_NORMAL, CC_OK, CC_RNG_SEED_WORDS, cc_game_config,
+from .chinchon cimport (CC_GAME_WON, CC_HAND_VOID, CC_JOKER_CHINCHON, CC_MAX_DECK,
+                        CC_MAX_PLAYERS, CC_NORMAL, CC_OK, CC_RNG_SEED_WORDS, cc_game_config,
                         cc_game_record, cc_hand, cc_play_game, cc_search_choose,
                         cc_search_view, cc_status)
-from ._common cimport crules_of, raise_status
+from ._common cimport crules_of, raise_status, seat_bot
 
 from .._args import check_rules
 from ..errors import ChinchonError
@@ -28,7 +28,6 @@ if (CC_NORMAL != 1 or CC_JOKER_CHINCHON != len(CLOSE_OUTCOMES)
         or CC_HAND_VOID != len(HAND_OUTCOMES)):  # pragma: no cover - header drift
     raise ImportError("chinchon._core.engine: the outcome codes of chinchon.h moved")
 _GAME_STATUS = ("won", "draw", "stalled")
-_BOT_CODES = {"random": CC_BOT_RANDOM, "greedy": CC_BOT_GREEDY, "expert": CC_BOT_EXPERT}
 _MAX_INT64_RULE = 2**62
 
 
@@ -86,21 +85,7 @@ cdef int _game_config(cc_game_config *cfg, int players, bots, seed, object rules
     cfg.rules = crules_of(rules).r
     cfg.players = players
     for s in range(players):
-        code = _BOT_CODES.get(bots[s])
-        cfg.search_playouts[s] = 0
-        cfg.search_micros[s] = 0
-        if code is None and isinstance(bots[s], str) and bots[s].startswith("search:"):
-            # bots.SearchBot's name: search:<playouts> or search:<milliseconds>ms
-            code = CC_BOT_SEARCH
-            budget = bots[s][len("search:"):]
-            if budget.endswith("ms"):
-                cfg.search_micros[s] = <uint32_t>_budget(int(budget[:len(budget) - 2]) * 1000)
-            else:
-                cfg.search_playouts[s] = <uint32_t>_budget(int(budget))
-        if code is None:
-            raise ChinchonError(f"the native engine plays the bots {', '.join(_BOT_CODES)}, "
-                                f"search:<playouts>, search:<ms>ms, not {bots[s]!r}")
-        cfg.bots[s] = <uint8_t>code
+        seat_bot(cfg, s, bots[s])
     cfg.eliminate_above = rules.eliminate_above
     cfg.rejoin_chips = rules.rejoin_chips
     cfg.first_round_close = 1 if rules.first_round_close else 0
@@ -119,13 +104,6 @@ cdef int _game_config(cc_game_config *cfg, int players, bots, seed, object rules
     cfg.stale_shake = stale_shake
     cfg.wait_for = wait_for
     return 0
-
-
-def _budget(n):
-    if not 1 <= n <= 0xFFFFFFFF:
-        raise ChinchonError(f"a search budget must be 1..{0xFFFFFFFF} playouts or "
-                            f"microseconds, got {n}")
-    return n
 
 
 cdef cc_hand _hand_of(cards) except *:

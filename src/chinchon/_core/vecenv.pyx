@@ -8,13 +8,13 @@ chinchon.rl.vector's; this module checks what the C side needs (the buffers' siz
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
-from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_MAX_PLAYERS, CC_OK,
+from .chinchon cimport (CC_MAX_PLAYERS, CC_OK,
                         CC_RNG_SEED_WORDS, CC_VEC_ACTIONS, CC_VEC_OBS, cc_status,
                         cc_rng, cc_rng_derive, cc_rng_seed, cc_vec_alloc, cc_vec_config, cc_vec_free,
                         cc_vec_pool,
                         cc_vec_pool_free, cc_vec_pool_new, cc_vec_refused, cc_vec_reset,
                         cc_vec_sample, cc_vec_step_all, cc_vec_table)
-from ._common cimport crules_of, raise_status
+from ._common cimport crules_of, raise_status, seat_bot
 
 from ..errors import ChinchonError
 
@@ -22,9 +22,6 @@ from ..errors import ChinchonError
 #: against chinchon.rl.encoding)
 OBS_SIZE = CC_VEC_OBS
 N_ACTIONS = CC_VEC_ACTIONS
-
-_BOT_CODES = {"random": CC_BOT_RANDOM, "greedy": CC_BOT_GREEDY, "expert": CC_BOT_EXPERT}
-
 
 cdef class Tables:
     """``n`` tables of one configuration (see chinchon.rl.VectorEnv)."""
@@ -48,7 +45,7 @@ cdef class Tables:
         self.cfg.game.rules = crules_of(rules).r
         self.cfg.game.players = players
         for s in range(players):
-            self.cfg.game.bots[s] = _BOT_CODES[bots[s]]
+            seat_bot(&self.cfg.game, s, bots[s])
         self.cfg.game.eliminate_above = rules.eliminate_above
         self.cfg.game.rejoin_chips = rules.rejoin_chips
         self.cfg.game.first_round_close = 1 if rules.first_round_close else 0

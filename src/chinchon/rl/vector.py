@@ -22,7 +22,7 @@ from gymnasium.vector.utils import batch_space
 from .. import bots as _bots
 from .._args import check_rules
 from .._backend import IMPLEMENTATION, native
-from ..bots import BOTS
+from ..bots import BOTS, bot_name
 from ..errors import ActionNotAllowed, ChinchonError, IllegalAction, shown
 from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import Rules
@@ -98,10 +98,13 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ChinchonError(f"seat must be a seat 0..{players - 1}, got {shown(seat)}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1 or not all(
-                isinstance(n, str) and n.strip().lower() in BOTS for n in names):
+        if len(names) != players - 1 or not all(isinstance(n, str) for n in names):
             raise ChinchonError(f"opponents must be a bot name ({', '.join(BOTS)}) or one "
                                 f"per other seat ({players - 1}), got {shown(opponents)}")
+        try:  # the canonical names; an unknown name or a bad search budget named
+            names = [bot_name(n) for n in names]
+        except ChinchonError as exc:
+            raise ChinchonError(f"opponents: {exc}") from None
         if reward not in REWARDS:
             raise ChinchonError(f"reward must be one of {', '.join(REWARDS)}, got {shown(reward)}")
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(
@@ -122,7 +125,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.num_envs = num_envs
         self.players = players
         self.seat = seat
-        self.opponents = [n.strip().lower() for n in names]
+        self.opponents = names
         self.reward_scheme = reward
         self.max_turns = max_turns
         self.illegal_action_penalty = illegal_action_penalty
