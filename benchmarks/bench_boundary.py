@@ -34,6 +34,7 @@ HAND8 = Hand(TEXT8)
 CARDS7 = [Card.parse(t) for t in STRS7]
 CARDS8 = [Card.parse(t) for t in STRS8]
 MASK7 = HAND7.mask
+PAIR7 = Hand("7o 7o 7b 9e 10e 11e 4o").mask  # a double-deck (once, twice)
 UNSEEN = Hand([c for c in full_deck() if c not in HAND8][:40])
 UNSEEN_CARDS = list(UNSEEN)
 UNSEEN_STRS = [str(c) for c in UNSEEN]
@@ -78,6 +79,21 @@ def test_from_mask(benchmark):
     assert benchmark(Hand.from_mask, MASK7) == HAND7
 
 
+def test_from_mask_pair(benchmark):
+    benchmark.extra_info.update(op="Hand.from_mask", form="(once, twice)")
+    assert benchmark(Hand.from_mask, PAIR7).mask == PAIR7
+
+
+def test_trusted(benchmark):
+    benchmark.extra_info.update(op="Hand.trusted", form="int, 0, 1")
+    assert benchmark(Hand.trusted, MASK7, 0, 1) == HAND7
+
+
+def test_card_text(benchmark):
+    benchmark.extra_info.update(op="Card", form="text")
+    assert benchmark(Card, "7o") is CARDS7[0]
+
+
 def test_hand_text(benchmark):
     benchmark.extra_info.update(op="Hand", form="text")
     assert benchmark(Hand, TEXT7) == HAND7
@@ -88,20 +104,31 @@ def test_hand_cards(benchmark):
     assert benchmark(Hand, CARDS7) == HAND7
 
 
+#: the issue's targets (ratios in one run): to the Hand form of the call, or to an empty call
+LIMITS = {("deadwood", "list of Card"): 2, ("deadwood", "text"): 4,
+          ("deadwood", "list of str"): 4, ("discard_hints", "list of Card"): 2,
+          ("discard_hints", "text"): 4, ("discard_hints", "list of str"): 4,
+          ("outlook", "list of Card"): 1.5, ("Hand.from_mask", "int"): 3,
+          ("Hand", "text"): 12}
+
+
 def report(path: str) -> None:
-    """The table of medians and ratios of a --benchmark-json file."""
+    """The table of medians and ratios of a --benchmark-json file (with the target
+    ratio where the issue sets one)."""
     rows = {}
     for b in json.load(open(path))["benchmarks"]:
         info = b["extra_info"]
         rows[info["op"], info["form"]] = b["stats"]["median"] * 1e9
     base = rows[("baseline", "empty function")]
-    print("| call | form | median | ratio |\n|---|---|---|---|")
+    print("| call | form | median | ratio | target |\n|---|---|---|---|---|")
     for (op, form), ns in rows.items():
         if op in FORMS:
             ref, what = rows[(op, "Hand")], f"{op}(Hand)"
         else:
             ref, what = base, "empty call"
-        print(f"| {op} | {form} | {ns:,.0f} ns | {ns / ref:.2f}× {what} |")
+        limit = LIMITS.get((op, form))
+        print(f"| {op} | {form} | {ns:,.0f} ns | {ns / ref:.2f}× {what} | "
+              f"{f'≤ {limit}×' if limit else '-'} |")
 
 
 if __name__ == "__main__":

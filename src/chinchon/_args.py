@@ -27,6 +27,7 @@ from .cards import (
     coerce_cards,
     mask_to_cards,
 )
+from .cards import _PY_INIT as _PY_HAND_INIT
 from .errors import (
     BatchRowError,
     CannotCloseError,
@@ -241,6 +242,16 @@ def _holders(card_bit: int, masks: Sequence[tuple[int, int]]) -> str:
 def _hand_masks(obj: HandLike, seat: int, rules: Rules) -> tuple[int, int, bool]:
     """``(once, twice, says_two_decks)`` of one seat's 7 cards; raises naming the hand:
     card text, a third copy, the number of cards, a card the rules' deck lacks."""
+    if type(obj) is list and Hand.__init__ is not _PY_HAND_INIT:
+        # the binding's Hand converts a list in C; anything it refuses is looked at
+        # again below, which raises naming the seat
+        try:
+            obj = Hand(obj)
+        except ValueError:
+            pass
+        else:
+            if obj._twice:  # a card held twice: counted, but not a two-deck Hand
+                return _checked_masks(obj._once, obj._twice, obj._n, False, seat, rules)
     if isinstance(obj, Hand):
         once, twice, n = obj.once, obj.twice, len(obj)
         two = obj.decks == 2
@@ -260,6 +271,12 @@ def _hand_masks(obj: HandLike, seat: int, rules: Rules) -> tuple[int, int, bool]
             once, twice = added
             n += 1
         two = False
+    return _checked_masks(once, twice, n, two, seat, rules)
+
+
+def _checked_masks(once: int, twice: int, n: int, two: bool, seat: int, rules: Rules
+                   ) -> tuple[int, int, bool]:
+    """_hand_masks's checks of one seat's masks: 7 cards, all of the rules' deck."""
     if n != HAND_CARDS:
         raise deal_error("CC_ERR_CARD_COUNT", [(once, twice)], 0, -1, seat)
     if (once | twice) & ~rules.solver.card_mask:

@@ -530,17 +530,19 @@ class Hand:
         return self.__int__()
 
 
-def use_native_constructors(from_mask: Any, init: Any, card_new: Any, card_parse: Any) -> None:
-    """Called once by the native binding when it loads (``chinchon._core._common``): its
-    ``Hand.from_mask``, ``Hand.__init__``, ``Card.__new__`` and ``Card.parse``, which
-    build the common cases in C (an int mask; card text, a list or tuple of Cards and
-    card texts; an int rank and a suit letter) and hand everything else, every refusal
-    included, to the Python methods above, unchanged. Without the binding those methods
-    do all the work, with the same results and errors."""
-    for fn, py in ((from_mask, _PY_FROM_MASK), (init, _PY_INIT), (card_new, _PY_CARD_NEW),
-                   (card_parse, _PY_CARD_PARSE)):
+def use_native_constructors(from_mask: Any, trusted: Any, init: Any, card_new: Any,
+                            card_parse: Any) -> None:
+    """Called once by the native binding when it loads (``chinchon._core._hands``): its
+    ``Hand.from_mask`` and ``Hand.trusted`` (descriptors that bind as classmethods do),
+    ``Hand.__init__``, ``Card.__new__`` and ``Card.parse``, which build the common cases
+    in C (an int mask or a pair of them; card text, a list or tuple of Cards and card
+    texts; an int rank and a suit letter) and hand everything else, every refusal and
+    every subclass included, to the Python methods above, unchanged. Without the binding
+    those methods do all the work, with the same results and errors."""
+    for fn, py in ((init, _PY_INIT), (card_new, _PY_CARD_NEW), (card_parse, _PY_CARD_PARSE)):
         fn.__doc__, fn.__name__, fn.__qualname__ = py.__doc__, py.__name__, py.__qualname__
-    Hand.from_mask = classmethod(from_mask)  # type: ignore[method-assign,assignment]
+    Hand.from_mask = from_mask  # type: ignore[method-assign]
+    Hand.trusted = trusted  # type: ignore[method-assign]
     Hand.__init__ = init  # type: ignore[method-assign]
     Card.__new__ = staticmethod(card_new)  # type: ignore[method-assign]
     Card.parse = classmethod(card_parse)  # type: ignore[method-assign,assignment]
@@ -548,6 +550,7 @@ def use_native_constructors(from_mask: Any, init: Any, card_new: Any, card_parse
 
 #: the Python methods the binding's constructors fall back on
 _PY_FROM_MASK = Hand.__dict__["from_mask"].__func__
+_PY_TRUSTED = Hand.__dict__["trusted"].__func__
 _PY_INIT = Hand.__dict__["__init__"]
 _PY_CARD_NEW = Card.__dict__["__new__"].__func__
 _PY_CARD_PARSE = Card.__dict__["parse"].__func__

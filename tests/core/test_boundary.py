@@ -128,3 +128,59 @@ def test_draw_outlook_of_every_form_as_the_reference(hand, top, unseen, kwargs):
 
     assert norm(_outcome(native.draw_outlook, hand, top, unseen, **kwargs)) == norm(
         _outcome(reference.draw_outlook, hand, top, unseen, **kwargs))
+
+
+@pytest.mark.parametrize("once", [0, 5, (1 << 12) | (1 << 28), cards.CARD_MASK, -1, 1 << 13,
+                                  1 << 64, (1 << 64) - 1, 7.0, True])
+@pytest.mark.parametrize("twice", [0, 1, 4, 5, -1, 1 << 13, 1 << 64])
+@pytest.mark.parametrize("decks", [None, 1, 2, 3, True, 2.0])
+def test_double_deck_from_mask_as_the_python_method(once, twice, decks):
+    mask = (once, twice)
+    got = _outcome(Hand.from_mask, mask, decks=decks)
+    want = _outcome(cards._PY_FROM_MASK, Hand, mask, decks=decks)
+    assert got == want
+    if got[0] == "value":
+        h, w = got[1], want[1]
+        assert type(h) is Hand
+        assert (h.once, h.twice, h.decks, len(h), h.mask) == (w.once, w.twice, w.decks,
+                                                              len(w), w.mask)
+
+
+@pytest.mark.parametrize("once", [0, 5, cards.CARD_MASK, 1 << 13, 1 << 70, -3, (1 << 64) - 1])
+@pytest.mark.parametrize("twice", [0, 1, 1 << 13, -1])
+@pytest.mark.parametrize("decks", [1, 2])
+def test_trusted_as_the_python_method(once, twice, decks):
+    h = Hand.trusted(once, twice, decks)
+    w = cards._PY_TRUSTED(Hand, once, twice, decks)
+    assert type(h) is Hand
+    assert (h._once, h._twice, h._decks, h._n) == (w._once, w._twice, w._decks, w._n)
+
+
+class _Sub(Hand):
+    __slots__ = ()
+
+
+@pytest.mark.parametrize("mask", [5, (5, 1), (5, 0)])
+def test_constructors_of_a_subclass(mask):
+    """A subclass's from_mask and trusted build that class (the Python methods), as
+    classmethods do; Hand's own are reached through Hand and its instances."""
+    h = _Sub.from_mask(mask)
+    assert type(h) is _Sub and h == Hand.from_mask(mask) and hash(h) == hash(Hand.from_mask(mask))
+    assert type(h.from_mask(mask)) is _Sub
+    assert type(_Sub.trusted(5, 1, 2)) is _Sub and _Sub.trusted(5, 1, 2) == Hand.from_mask((5, 1))
+    assert type(Hand.from_mask(5).from_mask(mask)) is Hand
+    assert type(_Sub("7o 7c")) is _Sub and _Sub("7o 7c") == Hand("7o 7c")
+    assert Hand.__dict__["from_mask"].__func__(_Sub, mask) == h
+
+
+def test_native_constructors_keep_the_python_names_and_pickling():
+    import pickle
+
+    for name in ("from_mask", "trusted"):
+        fn = getattr(Hand, name)
+        py = getattr(cards, f"_PY_{name.upper()}")
+        assert (fn.__name__, fn.__qualname__, fn.__doc__) == (py.__name__, py.__qualname__,
+                                                              py.__doc__)
+    for h in (Hand.from_mask(5), Hand.from_mask((5, 1)), Hand.trusted(5, 0, 2)):
+        back = pickle.loads(pickle.dumps(h))
+        assert type(back) is Hand and back == h and back.decks == h.decks

@@ -2,7 +2,8 @@
 
 One compiled module per subject, over one declaration of the C header
 (``chinchon.pxd``) and the helpers they share (``_common``: rules, the hand fast path,
-statuses; ``_results``: every result object made of a C struct):
+statuses; ``_results``: every result object made of a C struct; ``_hands``: the native
+constructors of Hand and Card, installed on import):
 
 - :mod:`.melds`: deadwood, best melds, close outcome, discard hints, and their batches
 - :mod:`.settlement`: the settlement of a closed hand
@@ -17,6 +18,7 @@ then falls back to the reference.
 """
 
 from .._args import SOLVER_FUNCTIONS
+from . import _hands  # noqa: F401  (installs the native Hand and Card constructors)
 from .melds import (best_melds, close_outcome, deadwood, deadwood_batch, discard_hints,
                     hints_batch)
 from .outlooks import draw_outlook, outlook, outlook_batch

@@ -46,6 +46,8 @@ cdef inline object read_slot(object obj, Py_ssize_t offset, str name):
     return <object>v
 
 
+cdef int str_bit(object text) noexcept
+cdef PyObject *card_object(int bit) noexcept
 cdef object card_order(object hand)
 cdef int hand_masks(object hand, object decks, cc_hand *h, int *hand_decks,
                     bint parse=*) except -2

@@ -17,8 +17,7 @@
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-from cpython.object cimport PyTypeObject
-from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
+from cpython.ref cimport PyObject
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_BOT_SEARCH, CC_OK,
@@ -29,8 +28,7 @@ from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_BOT_SEAR
 import types
 
 from .._args import check_rules, hand_for
-from ..cards import (CARD_AT, CARD_MASK, SPELLINGS, Card, Hand, as_hand, parse_cards,
-                     use_native_constructors)
+from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, parse_cards
 from ..errors import STATUS_ERRORS, ChinchonError
 from ..errors import raise_status as _raise_named
 from ..rules import HOUSE_RULES
@@ -230,7 +228,7 @@ cdef inline int token_bit(const unsigned char *s, Py_ssize_t n) noexcept nogil:
     return -1
 
 
-cdef inline int str_bit(object text):
+cdef int str_bit(object text) noexcept:
     """The bit index of one card's text, a str of exactly that type, or -1 (for the
     Python parser to decide: it strips whitespace, knows non-ASCII case folding, ...)."""
     if not PyUnicode_IS_COMPACT_ASCII(text):
@@ -265,6 +263,11 @@ cdef int text_bits(str text, signed char *bits, int capacity) except -2:
             return -1
         bits[count] = <signed char>bit
         count += 1
+
+
+cdef PyObject *card_object(int bit) noexcept:
+    """The interned Card of bit index ``bit`` (0-63; borrowed), or NULL for no card."""
+    return _CARD_OBJ[bit]
 
 
 cdef inline int card_bit(object c):
@@ -354,115 +357,6 @@ cdef int hand_masks(object hand, object decks, cc_hand *h, int *hand_decks,
     h.twice = twice
     hand_decks[0] = (2 if twice else 1) if decks is None else decks
     return n
-
-
-# ---------------------------------------------------------------- Hand construction
-
-cdef extern from "Python.h":
-    object PyLong_FromUnsignedLongLong(unsigned long long v)
-
-cdef uint64_t _CARD_MASK = CARD_MASK
-cdef object _ZERO = 0, _ONE = 1, _TWO = 2
-cdef tuple _NO_ARGS = ()
-cdef object _PY_FROM_MASK = Hand.__dict__["from_mask"].__func__
-cdef object _PY_INIT = Hand.__dict__["__init__"]
-
-
-cdef inline void _set_slot(object obj, Py_ssize_t offset, object value):
-    cdef PyObject **p = <PyObject**>((<char*><PyObject*>obj) + offset)
-    cdef PyObject *old = p[0]
-    Py_INCREF(value)
-    p[0] = <PyObject*>value
-    Py_XDECREF(old)
-
-
-cdef inline int _popcount(uint64_t m) noexcept nogil:
-    cdef int n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
-cdef inline void _fill_hand(object hand, object once, uint64_t twice, int decks, int n):
-    _set_slot(hand, _H_ONCE, once)
-    _set_slot(hand, _H_TWICE, PyLong_FromUnsignedLongLong(twice) if twice else _ZERO)
-    _set_slot(hand, _H_DECKS, _ONE if decks == 1 else _TWO)
-    _set_slot(hand, _H_N, n)
-
-
-def _hand_from_mask(cls, mask, *, decks=None):
-    """Hand.from_mask: a single-deck int mask of card bits is built here, everything
-    else (and every refusal) by the Python method."""
-    cdef uint64_t m
-    if cls is Hand and decks is None and type(mask) is int:
-        try:
-            m = mask
-        except OverflowError:  # negative or past 64 bits: the Python method refuses it
-            m = ~(<uint64_t>0)
-        if not m & ~_CARD_MASK:
-            hand = (<PyTypeObject*>Hand).tp_new(Hand, <PyObject*>_NO_ARGS, NULL)
-            _fill_hand(hand, mask, 0, 1, _popcount(m))
-            return hand
-    return _PY_FROM_MASK(cls, mask, decks=decks)
-
-
-def _hand_init(self, cards=(), *, decks=None):
-    """Hand.__init__: card text, or a list or tuple of Cards and card texts, is
-    converted here (hand_masks), everything else (and every refusal) by the Python
-    method."""
-    cdef cc_hand h
-    cdef int nd = 0, n
-    cdef type t = type(cards)
-    if type(self) is Hand and (t is str or t is list or t is tuple):
-        n = hand_masks(cards, decks, &h, &nd)
-        if n >= 0:
-            _fill_hand(self, PyLong_FromUnsignedLongLong(h.once), h.twice, nd, n)
-            return
-    _PY_INIT(self, cards, decks=decks)
-
-
-cdef object _PY_CARD_NEW = Card.__dict__["__new__"].__func__
-cdef object _PY_CARD_PARSE = Card.__dict__["parse"].__func__
-
-
-def _card_new(cls, rank, suit=None):
-    """Card(): card text, a Card, or an int rank and a one-letter suit (o, c, e, b in
-    either case) is the interned Card here, everything else (and every refusal) goes to
-    the Python method."""
-    cdef int bit = -1, lane
-    cdef Py_UCS4 ch
-    if cls is Card:
-        if suit is None:
-            if type(rank) is str:
-                bit = str_bit(rank)
-            elif type(rank) is Card:
-                return rank
-        elif (type(rank) is int and type(suit) is str and PyUnicode_GET_LENGTH(suit) == 1
-              and 1 <= rank <= 12):
-            ch = (<str>suit)[0]
-            lane = (0 if ch == u'o' or ch == u'O' else 1 if ch == u'c' or ch == u'C'
-                    else 2 if ch == u'e' or ch == u'E' else 3 if ch == u'b' or ch == u'B'
-                    else -1)
-            if lane >= 0:
-                bit = 16 * lane + <int>rank - 1
-        if bit >= 0 and _CARD_OBJ[bit] is not NULL:
-            return <object>_CARD_OBJ[bit]
-    return _PY_CARD_NEW(cls, rank, suit)
-
-
-def _card_parse(cls, text):
-    """Card.parse: card text the table knows is its interned Card here, everything else
-    (and every refusal) goes to the Python method."""
-    cdef int bit
-    if type(text) is str:
-        bit = str_bit(text)
-        if bit >= 0 and _CARD_OBJ[bit] is not NULL:
-            return <object>_CARD_OBJ[bit]
-    return _PY_CARD_PARSE(cls, text)
-
-
-use_native_constructors(_hand_from_mask, _hand_init, _card_new, _card_parse)
 
 
 cdef int hand_of(object hand, object decks, int max_cards, int exact, cc_hand *h,

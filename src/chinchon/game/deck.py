@@ -10,6 +10,7 @@ from operator import attrgetter
 from operator import index as _as_index
 from typing import Optional, Union
 
+from ..cards import _PY_INIT as _PY_HAND_INIT
 from ..cards import CARD_AT, Card, Hand, as_card, full_deck, parse_cards
 from ..errors import IllegalAction, shown
 from ..rules import Rules, decks_for
@@ -130,39 +131,40 @@ def unseen_cards(card_mask: int, decks: int, own: Sequence[Card], discard: Seque
     cards it saw the other seats take from the pile and still hold; after a reshuffle,
     only cards of that new stock (``restocked``). A :class:`~chinchon.Hand` of
     ``decks`` decks."""
-    if decks == 1:  # a bit per card: clear what the seat knows the place of
-        known = 0
-        for c in own:
-            known |= 1 << c.index
-        for c in discard:
-            known |= 1 << c.index
-        for taken in taken_by_others:
-            for c in taken:
-                known |= 1 << c.index
-        mask = card_mask & ~known
-        if restocked is not None:
-            pile = 0
-            for c in restocked:
-                pile |= 1 << c.index
-            mask &= pile
-        return Hand.trusted(mask, 0, 1)
-    counts = dict.fromkeys(range(64), 2)
-    for c in own:
-        counts[c.index] -= 1
-    for c in discard:
-        counts[c.index] -= 1
+    known = [*own, *discard]
     for taken in taken_by_others:
-        for c in taken:
-            counts[c.index] -= 1
+        known += taken
+    # the copies of each card the seat knows the place of (at most ``decks``), as masks
+    # of the cards known once or more and twice
+    k_once, k_twice = _copies(known, decks)
+    if decks == 1:  # a bit per card: clear what the seat knows the place of
+        mask = card_mask & ~k_once
+        if restocked is not None:
+            mask &= _copies(restocked, 1)[0]
+        return Hand.trusted(mask, 0, 1)
+    # two copies of every card less those known: once or more where not known twice,
+    # twice where not known at all; after a reshuffle no more than the new stock holds
+    once, twice = card_mask & ~k_twice, card_mask & ~k_once
     if restocked is not None:
-        in_pile = dict.fromkeys(range(64), 0)
-        for c in restocked:
-            in_pile[c.index] += 1
-        counts = {i: min(k, in_pile[i]) for i, k in counts.items()}
-    once = twice = 0
-    for i, k in counts.items():
-        if card_mask >> i & 1 and k > 0:
-            once |= 1 << i
-            if k == 2:
-                twice |= 1 << i
+        p_once, p_twice = _copies(restocked, 2)
+        once, twice = once & p_once, twice & p_twice
     return Hand.trusted(once, twice, 2)
+
+
+def _copies(cards: Sequence[Card], decks: int) -> tuple[int, int]:
+    """``(once, twice)``: the masks of the cards held at least once and twice (at most
+    twice each; ``twice`` only with ``decks`` 2). With the native binding, a Hand of the
+    list is that conversion in C; without it, a loop."""
+    if Hand.__init__ is not _PY_HAND_INIT:
+        h = Hand(cards if type(cards) is list else list(cards), decks=2)
+        return h._once, h._twice
+    once = twice = 0
+    if decks == 1:
+        for c in cards:
+            once |= 1 << c.index
+        return once, 0
+    for c in cards:
+        b = 1 << c.index
+        twice |= once & b
+        once |= b
+    return once, twice
