@@ -176,6 +176,15 @@ class Client:
         return [m for m in self.messages if m["type"] == "view"]
 
 
+def table_record(players: int = 3, bots: int = 0) -> dict[str, Any]:
+    """The create record of table T1 under the house rules, its host Ana at seat 0."""
+    from chinchon.rules import HOUSE_RULES
+    from chinchon.server.tables import Table
+
+    return Table.new_record("T1", players=players, preset="barajamos", rules=HOUSE_RULES,
+                            name="Ana", token_sha256="0" * 64, bots=bots, bot="greedy", now=0.0)
+
+
 def void_hand_records(table_id: str, token_sha256: str, name: str = "Ana") -> list[dict[str, Any]]:
     """The event records of a table under the ``conga`` rules (the hand is void when a
     turn ends with 2 cards or fewer in the stock) whose first hand is about to end void:
