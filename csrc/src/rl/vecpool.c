@@ -2,8 +2,9 @@
  * tables that the calling thread and the pool's workers take in turn, each run stepped
  * by vec_step (vecenv.c), the caller from the front, the workers from the back. A worker that wakes late finds nothing left and sleeps again:
  * the caller never waits for a thread that has not started, only for runs in progress,
- * so a busy machine costs the step little more than doing it on one thread. The
- * workers sleep on a condition variable between steps (no spinning).
+ * so a busy machine costs the step little more than doing it on one thread. Between
+ * steps a worker watches the step counter a moment (POOL_SPIN reads: a learner's steps
+ * come back to back), then sleeps on a condition variable.
  *
  * POSIX threads; elsewhere (Windows) the pool has no workers and the caller steps every
  * table. */
