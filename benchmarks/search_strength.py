@@ -23,24 +23,13 @@ Not a timed test: a script that plays many whole games and prints what it measur
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 from chinchon import simulate
 from chinchon.bots import ExpertBot, SearchBot, make_bot
 from chinchon.game.observation import Observation
 from chinchon.game.state import GameState
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
+from chinchon.simulation.plot import proportion_interval  # imports no matplotlib
 
 
 def match(a: str, b: str, games: int, players: int, rules: str, seed: int, jobs: int) -> dict:
@@ -60,7 +49,7 @@ def match(a: str, b: str, games: int, players: int, rules: str, seed: int, jobs:
         stalled += r.stalled
     seconds = time.perf_counter() - t
     won = wins[a] + wins[b]
-    lo, hi = wilson(wins[a], won)
+    _, lo, hi = proportion_interval(wins[a], won)
     return {"a": a, "b": b, "players": players, "rules": rules, "games": games, "won": won,
             "a_wins": wins[a], "share": wins[a] / won if won else float("nan"), "ci95": (lo, hi),
             "draws": draws, "stalled": stalled, "games_per_s": games / seconds}

@@ -20,22 +20,11 @@ Not a timed test: a script that plays many whole games and prints what it measur
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 
 from chinchon import IMPLEMENTATION, simulate
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
+from chinchon.simulation.plot import proportion_interval  # imports no matplotlib
 
 
 def strength(games: int, jobs: int, players: int, rules: str, seed: int) -> dict:
@@ -48,7 +37,7 @@ def strength(games: int, jobs: int, players: int, rules: str, seed: int) -> dict
     expert = a.wins_per_bot.get("expert", 0) + b.wins_per_bot.get("expert", 0)
     greedy = a.wins_per_bot.get("greedy", 0) + b.wins_per_bot.get("greedy", 0)
     won = expert + greedy
-    lo, hi = wilson(expert, won)
+    _, lo, hi = proportion_interval(expert, won)
     return {"players": players, "rules": rules, "games": games, "won": won,
             "expert_wins": expert, "share": expert / won if won else float("nan"),
             "ci95": (lo, hi), "draws": a.draws + b.draws, "stalled": a.stalled + b.stalled,
