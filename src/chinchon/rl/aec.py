@@ -60,6 +60,29 @@ def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
 
 
+def check_env_args(players: object, reward: object, max_turns: object,
+                   illegal_action_penalty: object, max_turns_below: Optional[int] = None
+                   ) -> None:
+    """The arguments every environment of this package takes, checked in this order
+    (the vector env's C counter also bounds ``max_turns`` below ``max_turns_below``)."""
+    if (isinstance(players, bool) or not isinstance(players, int)
+            or not MIN_PLAYERS <= players <= MAX_PLAYERS):
+        raise ChinchonError(f"players must be an int {MIN_PLAYERS}..{MAX_PLAYERS}, "
+                            f"got {shown(players)}")
+    if reward not in REWARDS:
+        raise ChinchonError(f"reward must be one of {', '.join(REWARDS)}, got {shown(reward)}")
+    if max_turns is not None and (
+            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
+            or (max_turns_below is not None and max_turns >= max_turns_below)):
+        raise ChinchonError(f"max_turns must be a positive int or None, got {shown(max_turns)}")
+    if illegal_action_penalty is not None and (
+            isinstance(illegal_action_penalty, bool)
+            or not isinstance(illegal_action_penalty, (int, float))
+            or not math.isfinite(illegal_action_penalty)):
+        raise ChinchonError(f"illegal_action_penalty must be a finite number or None, "
+                            f"got {shown(illegal_action_penalty)}")
+
+
 # N801: PettingZoo's name for the unwrapped environment; AECEnv is untyped (Any)
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
     """A Chinchón game as a PettingZoo AEC environment (docs/rl.md).
@@ -89,22 +112,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
                  illegal_action_penalty: Optional[float] = None,
                  render_mode: Optional[str] = None) -> None:
         super().__init__()
-        if (isinstance(players, bool) or not isinstance(players, int)
-                or not MIN_PLAYERS <= players <= MAX_PLAYERS):
-            raise ChinchonError(f"players must be an int {MIN_PLAYERS}..{MAX_PLAYERS}, "
-                                f"got {shown(players)}")
+        check_env_args(players, reward, max_turns, illegal_action_penalty)
         self.rules = check_rules(rules)
-        if reward not in REWARDS:
-            raise ChinchonError(f"reward must be one of {', '.join(REWARDS)}, got {shown(reward)}")
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(
-                max_turns, int) or max_turns < 1):
-            raise ChinchonError(f"max_turns must be a positive int or None, got {shown(max_turns)}")
-        if illegal_action_penalty is not None and (
-                isinstance(illegal_action_penalty, bool)
-                or not isinstance(illegal_action_penalty, (int, float))
-                or not math.isfinite(illegal_action_penalty)):
-            raise ChinchonError(f"illegal_action_penalty must be a finite number or None, "
-                                f"got {shown(illegal_action_penalty)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ChinchonError(f"render_mode must be None, 'ansi' or 'human', got "
                                 f"{shown(render_mode)}")

@@ -22,13 +22,23 @@ from .aec import raw_env
 __all__ = ["ChinchonEnv"]
 
 
-def _known_bot(name: object) -> bool:
-    """Whether ``name`` is a bot name (:func:`~chinchon.bots.bot_name`)."""
+def check_opponents(players: int, seat: object, opponents: object) -> list[str]:
+    """The canonical bot name of each seat but the learner's ``seat``: ``opponents`` is
+    one name for all, or one per other seat; an error names the bad argument."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise ChinchonError(f"seat must be a seat 0..{players - 1}, got {shown(seat)}")
     try:
-        bot_name(name)
-    except ChinchonError:
-        return False
-    return True
+        names = ([opponents] * (players - 1) if isinstance(opponents, str)
+                 else list(opponents))  # type: ignore[call-overload]
+    except TypeError:  # not a name nor a sequence of names: refused below
+        names = []
+    if len(names) != players - 1 or not all(isinstance(n, str) for n in names):
+        raise ChinchonError(f"opponents must be a bot name ({', '.join(BOTS)}) or one "
+                            f"per other seat ({players - 1}), got {shown(opponents)}")
+    try:  # the canonical names; an unknown name or a bad search budget named
+        return [bot_name(n) for n in names]
+    except ChinchonError as exc:
+        raise ChinchonError(f"opponents: {exc}") from None
 
 
 def _int_or(action: Any) -> int:
@@ -71,14 +81,8 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
         self._aec = raw_env(players, rules, reward=reward, max_turns=max_turns,
                             illegal_action_penalty=illegal_action_penalty,
                             render_mode=render_mode)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ChinchonError(f"seat must be a seat 0..{players - 1}, got {shown(seat)}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1 or not all(_known_bot(n) for n in names):
-            raise ChinchonError(f"opponents must be a bot name ({', '.join(BOTS)}) or one "
-                                f"per other seat ({players - 1}), got {shown(opponents)}")
+        self.opponents = check_opponents(players, seat, opponents)
         self.seat = seat
-        self.opponents = [bot_name(n) for n in names]
         self.render_mode = render_mode
         self.observation_space = spaces.Box(E.OBS_LOW, E.OBS_HIGH, dtype=np.float32)
         self.action_space = spaces.Discrete(E.N_ACTIONS)

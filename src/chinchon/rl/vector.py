@@ -22,12 +22,11 @@ from gymnasium.vector.utils import batch_space
 from .. import bots as _bots
 from .._args import check_rules
 from .._backend import IMPLEMENTATION, native
-from ..bots import BOTS, bot_name
 from ..errors import ActionNotAllowed, ChinchonError, IllegalAction, shown
-from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import Rules
 from . import encoding as E
-from .aec import REWARDS
+from .aec import check_env_args
+from .gym_env import check_opponents
 
 __all__ = ["VectorEnv", "NATIVE"]
 
@@ -91,31 +90,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                                 "over chinchon/Chinchon-v0 instead")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ChinchonError(f"num_envs must be a positive int, got {shown(num_envs)}")
-        if (isinstance(players, bool) or not isinstance(players, int)
-                or not MIN_PLAYERS <= players <= MAX_PLAYERS):
-            raise ChinchonError(f"players must be an int {MIN_PLAYERS}..{MAX_PLAYERS}, "
-                                f"got {shown(players)}")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ChinchonError(f"seat must be a seat 0..{players - 1}, got {shown(seat)}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1 or not all(isinstance(n, str) for n in names):
-            raise ChinchonError(f"opponents must be a bot name ({', '.join(BOTS)}) or one "
-                                f"per other seat ({players - 1}), got {shown(opponents)}")
-        try:  # the canonical names; an unknown name or a bad search budget named
-            names = [bot_name(n) for n in names]
-        except ChinchonError as exc:
-            raise ChinchonError(f"opponents: {exc}") from None
-        if reward not in REWARDS:
-            raise ChinchonError(f"reward must be one of {', '.join(REWARDS)}, got {shown(reward)}")
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(
-                max_turns, int) or not 1 <= max_turns < 2**64):
-            raise ChinchonError(f"max_turns must be a positive int or None, got {shown(max_turns)}")
-        if illegal_action_penalty is not None and (
-                isinstance(illegal_action_penalty, bool)
-                or not isinstance(illegal_action_penalty, (int, float))
-                or not np.isfinite(illegal_action_penalty)):
-            raise ChinchonError(f"illegal_action_penalty must be a finite number or None, "
-                                f"got {shown(illegal_action_penalty)}")
+        check_env_args(players, reward, max_turns, illegal_action_penalty,
+                       max_turns_below=2**64)  # the C tables count turns in a uint64
+        names = check_opponents(players, seat, opponents)
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ChinchonError(f"threads must be a positive int, got {shown(threads)}")
         self.rules = check_rules(rules)
