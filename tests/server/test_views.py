@@ -31,16 +31,43 @@ def test_views_hide_the_others_and_the_stock() -> None:
         assert not any(f'"{c}"' in json.dumps(v) for c in state["stock"])
 
 
+def _next_event(t: Table, seed: int, now: float, rng: random.Random, *, drop: bool,
+                seat: int) -> dict[str, Any]:
+    """The table's next event in a scripted game: its start, ``seat`` dropping (when
+    ``drop``) and coming back at the next event, else the first seat's scripted move
+    (every seat connected), or the next hand."""
+    from chinchon.server import scripted
+
+    if t.game is None:
+        r: dict[str, Any] = {"kind": "start", "seed": seed}
+    elif drop and not t.game.disconnected:
+        r = {"kind": "disconnect", "seat": seat}
+    elif t.game.disconnected:
+        r = {"kind": "reconnect", "seat": seat}
+    else:
+        views = [view_for(t, s, connected=[True] * 3, now=now, summary_seconds=45)
+                 for s in range(3)]
+        acts = [(s, scripted.choose(v, rng)) for s, v in enumerate(views)]
+        acts = [(s, a) for s, a in acts if a is not None]
+        if not acts:
+            r = {"kind": "next_hand"}
+        else:
+            s, a = acts[0]
+            r = {"kind": a.pop("type"), "seat": s, **a}
+    r["now"] = now
+    return r
+
+
 def test_encoded_views_are_the_views_as_json() -> None:
     """The views the server sends, put together from parts encoded once and kept, are
     the JSON of :func:`view_for` (through hands, closes, summaries, disconnections)."""
-    from chinchon.server import scripted
     from chinchon.server.views import encode_views
 
     rng = random.Random(4)
     for seed in (3, 8):
-        t = Table.replay([table_record(), {"kind": "join", "seat": 1, "name": "Bé <b>", "token_sha256": "",
-                                      "now": 1},
+        t = Table.replay([table_record(),
+                          {"kind": "join", "seat": 1, "name": "Bé <b>", "token_sha256": "",
+                           "now": 1},
                           {"kind": "join", "seat": 2, "name": "C", "token_sha256": "", "now": 1}])
         now = 2.0
         checked = 0
@@ -55,24 +82,7 @@ def test_encoded_views_are_the_views_as_json() -> None:
             if t.status == "over":
                 break
             now += 0.7
-            if t.game is None:
-                r: dict[str, Any] = {"kind": "start", "seed": seed}
-            elif k % 41 == 7 and not t.game.disconnected:
-                r = {"kind": "disconnect", "seat": 1}
-            elif t.game.disconnected:
-                r = {"kind": "reconnect", "seat": 1}
-            else:
-                views = [view_for(t, s, connected=[True] * 3, now=now, summary_seconds=45)
-                         for s in range(3)]
-                acts = [(s, scripted.choose(v, rng)) for s, v in enumerate(views)]
-                acts = [(s, a) for s, a in acts if a is not None]
-                if not acts:
-                    r = {"kind": "next_hand"}
-                else:
-                    s, a = acts[0]
-                    r = {"kind": a.pop("type"), "seat": s, **a}
-            r["now"] = now
-            t.apply(r)
+            t.apply(_next_event(t, seed, now, rng, drop=k % 41 == 7, seat=1))
         assert checked > 50
 
 
@@ -81,13 +91,12 @@ def test_kept_parts_of_the_views_follow_every_change_of_the_cards() -> None:
     last event, the seats, the last closed hand) are what a table with nothing kept
     encodes, after every event of whole games: draws, discards, closes, new hands,
     disconnections; and the state stored with each event restores the table."""
-    from chinchon.server import scripted
     from chinchon.server.views import encode_views
 
     rng = random.Random(11)
     for seed in (5, 21):
-        t = Table.replay([table_record(), {"kind": "join", "seat": 1, "name": "B", "token_sha256": "",
-                                      "now": 1},
+        t = Table.replay([table_record(),
+                          {"kind": "join", "seat": 1, "name": "B", "token_sha256": "", "now": 1},
                           {"kind": "join", "seat": 2, "name": "C", "token_sha256": "", "now": 1}])
         now, kinds = 2.0, set()
         connected = [True] * 3
@@ -103,25 +112,9 @@ def test_kept_parts_of_the_views_follow_every_change_of_the_cards() -> None:
             if t.status == "over":
                 break
             now += 0.5
-            if t.game is None:
-                r: dict[str, Any] = {"kind": "start", "seed": seed}
-            elif k % 37 == 5 and not t.game.disconnected:
-                r = {"kind": "disconnect", "seat": 2}
-            elif t.game.disconnected:
-                r = {"kind": "reconnect", "seat": 2}
-            else:
-                views = [view_for(t, s, connected=connected, now=now, summary_seconds=45)
-                         for s in range(3)]
-                acts = [(s, scripted.choose(v, rng)) for s, v in enumerate(views)]
-                acts = [(s, a) for s, a in acts if a is not None]
-                if not acts:
-                    r = {"kind": "next_hand"}
-                else:
-                    s, a = acts[0]
-                    r = {"kind": a.pop("type"), "seat": s, **a}
-            r["now"] = now
-            t.apply(r)
+            r = _next_event(t, seed, now, rng, drop=k % 37 == 5, seat=2)
             kinds.add(r["kind"])
+            t.apply(r)
         assert {"draw", "discard", "close", "next_hand", "disconnect"} <= kinds
 
 
