@@ -1,16 +1,21 @@
 /* The threads of the learning tables: a step's tables are cut into runs of a few dozen
  * tables that the calling thread and the pool's workers take in turn, each run stepped
- * by vec_step (vecenv.c), the caller from the front, the workers from the back. A worker that wakes late finds nothing left and sleeps again:
- * the caller never waits for a thread that has not started, only for runs in progress,
- * so a busy machine costs the step little more than doing it on one thread. Between
- * steps a worker watches the step counter a moment (POOL_SPIN reads: a learner's steps
- * come back to back), then sleeps on a condition variable.
+ * by vec_step (vecenv.c), the caller from the front, the workers from the back. A worker
+ * that wakes late finds nothing left and sleeps again: the caller never waits for a
+ * thread that has not started, only for runs in progress.
+ *
+ * Waking a sleeping thread costs tens of microseconds here, a good part of a step of
+ * 1,024 tables (~300 us on one thread), so neither side sleeps at once: between steps
+ * a worker watches the step counter for POOL_WORKER_SPIN_US (a learner's steps come
+ * back to back), and a caller whose runs are done watches the finished counter for
+ * POOL_CALLER_SPIN_US (the last run in progress ends within a run's time) before each
+ * sleeps on a condition variable. The watching loops pause the CPU between reads.
  *
  * POSIX threads; elsewhere (Windows) the pool has no workers and the caller steps every
  * table. */
 
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200112L /* pthreads under -std=c99 */
+#define _POSIX_C_SOURCE 200112L /* pthreads, clock_gettime under -std=c99 */
 #endif
 
 #include <stdlib.h>
@@ -23,6 +28,7 @@
 #else
 #define POOL_THREADS 1
 #include <pthread.h>
+#include <time.h>
 #endif
 
 #define POOL_MAX_WORKERS 63
@@ -48,6 +54,7 @@ struct cc_vec_pool {
     int busy;            /* runs in progress */
     int stop;
     unsigned posted;     /* steps posted so far (read without the lock: atomics) */
+    unsigned finished;   /* the last step whose runs all ended (likewise) */
     cc_status status;
 };
 
@@ -59,6 +66,58 @@ static cc_status run_tables(const cc_vec_pool *p, size_t first, size_t count)
 }
 
 #if POOL_THREADS
+#if defined(__GNUC__) || defined(__clang__)
+#define POOL_SPIN_US_WORKER 200 /* a worker's watch for the next step */
+#define POOL_SPIN_US_CALLER 500 /* a caller's watch for the last run in progress */
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#else
+#define POOL_SPIN_US_WORKER 0
+#define POOL_SPIN_US_CALLER 0
+#define LOAD(x) (x)
+#define STORE(x, v) ((x) = (v))
+#endif
+
+/* A hint to the CPU that this thread is waiting (frees the core's pipeline for the
+ * other thread of a hyperthreaded core, saves power). */
+static void relax(void)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_ia32_pause();
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static uint64_t micros(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Watch *counter without the lock until it is no longer `was` or `us` microseconds
+ * have passed; 1 when it changed. */
+static int watch(const unsigned *counter, unsigned was, unsigned us)
+{
+    uint64_t until = 0;
+    unsigned k;
+    if (us == 0)
+        return 0;
+    for (k = 1;; k++) {
+        if (LOAD(*counter) != was)
+            return 1;
+        relax();
+        if (k % 64 == 0) { /* the clock every 64 reads: ~2 us of pauses */
+            const uint64_t t = micros();
+            if (until == 0)
+                until = t + us;
+            else if (t >= until)
+                return 0;
+        }
+    }
+}
+
 /* Take runs while there are, from the front (the caller) or the back (the workers):
  * step after step each thread mostly gets the tables it had, still in its cache. The
  * lock held on entry and on return. */
@@ -81,21 +140,12 @@ static void take_runs(cc_vec_pool *p, int back)
         pthread_mutex_lock(&p->lock);
         if (st != CC_OK)
             p->status = st;
-        if (--p->busy == 0 && p->next >= p->end)
+        if (--p->busy == 0 && p->next >= p->end) {
+            STORE(p->finished, p->posted);
             pthread_cond_signal(&p->done);
+        }
     }
 }
-
-#if defined(__GNUC__) || defined(__clang__)
-/* How long a worker watches for the next step before it sleeps: a learner's steps come
- * back to back, and waking a sleeping thread costs tens of microseconds here, a good
- * part of a step of 1,024 tables (~200 us on one thread). */
-#define POOL_SPIN 200000
-#define POSTED(p) __atomic_load_n(&(p)->posted, __ATOMIC_ACQUIRE)
-#else
-#define POOL_SPIN 0
-#define POSTED(p) ((p)->posted)
-#endif
 
 static void *worker(void *arg)
 {
@@ -104,12 +154,10 @@ static void *worker(void *arg)
     pthread_mutex_lock(&p->lock);
     seen = p->posted;
     for (;;) {
-        int spin;
         if (p->next >= p->end && !p->stop) {
             /* watch for the next step a while without the lock, then sleep */
             pthread_mutex_unlock(&p->lock);
-            for (spin = 0; spin < POOL_SPIN && POSTED(p) == seen; spin++)
-                ;
+            (void)watch(&p->posted, seen, POOL_SPIN_US_WORKER);
             pthread_mutex_lock(&p->lock);
         }
         while (!p->stop && p->next >= p->end)
@@ -193,13 +241,17 @@ cc_status pool_step(cc_vec_pool *p, const cc_vec_config *cfg, cc_vec_table *tabl
     p->n = p->end = n;
     p->next = 0;
     p->busy = 0;
-#if defined(__GNUC__) || defined(__clang__)
-    __atomic_add_fetch(&p->posted, 1u, __ATOMIC_RELEASE);
-#else
-    p->posted++;
-#endif
+    STORE(p->posted, p->posted + 1u);
     pthread_cond_broadcast(&p->work);
     take_runs(p, 0);
+    if (p->busy > 0) {
+        /* the runs left are in progress: watch for their end a while, then sleep */
+        const unsigned step = p->posted, last = LOAD(p->finished);
+        pthread_mutex_unlock(&p->lock);
+        if (last != step)
+            (void)watch(&p->finished, last, POOL_SPIN_US_CALLER);
+        pthread_mutex_lock(&p->lock);
+    }
     while (p->busy > 0)
         pthread_cond_wait(&p->done, &p->lock);
     st = p->status;
