@@ -37,6 +37,13 @@ enum { PH_DRAW = 0, PH_DISCARD = 1, PH_REJOIN = 2, PH_OVER = 3 };
 enum { A_CLOSE = 64, A_STOCK = 128, A_PILE = 129, A_REJOIN = 130, A_STAY = 131 };
 
 struct cc_vec_table {
+    /* first, in one cache line: what the walks over every table between steps read
+     * (vec_sample, vec_refused) -- the learner's choices as put_mask last wrote them */
+    uint64_t close_ok;            /* the cards the learner may close with (discard phase) */
+    uint64_t held;                /* the learner's cards (discard phase; put_mask) */
+    int phase;                    /* PH_*: the learner's decision, or the game over */
+    int done;                     /* the last step ended the game: the next one starts the next */
+    int pile;                     /* the pile has a card to take (draw phase; put_mask) */
     cc_game_config cfg;           /* the shared config with this table's seed */
     game g;
     cc_game_record rec;
@@ -45,11 +52,8 @@ struct cc_vec_table {
     int32_t last[CC_MAX_PLAYERS]; /* the last ended hand's points by seat (0: none yet) */
     uint64_t game_index;          /* the game of the seed being played */
     uint64_t turns;               /* Python: raw_env._turns (discards this game) */
-    uint64_t close_ok;            /* the cards the learner may close with (discard phase) */
     uint8_t pending[CC_MAX_PLAYERS]; /* Python: raw_env._pending (the rejoin decisions) */
     int cursor;                   /* the next seat of pending */
-    int phase;                    /* PH_*: the learner's decision, or the game over */
-    int done;                     /* the last step ended the game: the next one starts the next */
     int truncated;
     /* the card planes as the table's observation row holds them (encode_planes) */
     cc_hand shown[4 + CC_MAX_PLAYERS];
@@ -145,16 +149,20 @@ static void encode(const cc_vec_config *cfg, cc_vec_table *t, float *obs, int fu
     obs[S_MAY_CLOSE] = (float)((t->phase == PH_DRAW || t->phase == PH_DISCARD) && may_close(g));
 }
 
-/* Python: raw_env._decide's mask, the learner's. O(actions). */
-static void put_mask(const cc_vec_table *t, int8_t *mask)
+/* Python: raw_env._decide's mask, the learner's; its summary into t->held and t->pile.
+ * O(actions). */
+static void put_mask(cc_vec_table *t, int8_t *mask)
 {
     const game *g = &t->g;
     memset(mask, 0, CC_VEC_ACTIONS);
+    t->held = 0;
+    t->pile = 0;
     if (t->phase == PH_DRAW) {
+        t->pile = g->pile_n > 0;
         mask[A_STOCK] = 1;
-        mask[A_PILE] = (int8_t)(g->pile_n > 0);
+        mask[A_PILE] = (int8_t)t->pile;
     } else if (t->phase == PH_DISCARD) {
-        uint64_t b = g->hands[g->turn].once;
+        uint64_t b = t->held = g->hands[g->turn].once;
         while (b) {
             const int i = cc_ctz(b);
             mask[i] = 1;
@@ -170,15 +178,14 @@ static void put_mask(const cc_vec_table *t, int8_t *mask)
 /* Whether `action` is in the learner's mask now (any action once the game ended). */
 static int allowed(const cc_vec_table *t, int64_t a)
 {
-    const game *g = &t->g;
     if (t->done)
         return 1;
     switch (t->phase) {
     case PH_DRAW:
-        return a == A_STOCK || (a == A_PILE && g->pile_n > 0);
+        return a == A_STOCK || (a == A_PILE && t->pile);
     case PH_DISCARD:
         if (a >= 0 && a < A_CLOSE)
-            return (int)(g->hands[g->turn].once >> a & 1);
+            return (int)(t->held >> a & 1);
         return a >= A_CLOSE && a < A_STOCK && (int)(t->close_ok >> (a - A_CLOSE) & 1);
     case PH_REJOIN:
         return a == A_REJOIN || a == A_STAY;
@@ -352,14 +359,13 @@ void vec_sample(const cc_vec_table *tables, size_t n, cc_rng *rng, int64_t *acti
     size_t i;
     for (i = 0; i < n; i++) {
         const cc_vec_table *t = &tables[i];
-        const game *g = &t->g;
         int64_t a = 0;
         if (t->done) {
             a = 0;
         } else if (t->phase == PH_DRAW) {
-            a = g->pile_n > 0 ? A_STOCK + (int64_t)cc_rng_below(rng, 2) : A_STOCK;
+            a = t->pile ? A_STOCK + (int64_t)cc_rng_below(rng, 2) : A_STOCK;
         } else if (t->phase == PH_DISCARD) {
-            const uint64_t held = g->hands[g->turn].once, closes = t->close_ok & held;
+            const uint64_t held = t->held, closes = t->close_ok & held;
             const uint32_t nd = (uint32_t)cc_popcount(held);
             const uint32_t k = cc_rng_below(rng, nd + (uint32_t)cc_popcount(closes));
             a = k < nd ? nth_bit(held, k) : A_CLOSE + nth_bit(closes, k - nd);
