@@ -60,9 +60,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     ``players``, ``opponents``, ``rules``, ``seat``, ``reward``, ``max_turns`` and
     ``illegal_action_penalty`` are :class:`~chinchon.rl.ChinchonEnv`'s. ``threads``:
     the tables are cut into runs that the calling thread and ``threads - 1`` workers
-    (sleeping between steps) take in turn, each step (one thread on Windows). ``copy``: ``step`` and ``reset`` return copies of the env's
-    buffers (the default, as Gymnasium's vector envs do); with ``copy=False`` they return
-    the buffers themselves, read-only, overwritten by the next call (the fast path).
+    take in turn, each step (one thread on Windows); between steps a worker watches for
+    the next a fraction of a millisecond, then sleeps. ``copy``: ``step`` and ``reset``
+    return copies of the env's buffers (the default, as Gymnasium's vector envs do);
+    with ``copy=False`` they return the buffers themselves (and ``info``'s arrays),
+    read-only, overwritten by the next call (the fast path).
 
     Observations ``(num_envs, OBS_SIZE)`` float32, rewards ``(num_envs,)`` float64,
     terminations and truncations ``(num_envs,)`` bool; ``info["action_mask"]`` is
@@ -138,6 +140,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             self._truncated.view(np.bool_)))
         self._mask_view = self._read_only(self._masks)
         self._mask_bool = self._read_only(self._masks.view(np.bool_))
+        self._every_table = self._read_only(np.ones(n, bool))  # info["_action_mask"]
 
     @staticmethod
     def _read_only(a: np.ndarray) -> np.ndarray:
@@ -237,8 +240,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
 
     def _info(self, stepped: bool) -> dict[str, Any]:
         masks = self._masks.copy() if self.copy else self._mask_view
-        info: dict[str, Any] = {"action_mask": masks,
-                                "_action_mask": np.ones(self.num_envs, bool)}
+        info: dict[str, Any] = {"action_mask": masks, "_action_mask": (
+            np.ones(self.num_envs, bool) if self.copy else self._every_table)}
         if stepped and self._refused.any():
             info["illegal_action"] = self._refused.astype(bool)
             info["_illegal_action"] = info["illegal_action"].copy()
