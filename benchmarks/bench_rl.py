@@ -12,12 +12,16 @@ actions in C; every step writes all the observations and masks): target >= 1,000
 learner steps per second on one thread, ``threads=2`` >= 1.7x that on two idle
 cores; its CPU-time rate is recorded too. OpenSpiel's gin rummy
 through pyspiel, when installed, runs the same loop for the ratio. Rates are recorded
-(``extra_info``), not asserted: the machines are shared.
+(``extra_info``), not asserted: the machines are shared. ``python
+benchmarks/bench_rl.py bench.json`` prints the rates of a ``--benchmark-json`` file and
+the ratios the docs quote (two threads to one, the vector env to OpenSpiel).
 """
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 import time
 
 import numpy as np
@@ -152,3 +156,28 @@ def test_openspiel_gin_rummy_for_the_ratio(benchmark):
     n = benchmark.pedantic(run, args=(STEPS,), rounds=3, iterations=1)
     benchmark.extra_info.update(op="OpenSpiel gin rummy (pyspiel), random actions",
                                 steps_per_second=n / benchmark.stats.stats.median)
+
+
+def report(path: str) -> None:
+    """The rates of a --benchmark-json file of this module, and its ratios."""
+    rate = {}
+    for b in json.load(open(path))["benchmarks"]:
+        info = b["extra_info"]
+        r = rate[b["name"]] = info.get("learner_steps_per_second", info.get("steps_per_second"))
+        if "steps_per_second" in info and "learner_steps_per_second" in info:
+            print(f"{info['op']}: {info['steps_per_second']:,.0f} steps/s (the learner's "
+                  f"{r:,.0f})")
+        else:
+            print(f"{info['op']}: {r:,.0f} {'learner ' * ('learner_steps_per_second' in info)}"
+                  "steps/s")
+    one = rate.get("test_vector_env_one_thread")
+    two = rate.get("test_vector_env_two_threads")
+    spiel = rate.get("test_openspiel_gin_rummy_for_the_ratio")
+    if one and two:
+        print(f"threads=2 / threads=1: {two / one:.2f}x (target >= 1.7 on two idle cores)")
+    if one and spiel:
+        print(f"vector env / OpenSpiel gin rummy: {one / spiel:.0f}x (target >= 50)")
+
+
+if __name__ == "__main__":
+    report(sys.argv[1])
