@@ -49,7 +49,7 @@ cdef extern from "chinchon.h" nogil:
         uint8_t points[CC_NRANKS]
         uint8_t close_limit
         int minus_ten
-        uint64_t plane[5]
+        uint64_t plane[6]
         uint8_t deck
         uint8_t wild_ace
         uint8_t jokers
