@@ -67,15 +67,18 @@ typedef struct cc_variant {
 } cc_variant;
 
 /* Everything a rule variant means to the solver. Build it with cc_rules_init,
- * cc_rules_init_variant (or cc_rules_default); the fields after minus_ten are derived
- * or set by those and read by the solver only. */
+ * cc_rules_init_variant (or cc_rules_default); max_deadwood and the fields after
+ * minus_ten are derived or set by those and read by the solver only. */
 typedef struct cc_rules {
     uint8_t points[CC_NRANKS]; /* points of ranks 1..12 (index rank-1), 0..31 */
     uint8_t close_limit;       /* closing allowed with deadwood <= close_limit */
+    uint16_t max_deadwood;     /* derived: the most points 8 cards can leave unmatched,
+                                  two decks' jokers counted (at most 8 x 50 = 400): over
+                                  255 only the _wide batches hold the scores */
     int minus_ten;             /* a close with every card melded scores -minus_ten (>= 0) */
-    uint64_t plane[6];         /* derived: bit k of a card's points, as a card mask (the
-                                  joker bits in play: joker_points; plane[5] holds only
-                                  joker bits, a natural card's points being <= 31) */
+    uint64_t plane[5];         /* derived: bit k of a card's points, as a card mask (the
+                                  joker bits in play: joker_points; bit 5 of a joker's,
+                                  32, is not in these: cc_hand_points adds it) */
     /* docs/rules.md#rule-variants variants (cc_variant) */
     uint8_t deck;              /* 48 or 40 */
     uint8_t wild_ace;          /* 0/1 */
@@ -93,9 +96,6 @@ typedef struct cc_rules {
                                   space (40 cards: ranks 10-12 at bits 7-9 of a lane) */
     uint8_t wpoints[16];       /* derived: points by place in the run order (a lane's
                                   16 bits; places past the deck's, and 12-15, are 0) */
-    int max_deadwood;          /* derived: the most points 8 cards can leave unmatched,
-                                  two decks' jokers counted (at most 8 x 50 = 400): over
-                                  255 only the _wide batches hold the scores */
 } cc_rules;
 
 typedef enum cc_meld_kind { CC_SET = 0, CC_RUN = 1 } cc_meld_kind;
@@ -227,7 +227,8 @@ const char *cc_status_name(cc_status status);
 /* ---- Helpers shared with the settlement code (additions to the first API) ---- */
 
 /* Points of the cards of h (a copy held twice counts twice) under rules, jokers
- * included. O(1): twelve popcounts. h is not validated. */
+ * included. O(1): ten popcounts (twelve under jokers worth over 31). h is not
+ * validated. */
 int cc_hand_points(const cc_rules *rules, cc_hand h);
 
 /* Every candidate meld of h: every set (each multiset of >= 3 cards of one rank that h

@@ -8,12 +8,12 @@
 #include "base/bits.h"
 #include "base/space.h"
 
-/* Planes of a card-indexed table: plane[k] holds every bit i with (pts[i] >> k) & 1,
- * for k < nplanes. O(64 * nplanes). */
-static void cc_planes_of(const uint8_t pts[64], uint64_t *plane, int nplanes)
+/* Planes of a card-indexed table: plane[k] holds every bit i with (pts[i] >> k) & 1.
+ * O(64 * 5). */
+static void cc_planes_of(const uint8_t pts[64], uint64_t plane[5])
 {
     int k, i;
-    for (k = 0; k < nplanes; k++) {
+    for (k = 0; k < 5; k++) {
         uint64_t p = 0;
         for (i = 0; i < 64; i++)
             if ((pts[i] >> k) & 1u)
@@ -65,11 +65,11 @@ static void cc_derive(cc_rules *rules)
         else if (rules->card_mask & bit)
             work[cc_ctz(cc_space_compact(rules->deck, bit))] = rules->points[i & 15];
     }
-    cc_planes_of(raw, rules->plane, 6); /* plane[5]: jokers of 32 points or more only */
-    cc_planes_of(work, rules->wplane, 5);
+    cc_planes_of(raw, rules->plane); /* (a joker's 32, bit 5: cc_hand_weight_any) */
+    cc_planes_of(work, rules->wplane);
     for (r = 0; r < 16; r++)
         rules->wpoints[r] = 0;
-    rules->max_deadwood = cc_max_deadwood(rules);
+    rules->max_deadwood = (uint16_t)cc_max_deadwood(rules);
     for (r = 0; r < CC_NRANKS; r++) {
         int place = cc_space_place(rules->deck, r + 1);
         if (place >= 0)

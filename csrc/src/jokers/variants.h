@@ -49,8 +49,7 @@ CC_INLINE cc_status cc_var_status(const cc_rules *rules, cc_hand h, int max_card
 CC_INLINE cc_rules cc_view(const cc_rules *rules)
 {
     cc_rules v = *rules;
-    memcpy(v.plane, rules->wplane, sizeof rules->wplane);
-    v.plane[5] = 0; /* no joker in the working space */
+    memcpy(v.plane, rules->wplane, sizeof v.plane);
     memcpy(v.points, rules->wpoints, sizeof v.points);
     return v;
 }

@@ -48,8 +48,9 @@ cdef extern from "chinchon.h" nogil:
     ctypedef struct cc_rules:
         uint8_t points[CC_NRANKS]
         uint8_t close_limit
+        uint16_t max_deadwood
         int minus_ten
-        uint64_t plane[6]
+        uint64_t plane[5]
         uint8_t deck
         uint8_t wild_ace
         uint8_t jokers
@@ -62,7 +63,6 @@ cdef extern from "chinchon.h" nogil:
         uint64_t card_mask
         uint64_t wplane[5]
         uint8_t wpoints[16]
-        int max_deadwood
 
     ctypedef enum cc_meld_kind:
         CC_SET
