@@ -393,11 +393,14 @@ cdef list _in_order(list lines, cc_hand h, object order):
 
 
 # Hints are immutable values; a server asks for eight every turn, so each distinct one
-# is built once and shared (at most 64 cards x 256 points x 5 outcomes).
+# is built once and shared (at most 64 cards x 256 points x 5 outcomes). A hint of 256
+# points or more (jokers worth over 31: Rules.joker_points) is built each time.
 cdef list _HINTS = [None] * (64 * 256 * 5)
 
 
 cdef inline object _hint(int index, int points, int outcome):
+    if points > 255:
+        return Hint(_BY_INDEX[index], points, outcome != 0, _OUTCOME_OF[outcome])
     cdef int key = (index * 256 + points) * 5 + outcome
     hint = _HINTS[key]
     if hint is None:
