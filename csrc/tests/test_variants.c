@@ -253,6 +253,27 @@ static void statuses(void)
            "joker points -1");
     v.joker_points = CC_MAX_JOKER_POINTS;
     CHECK(cc_rules_init_variant(&house, pts, 5, 10, &v) == CC_OK, "joker points 50");
+    {
+        /* the wild ace and both jokers at 50: a hand's points with every joker whole (the
+           planes hold a joker's low five bits, cc_hand_points adds its 32), and the bound
+           past a byte that sends the batches to the _wide ones */
+        cc_variant w = v;
+        uint64_t row[2];
+        uint16_t wide = 0;
+        w.deck = 48;
+        w.wild_ace_of_coins = 1;
+        w.jokers = 2;
+        row[0] = UINT64_C(1) | (UINT64_C(1) << CC_JOKER1_BIT) | (UINT64_C(1) << CC_JOKER2_BIT) |
+                 (UINT64_C(1) << 27); /* 1o *1 *2 12c */
+        row[1] = UINT64_C(1) << CC_JOKER1_BIT;
+        CHECK(cc_rules_init_variant(&house, pts, 5, 10, &w) == CC_OK &&
+                  house.max_deadwood == 6 * 50 + 2 * 12, "max_deadwood past a byte");
+        CHECK(cc_hand_points(&house, (cc_hand){row[0], row[1]}) == 4 * 50 + 12,
+              "hand points, jokers of 50");
+        CHECK(cc_deadwood_batch(&house, row, 1, 2, out, &bad) == CC_ERR_BAD_ARGUMENT &&
+                  cc_deadwood_batch_wide(&house, row, 1, 2, &wide, &bad) == CC_OK &&
+                  wide == 4 * 50 + 12, "a byte batch refused, the wide one exact");
+    }
     v.joker_points = 0;
     v.joker_chinchon = -2;
     CHECK(cc_rules_init_variant(&house, pts, 5, 10, &v) == CC_ERR_BAD_ARGUMENT,
