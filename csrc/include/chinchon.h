@@ -50,6 +50,8 @@ typedef struct cc_hand {
 #define CC_JOKER1_BIT 12 /* the extra joker cards (docs/rules.md#the-variant-encoding): *1 and *2 */
 #define CC_JOKER2_BIT 28
 #define CC_EIGHTS_NINES UINT64_C(0x0180018001800180) /* not in the 40-card deck */
+#define CC_MAX_CARD_POINTS 31  /* the most a natural card's rank may be worth */
+#define CC_MAX_JOKER_POINTS 50 /* the most a joker may be worth */
 
 /* The rule variants (docs/rules.md#rule-fields) beyond the point table, close limit and minus ten: what
  * cc_rules_init_variant takes. cc_rules_init gives the house values (48, 0, 0, 25, 1,
@@ -58,26 +60,30 @@ typedef struct cc_variant {
     int deck;              /* 48 (ranks 1-12) or 40 (no 8s/9s; the jack follows the 7) */
     int wild_ace_of_coins; /* 0/1: bit 0 (1o, every copy) is a joker */
     int jokers;            /* 0..2 extra jokers per deck: bit 12 (*1), then bit 28 (*2) */
-    int joker_points;      /* 0..31: points of a joker left unmatched */
+    int joker_points;      /* 0..50: points of a joker left unmatched */
     int seven_run_wins;    /* 0/1: a natural 7-card run is chinchon (else minus ten) */
     int joker_chinchon;    /* >= 0: a 7-card run with one joker scores -joker_chinchon;
                               -1: none (such a close is minus ten) */
 } cc_variant;
 
 /* Everything a rule variant means to the solver. Build it with cc_rules_init,
- * cc_rules_init_variant (or cc_rules_default); the fields after minus_ten are derived
- * or set by those and read by the solver only. */
+ * cc_rules_init_variant (or cc_rules_default); max_deadwood and the fields after
+ * minus_ten are derived or set by those and read by the solver only. */
 typedef struct cc_rules {
     uint8_t points[CC_NRANKS]; /* points of ranks 1..12 (index rank-1), 0..31 */
     uint8_t close_limit;       /* closing allowed with deadwood <= close_limit */
+    uint16_t max_deadwood;     /* derived: the most points 8 cards can leave unmatched,
+                                  two decks' jokers counted (at most 8 x 50 = 400): over
+                                  255 only the _wide batches hold the scores */
     int minus_ten;             /* a close with every card melded scores -minus_ten (>= 0) */
     uint64_t plane[5];         /* derived: bit k of a card's points, as a card mask (the
-                                  joker bits in play: joker_points) */
+                                  joker bits in play: joker_points; bit 5 of a joker's,
+                                  32, is not in these: cc_hand_points adds it) */
     /* docs/rules.md#rule-variants variants (cc_variant) */
     uint8_t deck;              /* 48 or 40 */
     uint8_t wild_ace;          /* 0/1 */
     uint8_t jokers;            /* 0..2 */
-    uint8_t joker_points;      /* 0..31 */
+    uint8_t joker_points;      /* 0..50 */
     uint8_t seven_run_wins;    /* 0/1 */
     uint8_t plain;             /* derived: 48 cards, no jokers, seven_run_wins -- the house
                                   solver (any point table) runs unchanged */
@@ -156,7 +162,7 @@ cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome
  * copy held twice listed twice), the deadwood of the 7 left and the outcome of closing
  * with that discard. points[8] required; outcomes[8] may be NULL. Not 8 cards:
  * CC_ERR_TOO_MANY_CARDS above 8, else CC_ERR_CARD_COUNT (also per row in the batch). */
-cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
+cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint16_t points[8],
                            uint8_t *outcomes);
 
 /* Batch deadwood. decks == 1: masks holds n uint64 (one per row); decks == 2: masks
@@ -170,6 +176,16 @@ cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t
  * the deadwood after discarding each held card in ascending card order. */
 cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                          int decks, uint8_t *out, size_t *bad_row);
+
+/* cc_deadwood_batch and cc_hints_batch hold each result in a byte, which every rules'
+ * score fits while rules->max_deadwood <= 255 (the presets, and any rules whose jokers
+ * are worth 31 or less); on other rules they return CC_ERR_BAD_ARGUMENT and these,
+ * with uint16_t results, take the rows (one row at a time: the single hand's search,
+ * no per-lane tables). Same rows, checks and results otherwise, on any rules. */
+cc_status cc_deadwood_batch_wide(const cc_rules *rules, const uint64_t *masks, size_t n,
+                                 int decks, uint16_t *out, size_t *bad_row);
+cc_status cc_hints_batch_wide(const cc_rules *rules, const uint64_t *masks, size_t n,
+                              int decks, uint16_t *out, size_t *bad_row);
 
 /* SIMD paths of the batch kernels (cc_deadwood_batch and cc_hints_batch under plain
  * rules; every path gives the same bytes). One build holds the kernels of its
@@ -210,8 +226,9 @@ const char *cc_status_name(cc_status status);
 
 /* ---- Helpers shared with the settlement code (additions to the first API) ---- */
 
-/* Points of the cards of h (a copy held twice counts twice) under rules.
- * O(1): ten popcounts. h is not validated. */
+/* Points of the cards of h (a copy held twice counts twice) under rules, jokers
+ * included. O(1): ten popcounts (twelve under jokers worth over 31). h is not
+ * validated. */
 int cc_hand_points(const cc_rules *rules, cc_hand h);
 
 /* Every candidate meld of h: every set (each multiset of >= 3 cards of one rank that h
@@ -333,7 +350,7 @@ cc_status cc_prospect_of(const cc_rules *rules, cc_hand h7, cc_hand unseen, cc_p
  * twice listed twice) the hint points and outcome of discarding it (as
  * cc_discard_hints; outcomes may be NULL) and the prospect of the 7 kept drawing from
  * unseen. Checks and decks as cc_prospect_of, the hand of exactly 8 cards. */
-cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint8_t points[8],
+cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint16_t points[8],
                      uint8_t *outcomes, cc_prospect out[8]);
 
 /* Batch outlook: rows of 8 cards (masks as cc_hints_batch) and their unseen cards

@@ -23,6 +23,7 @@
 #include "base/hand.h"
 #include "engine/engine.h"
 #include "jokers/joker_batch.h"
+#include "jokers/joker_tables.h"
 #include "jokers/variants.h"
 #include "melds/hints.h"
 #include "melds/melds.h"
@@ -155,16 +156,21 @@ cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome
 
 /* Discard hints of exactly 8 cards, ascending card order, a copy held twice listed
  * twice. One 8-card deadwood plus one 7-card deadwood per card in a candidate meld. */
-cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
+cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint16_t points[8],
                            uint8_t *outcomes)
 {
+    uint8_t p8[8];
+    int k;
     cc_status st = api_rules_hand(rules, points, h, CC_MAX_HAND);
     if (st != CC_OK)
         return st;
-    if (!rules->plain)
+    if (!rules->plain) {
         cc_var_hints(rules, h, points, outcomes);
-    else
-        cc_hints_of(rules, h, points, outcomes);
+        return CC_OK;
+    }
+    cc_hints_of(rules, h, p8, outcomes); /* (plain rules: every hint fits a byte) */
+    for (k = 0; k < 8; k++)
+        points[k] = p8[k];
     return CC_OK;
 }
 
@@ -176,6 +182,8 @@ CC_INLINE cc_status api_rows(const cc_rules *rules, int hints, const uint64_t *m
     cc_status st = api_batch(rules, masks, n, decks, out);
     if (st != CC_OK)
         return st;
+    if (rules->max_deadwood > UINT8_MAX)
+        return CC_ERR_BAD_ARGUMENT; /* a score could pass a byte: the _wide batches */
     /* points alone: no joker and the 48 cards make them the house solver's, whether or
      * not a seven-card run wins (the classic rules) -- the SIMD rows */
     if (!rules->plain && (rules->deck != 48 || rules->wild_ace || rules->jokers != 0))
@@ -200,6 +208,50 @@ cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
     return api_rows(rules, 1, masks, n, decks, out, bad_row);
 }
 
+/* A meld batch into 16-bit results: rules whose scores fit a byte take the byte
+ * kernels (api_rows) a chunk of rows at a time, widened after (a chunk holds as many
+ * rows as a large batch needs to build its joker tables), the others the rows one by
+ * one (cc_jbatch_wide). O(n) rows. */
+static cc_status api_rows_wide(const cc_rules *rules, int hints, const uint64_t *masks,
+                               size_t n, int decks, uint16_t *out, size_t *bad_row)
+{
+    uint8_t buf[8 * CC_JTAB_ROWS_HINTS]; /* = CC_JTAB_ROWS_DEADWOOD deadwood rows */
+    const size_t width = hints ? 8 : 1, chunk = sizeof buf / width;
+    size_t i, k, m;
+    cc_status st = api_batch(rules, masks, n, decks, out);
+    if (st != CC_OK)
+        return st;
+    if (rules->max_deadwood > UINT8_MAX)
+        return cc_jbatch_wide(rules, hints, masks, n, decks, out, bad_row);
+    for (i = 0; i < n; i += m) {
+        size_t bad = 0;
+        m = n - i < chunk ? n - i : chunk;
+        st = api_rows(rules, hints, masks + i * (size_t)decks, m, decks, buf, &bad);
+        if (st != CC_OK) {
+            if (bad_row != NULL)
+                *bad_row = i + bad;
+            return st;
+        }
+        for (k = 0; k < m * width; k++)
+            out[i * width + k] = buf[k];
+    }
+    return CC_OK;
+}
+
+/* cc_deadwood_batch into uint16_t results, on any rules. O(n) deadwoods. */
+cc_status cc_deadwood_batch_wide(const cc_rules *rules, const uint64_t *masks, size_t n,
+                                 int decks, uint16_t *out, size_t *bad_row)
+{
+    return api_rows_wide(rules, 0, masks, n, decks, out, bad_row);
+}
+
+/* cc_hints_batch into uint16_t results, on any rules. O(n) hint rows. */
+cc_status cc_hints_batch_wide(const cc_rules *rules, const uint64_t *masks, size_t n,
+                              int decks, uint16_t *out, size_t *bad_row)
+{
+    return api_rows_wide(rules, 1, masks, n, decks, out, bad_row);
+}
+
 /* ------------------------------------------------------------------ outlook */
 
 /* The prospect of 7 cards drawing one unseen card (the hand and the unseen cards are
@@ -214,7 +266,7 @@ cc_status cc_prospect_of(const cc_rules *rules, cc_hand h7, cc_hand unseen,
 
 /* The hints of 8 cards and the prospect after each discard (checked by the kernel).
  * The hints and eight prospects. */
-cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint8_t points[8],
+cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint16_t points[8],
                      uint8_t *outcomes, cc_prospect out[8])
 {
     if (rules == NULL || points == NULL || out == NULL)

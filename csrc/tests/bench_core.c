@@ -196,7 +196,7 @@ int main(int argc, char **argv)
                         cc_deadwood(&rules, h, &d);
                         acc += (unsigned)d;
                     } else {
-                        uint8_t p[8];
+                        uint16_t p[8];
                         cc_discard_hints(&rules, h, p, NULL);
                         acc += p[0] + p[7];
                     }

@@ -412,7 +412,8 @@ static inline void check_hand(const cc_rules *rules, cc_hand h, const char *labe
 
     /* discard hints of 8 cards */
     if (l.n == 8) {
-        uint8_t pts[8], oc[8];
+        uint16_t pts[8];
+        uint8_t oc[8];
         memset(pts, 0xEE, sizeof pts);
         st = cc_discard_hints(rules, h, pts, oc);
         ok = st == CC_OK;

@@ -100,11 +100,12 @@ static void hint_edges(const cc_rules *rules)
     };
     size_t i;
     for (i = 0; i < sizeof ex / sizeof ex[0]; i++) {
-        uint8_t p[8], o[8];
+        uint16_t p[8];
+        uint8_t o[8];
         char msg[256];
         cc_status st = cc_discard_hints(rules, th_parse(ex[i].hand), p, o);
         th_checks++;
-        if (st != CC_OK || memcmp(p, ex[i].points, 8) != 0 || memcmp(o, ex[i].outcomes, 8) != 0) {
+        if (st != CC_OK || !th_same_points(p, ex[i].points, 8) || memcmp(o, ex[i].outcomes, 8) != 0) {
             snprintf(msg, sizeof msg, "%s: %d %d %d %d %d %d %d %d / %d %d %d %d %d %d %d %d",
                      ex[i].hand, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], o[0], o[1],
                      o[2], o[3], o[4], o[5], o[6], o[7]);

@@ -36,7 +36,7 @@ static void error_statuses(const cc_rules *rules)
     cc_hand nine2 = th_parse("1o 1o 2o 2o 3o 3o 4o 4o 5o");
     cc_arrangement a;
     cc_outcome oc;
-    uint8_t pts[8];
+    uint16_t pts[8];
     int dw, n;
     cc_rules r2;
     uint8_t table[CC_NRANKS];

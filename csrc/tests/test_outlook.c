@@ -102,7 +102,8 @@ static void random_checks(const cc_rules *r, const char *name, int decks, int it
     int it, k;
     for (it = 0; it < iters; it++) {
         cc_hand h8, u, h7;
-        uint8_t pts[8], outs[8], hp[8], ho[8];
+        uint16_t pts[8], hp[8];
+        uint8_t outs[8], ho[8];
         cc_prospect got[8], want;
         double rows[8 * CC_OUTLOOK_COLUMNS];
         uint64_t m[2], um[2];
@@ -111,7 +112,7 @@ static void random_checks(const cc_rules *r, const char *name, int decks, int it
         rr.decks = (uint8_t)decks;
         random_deal(r->card_mask, decks, 8, &h8, &u);
         CHECK_HAND(cc_outlook(&rr, h8, u, pts, outs, got) == CC_OK, "cc_outlook status", name, h8);
-        CHECK_HAND(cc_discard_hints(&rr, h8, hp, ho) == CC_OK && memcmp(hp, pts, 8) == 0 &&
+        CHECK_HAND(cc_discard_hints(&rr, h8, hp, ho) == CC_OK && memcmp(hp, pts, sizeof hp) == 0 &&
                   memcmp(ho, outs, 8) == 0,
               "outlook points = hints", name, h8);
         for (k = 0; k < 8; k++) {
@@ -175,7 +176,7 @@ static void hand_built(void)
     cc_rules r;
     cc_prospect p;
     cc_hand h, u;
-    uint8_t pts[8];
+    uint16_t pts[8];
     cc_prospect lines[8];
     cc_rules_default(&r);
     /* one out: 1o 2o 3o / 4c 4e 4b / 12o waits on the 4o alone (40 unseen) */

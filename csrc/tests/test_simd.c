@@ -68,8 +68,12 @@ static void check_chunk(const cc_rules *rules, int hints, int decks, int n, cons
     for (i = 0; i < n; i++) {
         cc_hand h = row_hand(decks, i);
         if (hints) {
-            if (cc_discard_hints(rules, h, g_want + 8 * i, NULL) != CC_OK)
+            uint16_t p[8];
+            int k;
+            if (cc_discard_hints(rules, h, p, NULL) != CC_OK)
                 FAIL("%s: row %d is no 8-card hand", what, i);
+            for (k = 0; k < 8; k++) /* (plain rules: a hint fits a byte) */
+                g_want[8 * i + k] = (uint8_t)p[k];
         } else {
             int d = -1;
             if (cc_deadwood(rules, h, &d) != CC_OK)

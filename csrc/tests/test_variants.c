@@ -22,28 +22,34 @@ static uint64_t next_u64(void) { return th_splitmix64(&g_rng); }
 /* 0..n-1. O(1). */
 static int rnd(int n) { return (int)(next_u64() % (uint64_t)n); }
 
-/* Check deadwood, best melds, outcome (7 cards), hints (8 cards) and both batch calls
- * (one row) of a valid hand against the brute force. */
+/* Check deadwood, best melds, outcome (7 cards), hints (8 cards) and the batch calls
+ * (one row: the byte batches where the rules' scores fit a byte, refused otherwise, and
+ * the _wide ones always) of a valid hand against the brute force. */
 static void check(const trules *tr, cc_rules *cr, int decks, cc_hand h)
 {
     int c[16], n = t_list(h, c), d = -1, i;
     tarr best = t_best(tr, decks, c, n);
     cc_arrangement a;
     uint8_t out8[8], dwb = 0;
+    uint16_t out16[8], dww = 0;
     size_t bad = 0;
+    const int bytes = cr->max_deadwood <= 255;
     uint64_t rows[2];
     cr->decks = (uint8_t)decks;
     th_checks++;
-    if (cc_deadwood(cr, h, &d) != CC_OK || d != best.points)
+    if (cc_deadwood(cr, h, &d) != CC_OK || d != best.points || d > cr->max_deadwood)
         FAIL_HAND("deadwood", tr->name, h);
     if (cc_best_melds(cr, h, &a) != CC_OK || !same_arrangement(&a, &best, h, c))
         FAIL_HAND("best_melds", tr->name, h);
     rows[0] = h.once;
     rows[1] = h.twice;
     if (decks == 2 || h.twice == 0) {
-        if (cc_deadwood_batch(cr, decks == 2 ? rows : rows, 1, decks, &dwb, &bad) != CC_OK ||
-            dwb != best.points)
+        cc_status st = cc_deadwood_batch(cr, rows, 1, decks, &dwb, &bad);
+        if (bytes ? st != CC_OK || dwb != best.points : st != CC_ERR_BAD_ARGUMENT)
             FAIL_HAND("deadwood_batch", tr->name, h);
+        if (cc_deadwood_batch_wide(cr, rows, 1, decks, &dww, &bad) != CC_OK ||
+            dww != best.points)
+            FAIL_HAND("deadwood_batch_wide", tr->name, h);
     }
     if (n == 7) {
         cc_outcome o;
@@ -51,15 +57,20 @@ static void check(const trules *tr, cc_rules *cr, int decks, cc_hand h)
             FAIL_HAND("close_outcome", tr->name, h);
     }
     if (n == 8) {
-        uint8_t pts[8], outs[8];
+        uint16_t pts[8];
+        uint8_t outs[8];
         if (cc_discard_hints(cr, h, pts, outs) != CC_OK) {
             FAIL_HAND("discard_hints status", tr->name, h);
             return;
         }
-        if ((decks == 2 || h.twice == 0) &&
-            (cc_hints_batch(cr, rows, 1, decks, out8, &bad) != CC_OK ||
-             memcmp(out8, pts, 8) != 0))
-            FAIL_HAND("hints_batch", tr->name, h);
+        if (decks == 2 || h.twice == 0) {
+            cc_status st = cc_hints_batch(cr, rows, 1, decks, out8, &bad);
+            if (bytes ? st != CC_OK || !th_same_points(pts, out8, 8) : st != CC_ERR_BAD_ARGUMENT)
+                FAIL_HAND("hints_batch", tr->name, h);
+            if (cc_hints_batch_wide(cr, rows, 1, decks, out16, &bad) != CC_OK ||
+                memcmp(out16, pts, sizeof pts) != 0)
+                FAIL_HAND("hints_batch_wide", tr->name, h);
+        }
         for (i = 0; i < 8; i++) {
             int rest[8], m = 0, j;
             tarr b7;
@@ -147,7 +158,7 @@ static trules gen_rules(void)
     r.deck = rnd(2) ? 40 : 48;
     r.wild = rnd(2);
     r.jokers = rnd(3);
-    r.joker_points = rnd(2) ? 25 : rnd(32);
+    r.joker_points = rnd(2) ? 25 : rnd(2) ? CC_MAX_JOKER_POINTS : rnd(CC_MAX_JOKER_POINTS + 1);
     r.seven_run_wins = rnd(2);
     r.joker_chinchon = rnd(3) ? 25 : -1;
     return r;
@@ -234,9 +245,35 @@ static void statuses(void)
     v.jokers = 3;
     CHECK(cc_rules_init_variant(&house, pts, 5, 10, &v) == CC_ERR_BAD_ARGUMENT, "jokers 3");
     v.jokers = 0;
-    v.joker_points = 32;
+    v.joker_points = CC_MAX_JOKER_POINTS + 1;
     CHECK(cc_rules_init_variant(&house, pts, 5, 10, &v) == CC_ERR_BAD_ARGUMENT,
-           "joker points 32");
+           "joker points 51");
+    v.joker_points = -1;
+    CHECK(cc_rules_init_variant(&house, pts, 5, 10, &v) == CC_ERR_BAD_ARGUMENT,
+           "joker points -1");
+    v.joker_points = CC_MAX_JOKER_POINTS;
+    CHECK(cc_rules_init_variant(&house, pts, 5, 10, &v) == CC_OK, "joker points 50");
+    {
+        /* the wild ace and both jokers at 50: a hand's points with every joker whole (the
+           planes hold a joker's low five bits, cc_hand_points adds its 32), and the bound
+           past a byte that sends the batches to the _wide ones */
+        cc_variant w = v;
+        uint64_t row[2];
+        uint16_t wide = 0;
+        w.deck = 48;
+        w.wild_ace_of_coins = 1;
+        w.jokers = 2;
+        row[0] = UINT64_C(1) | (UINT64_C(1) << CC_JOKER1_BIT) | (UINT64_C(1) << CC_JOKER2_BIT) |
+                 (UINT64_C(1) << 27); /* 1o *1 *2 12c */
+        row[1] = UINT64_C(1) << CC_JOKER1_BIT;
+        CHECK(cc_rules_init_variant(&house, pts, 5, 10, &w) == CC_OK &&
+                  house.max_deadwood == 6 * 50 + 2 * 12, "max_deadwood past a byte");
+        CHECK(cc_hand_points(&house, (cc_hand){row[0], row[1]}) == 4 * 50 + 12,
+              "hand points, jokers of 50");
+        CHECK(cc_deadwood_batch(&house, row, 1, 2, out, &bad) == CC_ERR_BAD_ARGUMENT &&
+                  cc_deadwood_batch_wide(&house, row, 1, 2, &wide, &bad) == CC_OK &&
+                  wide == 4 * 50 + 12, "a byte batch refused, the wide one exact");
+    }
     v.joker_points = 0;
     v.joker_chinchon = -2;
     CHECK(cc_rules_init_variant(&house, pts, 5, 10, &v) == CC_ERR_BAD_ARGUMENT,
@@ -264,12 +301,14 @@ static void big_batches(long rounds)
     static uint64_t masks[2 * ROWS];
     static cc_hand hands[ROWS];
     static uint8_t out[8 * ROWS];
+    static uint16_t wide[8 * ROWS];
     long r;
     for (r = 0; r < rounds; r++) {
         trules tr = r % 2 == 0 ? gen_rules() : presets[rnd(4)];
         int decks = 1 + rnd(2), hints = (int)(r / 2 % 2), i, stretch = 0, plain = 0;
         cc_rules cr = to_core(&tr, decks);
         size_t bad = 0;
+        cc_status st;
         for (i = 0; i < ROWS; i++) {
             cc_hand h;
             if (stretch-- == 0) { /* stretches of rows without a joker (the house kernels
@@ -277,7 +316,7 @@ static void big_batches(long rounds)
                 stretch = rnd(48);
                 plain = rnd(2);
             }
-            h = gen_hand(&tr, decks, hints ? 8 : 7 - rnd(2) * rnd(8), plain ? 0 : rnd(4));
+            h = gen_hand(&tr, decks, hints ? 8 : 7 - rnd(2) * rnd(8), plain ? 0 : rnd(7));
             hands[i] = h;
             if (decks == 1) {
                 masks[i] = h.once;
@@ -286,8 +325,12 @@ static void big_batches(long rounds)
                 masks[2 * i + 1] = h.twice;
             }
         }
-        if ((hints ? cc_hints_batch(&cr, masks, ROWS, decks, out, &bad)
-                   : cc_deadwood_batch(&cr, masks, ROWS, decks, out, &bad)) != CC_OK) {
+        st = hints ? cc_hints_batch_wide(&cr, masks, ROWS, decks, wide, &bad)
+                   : cc_deadwood_batch_wide(&cr, masks, ROWS, decks, wide, &bad);
+        if (st == CC_OK && cr.max_deadwood <= 255) /* the byte batch too, same rows */
+            st = hints ? cc_hints_batch(&cr, masks, ROWS, decks, out, &bad)
+                       : cc_deadwood_batch(&cr, masks, ROWS, decks, out, &bad);
+        if (st != CC_OK) {
             FAIL_HAND(hints ? "big hints_batch status" : "big deadwood_batch status", tr.name,
                       hands[bad]);
             continue;
@@ -295,13 +338,15 @@ static void big_batches(long rounds)
         for (i = 0; i < ROWS; i++) {
             th_checks++;
             if (hints) {
-                uint8_t p[8];
+                uint16_t p[8];
                 if (cc_discard_hints(&cr, hands[i], p, NULL) != CC_OK ||
-                    memcmp(p, out + 8 * i, 8) != 0)
+                    memcmp(p, wide + 8 * i, sizeof p) != 0 ||
+                    (cr.max_deadwood <= 255 && !th_same_points(p, out + 8 * i, 8)))
                     FAIL_HAND("big hints_batch row", tr.name, hands[i]);
             } else {
                 int d = -1;
-                if (cc_deadwood(&cr, hands[i], &d) != CC_OK || d != out[i])
+                if (cc_deadwood(&cr, hands[i], &d) != CC_OK || d != wide[i] ||
+                    (cr.max_deadwood <= 255 && d != out[i]))
                     FAIL_HAND("big deadwood_batch row", tr.name, hands[i]);
             }
             if (i % 64 == 0)
@@ -321,7 +366,7 @@ int main(void)
     for (it = 0; it < iters; it++) {
         trules tr = it % 3 == 0 ? gen_rules() : presets[rnd(4)];
         int decks = 1 + rnd(2), n = rnd(9);
-        int jw = rnd(4);
+        int jw = rnd(7); /* up to 6: two decks' wild aces and jokers */
         cc_hand h;
         cc_rules cr;
         if (rnd(4) == 0)

@@ -88,6 +88,16 @@ static inline int th_report(const char *program)
 
 /* The next number of the splitmix64 generator whose state is *state (each program
  * keeps its own seeded state, so its random cases do not move). O(1). */
+/* Whether n 16-bit hint points (cc_discard_hints, cc_outlook) equal n batch bytes. */
+static inline int th_same_points(const uint16_t *p, const uint8_t *b, int n)
+{
+    int k;
+    for (k = 0; k < n; k++)
+        if (p[k] != b[k])
+            return 0;
+    return 1;
+}
+
 static inline uint64_t th_splitmix64(uint64_t *state)
 {
     uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));

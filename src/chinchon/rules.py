@@ -35,6 +35,8 @@ __all__ = [
     "PRESETS",
     "HOUSE_POINTS",
     "RULE_BOUNDS",
+    "MAX_CARD_POINTS",
+    "MAX_JOKER_POINTS",
     "PRESET_DESCRIPTIONS",
     "decks_for",
 ]
@@ -64,7 +66,12 @@ RULE_BOUNDS: dict[str, tuple[int, int]] = {
     "rejoin_chips": (0, MAX_RULE_NUMBER),
     "reconnect_seconds": (0, MAX_RULE_NUMBER),
 }
-_MAX_POINTS = 31        # a card's points: 8 cards x 31 = 248 fits a uint8 deadwood
+#: The most a natural card's rank may be worth (``Rules.points``).
+MAX_CARD_POINTS = 31
+#: The most a joker may be worth (``Rules.joker_points``): with up to six jokers in two
+#: decks a deadwood may then pass 255 (:attr:`SolverRules.max_deadwood`).
+MAX_JOKER_POINTS = 50
+_MAX_POINTS = MAX_CARD_POINTS
 
 
 def decks_for(players: int) -> int:
@@ -127,6 +134,27 @@ class SolverRules(_SolverFields):
                                    else LANE_MASK)
         self.bit_points = _bit_points(self.joker_mask, self.joker_points, self.points)
         return self
+
+    @property
+    def max_deadwood(self) -> int:
+        """The most points 8 cards can leave unmatched under these rules, an upper bound
+        that counts two decks' jokers (each joker card and the wild ace twice, up to 8) at
+        ``joker_points`` when a joker is worth more than the dearest natural card of the
+        deck, and the other cards at that card's points. At most 8 x 50 = 400; every
+        preset's is under 256. It decides :attr:`score_dtype`."""
+        most = max(self.points[r - 1] for r in self.rank_order)
+        jokers = min(8, 2 * (self.jokers + int(self.wild_ace_of_coins)))
+        if self.joker_points <= most:
+            return 8 * most
+        return jokers * self.joker_points + (8 - jokers) * most
+
+    @property
+    def score_dtype(self) -> str:
+        """The numpy dtype name of the batch results (``deadwood_batch``,
+        ``hints_batch``, native and pure-Python alike): ``'uint8'`` while
+        :attr:`max_deadwood` fits a byte (every preset, and any rules whose jokers are
+        worth 31 or less), else ``'uint16'``."""
+        return "uint8" if self.max_deadwood <= 255 else "uint16"
 
     @property
     def plain(self) -> bool:
@@ -198,7 +226,8 @@ class Rules:
     - ``wild_ace_of_coins``: the ace of coins (``1o``, every copy) is a joker.
     - ``jokers``: extra joker cards (*comodines*) per deck, 0-2: joker 1 (``*1``) with
       1, both (``*1``, ``*2``) with 2. The 50-card deck is ``jokers=2``.
-    - ``joker_points``: points of a joker left unmatched (0-31).
+    - ``joker_points``: points of a joker left unmatched (0-50; with more than 31 the
+      batch results may be uint16: :attr:`SolverRules.score_dtype`).
     - ``points``: points of the ranks 1-12 (12 ints 0-31; ranks not in the deck are
       ignored). Any sequence is taken; it is kept as a tuple.
     - ``seven_run_wins``: a close with a natural 7-card run wins the game on the spot
@@ -262,7 +291,7 @@ class Rules:
             raise ChinchonError(f"Rules.deck must be 48 or 40, got {self.deck!r}")
         _bool_field("wild_ace_of_coins", self.wild_ace_of_coins)
         _int_field("jokers", self.jokers, 0, 2)
-        _int_field("joker_points", self.joker_points, 0, _MAX_POINTS)
+        _int_field("joker_points", self.joker_points, 0, MAX_JOKER_POINTS)
         if self.points is not HOUSE_POINTS:
             object.__setattr__(self, "points", _points_table(self.points))
         _bool_field("seven_run_wins", self.seven_run_wins)

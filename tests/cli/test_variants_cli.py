@@ -59,7 +59,7 @@ def test_bad_rules_exit_2(capsys):
     assert "8c is not in the 40-card deck" in capsys.readouterr().err
     assert main(["hint", "1c 2c 3c 4c 5c 6c 7c", "--points", "1,2,3"]) == 2
     assert "Rules.points" in capsys.readouterr().err
-    assert main(["hint", "1c 2c 3c 4c 5c 6c 7c", "--joker-points", "40"]) == 2
+    assert main(["hint", "1c 2c 3c 4c 5c 6c 7c", "--joker-points", "51"]) == 2
     assert "Rules.joker_points" in capsys.readouterr().err
 
 

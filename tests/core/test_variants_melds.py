@@ -279,7 +279,7 @@ def rules_values(draw):
         deck=draw(st.sampled_from((48, 40))),
         wild_ace_of_coins=draw(st.booleans()),
         jokers=draw(st.integers(0, 2)),
-        joker_points=draw(st.integers(0, 31)),
+        joker_points=draw(st.integers(0, 50)),
         points=draw(st.lists(st.integers(0, 31), min_size=12, max_size=12)),
         seven_run_wins=draw(st.booleans()),
         joker_chinchon=draw(st.one_of(st.none(), st.integers(0, 50))),
@@ -296,7 +296,7 @@ def hands_under_rules(draw, size=st.integers(1, 8)):
     jokers = [i for i in pool if rules.is_joker(i)]
     n = draw(size)
     # jokers are drawn first, often, so that the properties meet them
-    k = draw(st.integers(0, min(len(jokers), n, 3)))
+    k = draw(st.integers(0, min(len(jokers), n, 6)))
     picks = draw(st.permutations(jokers))[:k] if jokers else []
     rest = [i for i in pool]
     for j in picks:

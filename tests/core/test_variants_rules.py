@@ -70,7 +70,7 @@ def test_unknown_preset_lists_the_names():
     ("deck", 52), ("deck", 36), ("deck", True), ("deck", 48.0), ("deck", "48"),
     ("wild_ace_of_coins", 1), ("wild_ace_of_coins", "yes"), ("wild_ace_of_coins", None),
     ("jokers", -1), ("jokers", 3), ("jokers", True), ("jokers", 1.0), ("jokers", 10**30),
-    ("joker_points", -1), ("joker_points", 32), ("joker_points", False), ("joker_points", 10**40),
+    ("joker_points", -1), ("joker_points", 51), ("joker_points", False), ("joker_points", 10**40),
     ("seven_run_wins", 0), ("seven_run_wins", "False"),
     ("joker_chinchon", -1), ("joker_chinchon", 2**31), ("joker_chinchon", True),
     ("joker_chinchon", 2.5), ("joker_chinchon", 10**40),
@@ -79,6 +79,10 @@ def test_unknown_preset_lists_the_names():
     ("void_at_stock", 2.0), ("void_at_stock", 10**30),
     ("close_limit", 256), ("close_limit", True), ("minus_ten", -1), ("rejoin_chips", -1),
     ("eliminate_above", 70.5), ("reconnect_seconds", float("nan")),
+    # every number of Rules within the range docs/rules.md gives it
+    ("eliminate_above", -5), ("eliminate_above", 2**53), ("close_limit", -1),
+    ("minus_ten", 2**53), ("rejoin_chips", 2**53), ("reconnect_seconds", -1),
+    ("reconnect_seconds", float("inf")), ("points", [32] * 12), ("points", [-1] * 12),
 ])
 def test_bad_values_name_the_field(field, bad):
     with pytest.raises(ChinchonError) as e:

@@ -62,6 +62,26 @@ def test_native_plays_the_python_loops_games_under_other_plain_rules(rules, play
     assert engine_diff.compare(players, bots, 3, 0, games(30), rules) == []
 
 
+#: jokers worth 50, the most Rules takes: the fifty preset at 5 players (four jokers in
+#: two decks: every score within a byte), the wild ace with both jokers at 6 (six jokers:
+#: hints past 255) and conga's two players
+FIFTY_POINT_JOKERS = [
+    (5, "greedy,random,expert", Rules.preset("fifty").replace(joker_points=50)),
+    (6, "greedy,expert,random", Rules(wild_ace_of_coins=True, jokers=2, joker_points=50,
+                                      close_limit=9)),
+    (2, "expert,greedy", Rules.preset("conga").replace(joker_points=50)),
+]
+
+
+@pytest.mark.parametrize("players,spec,rules", FIFTY_POINT_JOKERS,
+                         ids=["fifty-5", "wild-two-jokers-6", "conga-2"])
+def test_native_plays_the_python_loops_games_with_fifty_point_jokers(players, spec, rules):
+    bots = engine_diff.seat_bots(spec, players)
+    if PURE:
+        bots = [b if b != "expert" else "greedy" for b in bots]
+    assert engine_diff.compare(players, bots, 13, 0, games(20), rules) == []
+
+
 @pytest.mark.parametrize("seed", [-(2**200) - 3, 2**256 - 1])
 def test_seeds_of_any_size_and_sign(seed):
     bots = ["greedy", "random", "greedy" if PURE else "expert"]

@@ -126,6 +126,9 @@ CUSTOM = [
           all_out="lowest", points=(1, 2, 3, 4, 5, 6, 7, 0, 0, 10, 10, 10)),
     Rules(seven_run_wins=False, joker_chinchon=None, minus_ten=25, jokers=2,
           eliminate_above=20, rejoin_chips=1),
+    # jokers worth 50, the most Rules takes: the points plane and max_points reach the
+    # observation space's high
+    Rules(wild_ace_of_coins=True, jokers=2, joker_points=50, close_limit=9),
 ]
 
 

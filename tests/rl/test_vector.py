@@ -16,7 +16,7 @@ pytest.importorskip("pettingzoo")
 
 import chinchon  # noqa: E402
 import chinchon.rl as rl  # noqa: E402
-from chinchon import ActionNotAllowed, ChinchonError, IllegalAction  # noqa: E402
+from chinchon import ActionNotAllowed, ChinchonError, IllegalAction, Rules  # noqa: E402
 from chinchon.rl import encoding as E  # noqa: E402
 from chinchon.rl.vector import NATIVE  # noqa: E402
 from gymnasium.utils.env_checker import data_equivalence  # noqa: E402
@@ -90,6 +90,21 @@ def test_same_games_with_every_option(kw):
     n = 4
     vec, ref = _pair(n, **kw)
     _same_trajectory(vec, ref, scaled(1_500) // n, seed=5)
+
+
+@pytest.mark.parametrize("players,rules", [
+    (5, Rules.preset("fifty").replace(joker_points=50)),
+    (6, Rules(wild_ace_of_coins=True, jokers=2, joker_points=50, close_limit=9)),
+], ids=["fifty-50", "wild-two-jokers-50"])
+def test_same_games_with_fifty_point_jokers(players, rules):
+    """Jokers worth 50 (hints past 255 with six in two decks): the same games, and
+    every observation within the observation space (its high: 50 a card)."""
+    n = 4
+    vec, ref = _pair(n, players, "greedy", rules)
+    obs, _ = vec.reset(seed=3)
+    check_obs(obs, vec.observation_space, "reset")
+    assert obs[:, E.FIELDS["max_points"][0]].tolist() == [50.0] * n
+    assert _same_trajectory(vec, ref, scaled(3_000) // n, seed=3) > 0
 
 
 def test_same_games_against_the_search_bot():

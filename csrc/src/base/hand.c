@@ -19,9 +19,9 @@ cc_status cc_check_hand(cc_hand h, int max_cards, int *n_cards)
     return st;
 }
 
-/* Points of the cards of h, a card held twice counted twice.
- * O(1): ten popcounts. */
-int cc_hand_points(const cc_rules *rules, cc_hand h) { return cc_hand_weight(rules, h); }
+/* Points of the cards of h, jokers included, a card held twice counted twice.
+ * O(1): ten popcounts (twelve under jokers worth over 31). */
+int cc_hand_points(const cc_rules *rules, cc_hand h) { return cc_hand_weight_any(rules, h); }
 
 /* Next element of a meld key walked in ascending order, consuming it from (*o, *t);
  * -1 at the end. O(1). */

@@ -35,11 +35,24 @@ CC_INLINE cc_status cc_hand_status(cc_hand h, int max_cards, int exact, int *n)
  * O(1): two popcounts. */
 CC_INLINE int cc_hand_count(cc_hand h) { return cc_popcount(h.once) + cc_popcount(h.twice); }
 
-/* Points of the cards of h under rules, a card held twice counted twice.
- * O(1): ten popcounts. */
+/* Points of the cards of h under rules, a card held twice counted twice, but for the
+ * 32 of a joker worth 32-50 (the five planes of cc_wpop: the natural cards, the
+ * working space, and jokers worth up to 31 are whole). O(1): ten popcounts. */
 CC_INLINE int cc_hand_weight(const cc_rules *rules, cc_hand h)
 {
     return cc_wpop(rules, h.once) + cc_wpop(rules, h.twice);
+}
+
+/* Points of the cards of h under rules, every joker whole (a joker worth 32-50 adds the
+ * 32 the planes lack), a card held twice counted twice. O(1): ten popcounts, two more
+ * under such jokers. */
+CC_INLINE int cc_hand_weight_any(const cc_rules *rules, cc_hand h)
+{
+    int w = cc_hand_weight(rules, h);
+    if (rules->joker_points & 32u) /* (a branch: the house rules never take it) */
+        w += (cc_popcount(h.once & rules->joker_mask) +
+              cc_popcount(h.twice & rules->joker_mask)) << 5;
+    return w;
 }
 
 /* h with one more copy of card (a bit index): held once, or twice if h holds it already

@@ -22,6 +22,23 @@ static void cc_planes_of(const uint8_t pts[64], uint64_t plane[5])
     }
 }
 
+/* The most points 8 cards can leave unmatched under *rules (its deck and jokers set):
+ * the jokers of two decks (each joker card and the wild ace twice), up to 8, at
+ * joker_points when that is more than the dearest natural card of the deck, the rest at
+ * that card's points. Python: SolverRules.max_deadwood. O(12). */
+static int cc_max_deadwood(const cc_rules *rules)
+{
+    int r, most = 0, jokers = 2 * (rules->jokers + rules->wild_ace);
+    for (r = 0; r < CC_NRANKS; r++)
+        if (cc_space_place(rules->deck, r + 1) >= 0 && rules->points[r] > most)
+            most = rules->points[r];
+    if (jokers > CC_MAX_HAND)
+        jokers = CC_MAX_HAND;
+    if (rules->joker_points <= most)
+        return CC_MAX_HAND * most;
+    return jokers * rules->joker_points + (CC_MAX_HAND - jokers) * most;
+}
+
 /* Derive the masks, planes and place points of *rules from its fields.
  * O(64 * 5). */
 static void cc_derive(cc_rules *rules)
@@ -48,10 +65,11 @@ static void cc_derive(cc_rules *rules)
         else if (rules->card_mask & bit)
             work[cc_ctz(cc_space_compact(rules->deck, bit))] = rules->points[i & 15];
     }
-    cc_planes_of(raw, rules->plane);
+    cc_planes_of(raw, rules->plane); /* (a joker's 32, bit 5: cc_hand_weight_any) */
     cc_planes_of(work, rules->wplane);
     for (r = 0; r < 16; r++)
         rules->wpoints[r] = 0;
+    rules->max_deadwood = (uint16_t)cc_max_deadwood(rules);
     for (r = 0; r < CC_NRANKS; r++) {
         int place = cc_space_place(rules->deck, r + 1);
         if (place >= 0)
@@ -73,7 +91,7 @@ void cc_rules_default(cc_rules *rules)
 }
 
 /* Fill *rules from a point table (each 0..31), a close limit (0..255) and the minus ten
- * score (0..INT_MAX), with the house variants. O(1); CC_ERR_BAD_ARGUMENT (*rules
+ * score (0..INT_MAX), with the house variants (joker points 0..CC_MAX_JOKER_POINTS). O(1); CC_ERR_BAD_ARGUMENT (*rules
  * untouched) when out of range. */
 cc_status cc_rules_init(cc_rules *rules, const uint8_t points[CC_NRANKS], int close_limit,
                         int minus_ten)
@@ -98,7 +116,7 @@ cc_status cc_rules_init_variant(cc_rules *rules, const uint8_t points[CC_NRANKS]
             return CC_ERR_BAD_ARGUMENT;
     if ((v->deck != 48 && v->deck != 40) || (v->wild_ace_of_coins != 0 &&
                                               v->wild_ace_of_coins != 1) ||
-        v->jokers < 0 || v->jokers > 2 || v->joker_points < 0 || v->joker_points > 31 ||
+        v->jokers < 0 || v->jokers > 2 || v->joker_points < 0 || v->joker_points > CC_MAX_JOKER_POINTS ||
         (v->seven_run_wins != 0 && v->seven_run_wins != 1) || v->joker_chinchon < -1)
         return CC_ERR_BAD_ARGUMENT;
     for (i = 0; i < CC_NRANKS; i++)

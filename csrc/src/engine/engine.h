@@ -52,7 +52,8 @@ typedef struct game {
     int dw[CC_MAX_PLAYERS];
     /* the greedy bot's hints of a discard-pile draw, reused for its discard */
     int took;
-    uint8_t took_points[8], took_outcomes[8];
+    uint16_t took_points[8];
+    uint8_t took_outcomes[8];
     /* the greedy bot's order of equal discards, by card: a joker after a natural card
      * (bit 6), then the card worth more first (31 - its points) */
     uint8_t card_key[64];
@@ -65,7 +66,7 @@ typedef struct game {
 /* A list of hints (or outlook lines): 8 cards in ascending order, copies listed twice. */
 typedef struct hints {
     uint8_t card[8];
-    uint8_t points[8];
+    uint16_t points[8]; /* (jokers of up to 50 points: a hint may pass 255) */
     uint8_t outcome[8]; /* cc_outcome; 0 also where closing is refused this turn */
 } hints;
 
@@ -106,12 +107,24 @@ CC_INLINE int eng_deadwood(const cc_rules *r, cc_hand h)
                         : cc_melds_deadwood_core(r, h.once, h.twice);
 }
 
+/* The discard hints (points and outcomes) of the valid 8 cards h under plain rules,
+ * whose hints fit a byte, widened. <= 9 deadwoods on the house kernels. */
+CC_INLINE void eng_plain_hints(const cc_rules *r, cc_hand h, uint16_t *points,
+                               uint8_t *outcomes)
+{
+    uint8_t p8[8];
+    int k;
+    cc_hints_of(r, h, p8, outcomes);
+    for (k = 0; k < 8; k++)
+        points[k] = p8[k];
+}
+
 /* The discard hints (points and outcomes) of the valid 8 cards h under the game's
  * rules, plain or not. <= 9 deadwoods on the house kernels; the variants' otherwise. */
-CC_INLINE void eng_hints(const cc_rules *r, cc_hand h, uint8_t *points, uint8_t *outcomes)
+CC_INLINE void eng_hints(const cc_rules *r, cc_hand h, uint16_t *points, uint8_t *outcomes)
 {
     if (r->plain)
-        cc_hints_of(r, h, points, outcomes);
+        eng_plain_hints(r, h, points, outcomes);
     else
         cc_var_hints(r, h, points, outcomes);
 }

@@ -204,7 +204,7 @@ static cc_status greedy_draw_hints(game *g, int seat, int own, cc_hand h8, int *
         || (h.outcome[best] != CC_CANNOT_CLOSE && may_close(g))) {
         if (own) {
             g->took = 1;
-            memcpy(g->took_points, h.points, 8);
+            memcpy(g->took_points, h.points, sizeof g->took_points);
             memcpy(g->took_outcomes, h.outcome, 8);
         }
         *from_pile = 1;
@@ -244,11 +244,11 @@ static cc_status greedy_discard_hints(game *g, int seat, int own, int *card, int
     hints h;
     int best;
     if (own && g->took && g->r.plain) { /* unmasked, as the discard-pile draw saw them */
-        cc_hints_of(&g->r, g->hands[seat], h.points, h.outcome);
+        eng_plain_hints(&g->r, g->hands[seat], h.points, h.outcome);
         cc_hand_indices(g->hands[seat], h.card);
     } else if (own && g->took) {
         cc_hand_indices(g->hands[seat], h.card);
-        memcpy(h.points, g->took_points, 8);
+        memcpy(h.points, g->took_points, sizeof h.points);
         memcpy(h.outcome, g->took_outcomes, 8);
     } else {
         eng_turn_hints(g, &h);

@@ -469,10 +469,14 @@ CC_FORCE_INLINE cc_status cc_jbatch_rows(const cc_rules *local, const cc_rules *
             else if (hints)
                 cc_jbatch_hints2(r, view, local, h, a, nj, out + 8 * i, 1);
         } else if (hints) {
+            uint16_t p16[8];
+            int k;
             if (decks == 1)
-                cc_joker_hints_one(view, local, h, 4, out + 8 * i);
+                cc_joker_hints_one(view, local, h, 4, p16);
             else
-                cc_joker_hints_two(view, local, h, 8, out + 8 * i);
+                cc_joker_hints_two(view, local, h, 8, p16);
+            for (k = 0; k < 8; k++) /* (the rules' scores fit a byte: cc_jbatch) */
+                out[8 * i + (size_t)k] = (uint8_t)p16[k];
         }
     }
     return CC_OK;
@@ -525,6 +529,38 @@ cc_status cc_jbatch(const cc_rules *rules, int hints, const uint64_t *masks, siz
             return st;
         }
         i = stop[1];
+    }
+    return CC_OK;
+}
+
+/* Deadwood (hints == 0) or hints (hints == 1) of n batch rows into 16-bit results under
+ * rules that are not plain, one row at a time by the single hand's search (the rules
+ * whose scores can pass a byte: cc_deadwood_batch_wide); each row checked as in
+ * cc_jbatch, stops at the first bad row. O(n) single-hand searches. */
+cc_status cc_jbatch_wide(const cc_rules *rules, int hints, const uint64_t *masks, size_t n,
+                         int decks, uint16_t *out, size_t *bad_row)
+{
+    cc_rules r = *rules;
+    const uint64_t cards = CC_LANE_MASK | (r.joker_mask & r.card_mask);
+    size_t i;
+    r.decks = (uint8_t)decks; /* the set capacity of every row: 4 per deck */
+    for (i = 0; i < n; i++) {
+        cc_hand h;
+        int held;
+        cc_status st;
+        h.once = decks == 1 ? masks[i] : masks[2 * i];
+        h.twice = decks == 1 ? 0 : masks[2 * i + 1];
+        st = cc_var_status_masks(cards, r.card_mask, h, CC_MAX_HAND, hints ? CC_MAX_HAND : -1,
+                                 &held);
+        if (st != CC_OK) {
+            if (bad_row != NULL)
+                *bad_row = i;
+            return st;
+        }
+        if (hints)
+            cc_var_hints(&r, h, out + 8 * i, NULL);
+        else
+            out[i] = (uint16_t)cc_var_deadwood(&r, h);
     }
     return CC_OK;
 }

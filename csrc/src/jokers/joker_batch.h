@@ -19,4 +19,9 @@
 CC_INTERNAL cc_status cc_jbatch(const cc_rules *rules, int hints, const uint64_t *masks,
                                 size_t n, int decks, uint8_t *out, size_t *bad_row);
 
+/* cc_jbatch into 16-bit results, one row at a time by the single hand's search: the
+ * rules whose scores can pass 255 (cc_rules.max_deadwood). O(n) single-hand searches. */
+CC_INTERNAL cc_status cc_jbatch_wide(const cc_rules *rules, int hints, const uint64_t *masks,
+                                     size_t n, int decks, uint16_t *out, size_t *bad_row);
+
 #endif /* CC_SRC_JOKER_BATCH_H */

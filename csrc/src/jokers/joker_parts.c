@@ -181,7 +181,7 @@ CC_INLINE int cc_jnatural(uint64_t o, uint64_t t)
  * Discarding a joker leaves nj - 1: with one, the best of a candidate with the joker
  * and a natural meld beside it. O(candidates^2). */
 CC_FORCE_INLINE void cc_jcands_hints(const cc_rules *view, const cc_rules *rules, cc_hand h,
-                                     uint64_t a, uint64_t b, int nj, int cap, uint8_t *points,
+                                     uint64_t a, uint64_t b, int nj, int cap, uint16_t *points,
                                      int two)
 {
     uint64_t jm = rules->joker_mask, once, x;
@@ -224,20 +224,20 @@ CC_FORCE_INLINE void cc_jcands_hints(const cc_rules *view, const cc_rules *rules
             int wc = cc_space_wbit(rules->deck, c);
             d = total + nj * jp - view->points[wc & 15] - gain[wc];
         }
-        points[k++] = (uint8_t)d;
+        points[k++] = (uint16_t)d;
         if (copies == 2)
-            points[k++] = (uint8_t)d;
+            points[k++] = (uint16_t)d;
     }
 }
 
 void cc_jcands_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
-                         int nj, int cap, uint8_t *points)
+                         int nj, int cap, uint16_t *points)
 {
     cc_jcands_hints(view, rules, h, a, 0, nj, cap, points, 0);
 }
 
 void cc_jcands_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
-                         uint64_t b, int nj, int cap, uint8_t *points)
+                         uint64_t b, int nj, int cap, uint16_t *points)
 {
     cc_jcands_hints(view, rules, h, a, b, nj, cap, points, 1);
 }

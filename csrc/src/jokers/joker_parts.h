@@ -160,9 +160,9 @@ CC_INTERNAL int cc_jcands_two(const cc_rules *view, int jp, uint64_t a, uint64_t
  * natural cards (a, b) (working space; b == 0 in the first), set capacity cap; points in
  * h's raw card order. O(parts^2) per discard. */
 CC_INTERNAL void cc_jcands_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h,
-                                     uint64_t a, int nj, int cap, uint8_t *points);
+                                     uint64_t a, int nj, int cap, uint16_t *points);
 CC_INTERNAL void cc_jcands_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
                                      uint64_t a, uint64_t b, int nj, int cap,
-                                     uint8_t *points);
+                                     uint16_t *points);
 
 #endif /* CC_SRC_JOKER_PARTS_H */

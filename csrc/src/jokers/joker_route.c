@@ -14,6 +14,11 @@
 #include "jokers/joker_route.h"
 #include "melds/melds.h"
 
+/* dj[] below holds, in a byte, the deadwood a natural card's discard leaves with one
+ * joker (7 cards: the joker and 6 natural ones at most), 0xFF for none yet: the most
+ * such a deadwood can be stays under 0xFF at every joker_points the rules take. */
+typedef char cc_jroute_dj_fits[CC_MAX_JOKER_POINTS + 6 * CC_MAX_CARD_POINTS < 0xFF ? 1 : -1];
+
 /* For each natural card x of (a, b) (working space): dj[x] = min(dj[x], D(a, b less one
  * copy of x) + add), D the house deadwood; returns D(a, b). A card that some best
  * collection leaves unmatched (or that is in no candidate meld) loses its points from
@@ -80,7 +85,7 @@ CC_FORCE_INLINE int cc_jremovals(const cc_rules *view, uint64_t a, uint64_t b, i
  * with more melds O(melds + cards) a part that is not open. */
 CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules, cc_hand h,
                                      uint64_t a, uint64_t b, int cap, uint64_t meld,
-                                     uint8_t *points, int two)
+                                     uint16_t *points, int two)
 {
     uint64_t jm = rules->joker_mask, x;
     int jp = rules->joker_points, places = rules->deck == 40 ? 10 : CC_NRANKS;
@@ -246,7 +251,7 @@ CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules
            cards keep their order in the working space, one place each */
         uint64_t jb = h.once & jm;
         int js = cc_popcount(h.once & ((jb & (~jb + 1)) - 1));
-        points[js] = (uint8_t)djoker;
+        points[js] = (uint16_t)djoker;
         for (x = a, k = 0; x != 0; x &= x - 1, k++)
             points[k + (k >= js)] = dj[cc_ctz(x)];
         return;
@@ -254,20 +259,20 @@ CC_FORCE_INLINE void cc_jroute_hints(const cc_rules *view, const cc_rules *rules
     k = 0;
     for (x = h.once; x != 0; x &= x - 1) {
         int c = cc_ctz(x), d = (jm >> c) & 1u ? djoker : dj[cc_space_wbit(rules->deck, c)];
-        points[k++] = (uint8_t)d;
+        points[k++] = (uint16_t)d;
         if ((h.twice >> c) & 1u)
-            points[k++] = (uint8_t)d;
+            points[k++] = (uint16_t)d;
     }
 }
 
 void cc_jroute_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
-                         int cap, uint64_t meld, uint8_t *points)
+                         int cap, uint64_t meld, uint16_t *points)
 {
     cc_jroute_hints(view, rules, h, a, 0, cap, meld, points, 0);
 }
 
 void cc_jroute_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h, uint64_t a,
-                         uint64_t b, int cap, uint64_t meld, uint8_t *points)
+                         uint64_t b, int cap, uint64_t meld, uint16_t *points)
 {
     cc_jroute_hints(view, rules, h, a, b, cap, meld, points, 1);
 }

@@ -16,9 +16,9 @@
  * first), set capacity cap; points in h's raw card order. O(1) plus <= 8 deadwoods
  * and the parts of each. */
 CC_INTERNAL void cc_jroute_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h,
-                                     uint64_t a, int cap, uint64_t meld, uint8_t *points);
+                                     uint64_t a, int cap, uint64_t meld, uint16_t *points);
 CC_INTERNAL void cc_jroute_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
                                      uint64_t a, uint64_t b, int cap, uint64_t meld,
-                                     uint8_t *points);
+                                     uint16_t *points);
 
 #endif /* CC_SRC_JOKER_ROUTE_H */

@@ -52,7 +52,7 @@ typedef struct jtab {
 } jtab;
 
 /* "No part" in the int16 tables: a sum of it with two parts' points and two jokers' (at
- * most 8 cards of 31 points in all) stays negative, so the terms of cc_jbatch_hints2_np
+ * most 8 natural cards of 31 points and two jokers of 50: 348) stays negative, so the terms of cc_jbatch_hints2_np
  * add without masks and the most the jokers save (>= 0) never takes one. */
 #define CC_JNO_PART (-1024)
 

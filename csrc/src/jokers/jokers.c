@@ -353,7 +353,7 @@ int cc_joker_deadwood(const cc_rules *view, const cc_rules *rules, uint64_t a, u
  * discarding a joker leaves the natural cards whole, with one joker less. Inlined per
  * deck count. O(parts) house hints passes, plus O(parts^2) pairs with two jokers. */
 CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_hand h, int cap,
-                               uint8_t *points, int two)
+                               uint16_t *points, int two)
 {
     uint64_t jm = rules->joker_mask, a, b, x, meld;
     int jp = rules->joker_points, places = rules->deck == 40 ? 10 : CC_NRANKS;
@@ -388,9 +388,9 @@ CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_h
                 }
                 d = total - view->points[wc & 15] - wx;
             }
-            points[k++] = (uint8_t)d;
+            points[k++] = (uint16_t)d;
             if (copies == 2)
-                points[k++] = (uint8_t)d;
+                points[k++] = (uint16_t)d;
         }
         return;
     }
@@ -406,13 +406,13 @@ CC_FORCE_INLINE void cc_jhints(const cc_rules *view, const cc_rules *rules, cc_h
 
 /* cc_jhints out of line, one copy per deck count. */
 void cc_joker_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h, int cap,
-                          uint8_t *points)
+                          uint16_t *points)
 {
     cc_jhints(view, rules, h, cap, points, 0);
 }
 
 void cc_joker_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h, int cap,
-                          uint8_t *points)
+                          uint16_t *points)
 {
     cc_jhints(view, rules, h, cap, points, 1);
 }

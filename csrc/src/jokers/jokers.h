@@ -23,8 +23,8 @@ CC_INTERNAL int cc_joker_deadwood(const cc_rules *view, const cc_rules *rules, u
  * cap: one copy for single-deck hands (b == 0 folded), one for hands holding a card
  * twice. <= 9 joker deadwoods, fewer on the fast paths. */
 CC_INTERNAL void cc_joker_hints_one(const cc_rules *view, const cc_rules *rules, cc_hand h,
-                                    int cap, uint8_t *points);
+                                    int cap, uint16_t *points);
 CC_INTERNAL void cc_joker_hints_two(const cc_rules *view, const cc_rules *rules, cc_hand h,
-                                    int cap, uint8_t *points);
+                                    int cap, uint16_t *points);
 
 #endif /* CC_SRC_JOKERS_H */

@@ -366,18 +366,22 @@ cc_outcome cc_var_close_outcome(const cc_rules *rules, cc_hand h)
  * not plain, the rules' decks (0: 2 when a card is held twice). Without a joker: the
  * house hints kernel on the working space; with one, the joker hints (jokers.c).
  * <= 9 deadwoods without a joker; the joker search otherwise. */
-void cc_var_hints(const cc_rules *rules, cc_hand h, uint8_t *points, uint8_t *outcomes)
+void cc_var_hints(const cc_rules *rules, cc_hand h, uint16_t *points, uint8_t *outcomes)
 {
     const cc_rules view = cc_view(rules);
     uint64_t x;
-    int k = 0, decks = rules->decks;
+    int k = 0, decks = rules->decks, any = 0;
     if (decks == 0)
         decks = h.twice != 0 ? 2 : 1;
     if ((h.once & rules->joker_mask) == 0) {
         cc_hand w;
+        uint8_t p8[8];
         w.once = cc_space_compact(rules->deck, h.once);
         w.twice = cc_space_compact(rules->deck, h.twice);
-        cc_hints_plain(&view, w, points);
+        cc_hints_plain(&view, w, p8);
+        for (k = 0; k < 8; k++)
+            points[k] = p8[k];
+        k = 0;
     } else if (h.twice == 0) {
         cc_joker_hints_one(&view, rules, h, 4 * decks, points);
     } else {
@@ -385,7 +389,10 @@ void cc_var_hints(const cc_rules *rules, cc_hand h, uint8_t *points, uint8_t *ou
     }
     if (outcomes == NULL)
         return;
-    if (!cc_hints_may_close(rules, points)) {
+    for (k = 0; k < 8; k++)
+        any |= points[k] <= rules->close_limit;
+    k = 0;
+    if (!any) {
         memset(outcomes, CC_CANNOT_CLOSE, 8); /* most turns: no discard closes */
         return;
     }

@@ -64,9 +64,10 @@ CC_INTERNAL int cc_var_deadwood(const cc_rules *rules, cc_hand h);
 CC_INTERNAL cc_outcome cc_var_close_outcome(const cc_rules *rules, cc_hand h);
 
 /* Discard hints (points, and outcomes when not NULL) of the 8 valid cards h under rules
- * that are not plain, ascending card order. The house hints on the working space
+ * that are not plain, ascending card order; points in 16 bits (with jokers worth up to
+ * CC_MAX_JOKER_POINTS a hint may pass 255). The house hints on the working space
  * without a joker, else the joker hints (jokers.c). */
-CC_INTERNAL void cc_var_hints(const cc_rules *rules, cc_hand h, uint8_t *points,
+CC_INTERNAL void cc_var_hints(const cc_rules *rules, cc_hand h, uint16_t *points,
                               uint8_t *outcomes);
 
 /* The best arrangement of a valid hand under any rules (plain included), for the

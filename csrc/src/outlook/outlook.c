@@ -164,7 +164,8 @@ static void cc_ahead_prospect_any(const cc_rules *r, cc_hand h7, cc_hand u, cc_p
     for (x = u.once; x != 0; x &= x - 1) {
         int i = cc_ctz(x), k, best = 0, code = 0;
         int copies = 1 + (int)((u.twice >> i) & 1u);
-        uint8_t pts[8], outs[8];
+        uint16_t pts[8];
+        uint8_t outs[8];
         cc_hand h8 = cc_hand_add(h7, i);
         cc_var_hints(r, h8, pts, outs);
         for (k = 0; k < 8; k++) {
@@ -206,15 +207,20 @@ cc_status cc_ahead_prospect(const cc_rules *rules, cc_hand h7, cc_hand unseen,
 
 /* The outlook of a checked 8-card hand (r: the call's rules, decks set).
  * The hints, then one prospect per distinct card. */
-static void cc_ahead_outlook_run(const cc_rules *r, cc_hand h, cc_hand u, uint8_t points[8],
+static void cc_ahead_outlook_run(const cc_rules *r, cc_hand h, cc_hand u, uint16_t points[8],
                            uint8_t *outcomes, cc_prospect out[8])
 {
     uint64_t x;
     int k = 0;
-    if (r->plain)
-        cc_hints_of(r, h, points, outcomes);
-    else
+    if (r->plain) {
+        uint8_t p8[8]; /* (plain rules: every hint fits a byte) */
+        cc_hints_of(r, h, p8, outcomes);
+        for (k = 0; k < 8; k++)
+            points[k] = p8[k];
+        k = 0;
+    } else {
         cc_var_hints(r, h, points, outcomes);
+    }
     for (x = h.once; x != 0; x &= x - 1) {
         uint64_t bit = x & (~x + 1);
         cc_hand h7;
@@ -237,7 +243,7 @@ static void cc_ahead_outlook_run(const cc_rules *r, cc_hand h, cc_hand u, uint8_
 /* The outlook of 8 cards drawing from unseen, both checked here (cc_outlook past its
  * pointer checks). The hints and eight prospects. */
 cc_status cc_ahead_hand(const cc_rules *rules, cc_hand h8, cc_hand unseen,
-                        uint8_t points[8], uint8_t *outcomes, cc_prospect out[8])
+                        uint16_t points[8], uint8_t *outcomes, cc_prospect out[8])
 {
     cc_rules r;
     cc_status st;
@@ -252,7 +258,7 @@ cc_status cc_ahead_hand(const cc_rules *rules, cc_hand h8, cc_hand unseen,
 
 /* One row of the batch's output: the columns of OUTLOOK_COLUMNS for each held card.
  * O(8). */
-static void cc_ahead_outlook_row(const uint8_t *points, const cc_prospect *p, double *row)
+static void cc_ahead_outlook_row(const uint16_t *points, const cc_prospect *p, double *row)
 {
     int k;
     for (k = 0; k < 8; k++, row += CC_OUTLOOK_COLUMNS) {
@@ -278,7 +284,7 @@ cc_status cc_ahead_rows(const cc_rules *rules, const uint64_t *masks,
     r.decks = (uint8_t)decks;
     for (i = 0; i < n; i++) {
         cc_hand h, u;
-        uint8_t points[8];
+        uint16_t points[8];
         cc_prospect p[8];
         cc_status st;
         h.once = decks == 1 ? masks[i] : masks[2 * i];

@@ -22,7 +22,7 @@ CC_INTERNAL cc_status cc_ahead_prospect(const cc_rules *rules, cc_hand h7, cc_ha
 /* The hints of 8 cards h8 and the prospect after each discard (rules, points and out
  * non-NULL; outcomes may be NULL). The hints and eight prospects. */
 CC_INTERNAL cc_status cc_ahead_hand(const cc_rules *rules, cc_hand h8, cc_hand unseen,
-                                    uint8_t points[8], uint8_t *outcomes,
+                                    uint16_t points[8], uint8_t *outcomes,
                                     cc_prospect out[8]);
 
 /* The outlook of n batch rows (rules non-NULL, decks 1 or 2, the arrays present when

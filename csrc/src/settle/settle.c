@@ -122,7 +122,7 @@ static void consider(seat *z, const own_meld *const *own, int n)
     for (i = 0; i < n; i++)
         rest = cc_hand_minus(rest, own[i]->m.cards);
     own_cards = z->hand_cards - cc_hand_count(rest);
-    rest_points = cc_hand_weight(z->rules, rest);
+    rest_points = cc_hand_weight_any(z->rules, rest);
     bound = rest_points - cc_lay_select(&z->s, rest);
     if (z->have_best && (bound > z->best.points ||
                          (bound == z->best.points &&

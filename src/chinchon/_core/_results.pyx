@@ -17,7 +17,7 @@ before the object is returned. The outlook's results are named tuples, made by
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from .chinchon cimport (CC_JOKER_CHINCHON, CC_MINUS_TEN, cc_arrangement, cc_hand, cc_meld,
                         cc_prospect, cc_seat_result, cc_settlement, cc_table_meld)
@@ -393,11 +393,14 @@ cdef list _in_order(list lines, cc_hand h, object order):
 
 
 # Hints are immutable values; a server asks for eight every turn, so each distinct one
-# is built once and shared (at most 64 cards x 256 points x 5 outcomes).
+# is built once and shared (at most 64 cards x 256 points x 5 outcomes). A hint of 256
+# points or more (jokers worth over 31: Rules.joker_points) is built each time.
 cdef list _HINTS = [None] * (64 * 256 * 5)
 
 
 cdef inline object _hint(int index, int points, int outcome):
+    if points > 255:
+        return Hint(_BY_INDEX[index], points, outcome != 0, _OUTCOME_OF[outcome])
     cdef int key = (index * 256 + points) * 5 + outcome
     hint = _HINTS[key]
     if hint is None:
@@ -406,7 +409,7 @@ cdef inline object _hint(int index, int points, int outcome):
     return hint
 
 
-cdef list hints_of(cc_hand h, const uint8_t *points, const uint8_t *outcomes, object order):
+cdef list hints_of(cc_hand h, const uint16_t *points, const uint8_t *outcomes, object order):
     """The Hints of cc_discard_hints's rows for hand h: in ascending card order, or in
     the order of the cards of ``order`` (the hand as the caller gave it; None: none)."""
     cdef list hints = []
@@ -431,7 +434,7 @@ cdef inline tuple _prospect_fields(const cc_prospect *p):
             (<double>p.outcomes[4]) / n, <int>p.draws)
 
 
-cdef list outlook_of(cc_hand h, const uint8_t *points, const uint8_t *outcomes,
+cdef list outlook_of(cc_hand h, const uint16_t *points, const uint8_t *outcomes,
                      const cc_prospect *prospects, object order):
     """The Outlook lines of cc_outlook's rows for hand h, ordered as hints_of's."""
     cdef list lines = []

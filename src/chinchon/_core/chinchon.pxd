@@ -3,7 +3,7 @@
 # down to its sentinel, so the binding can check at import that every status has its
 # exception (errors.STATUS_ERRORS, keyed by the name cc_status_name gives).
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 
 cdef extern from "chinchon.h" nogil:
@@ -48,6 +48,7 @@ cdef extern from "chinchon.h" nogil:
     ctypedef struct cc_rules:
         uint8_t points[CC_NRANKS]
         uint8_t close_limit
+        uint16_t max_deadwood
         int minus_ten
         uint64_t plane[5]
         uint8_t deck
@@ -95,12 +96,16 @@ cdef extern from "chinchon.h" nogil:
     cc_status cc_deadwood(const cc_rules *rules, cc_hand h, int *points)
     cc_status cc_best_melds(const cc_rules *rules, cc_hand h, cc_arrangement *out)
     cc_status cc_close_outcome(const cc_rules *rules, cc_hand h, cc_outcome *outcome)
-    cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint8_t points[8],
+    cc_status cc_discard_hints(const cc_rules *rules, cc_hand h, uint16_t points[8],
                                uint8_t *outcomes)
     cc_status cc_deadwood_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                                 int decks, uint8_t *out, size_t *bad_row)
     cc_status cc_hints_batch(const cc_rules *rules, const uint64_t *masks, size_t n,
                              int decks, uint8_t *out, size_t *bad_row)
+    cc_status cc_deadwood_batch_wide(const cc_rules *rules, const uint64_t *masks, size_t n,
+                                     int decks, uint16_t *out, size_t *bad_row)
+    cc_status cc_hints_batch_wide(const cc_rules *rules, const uint64_t *masks, size_t n,
+                                  int decks, uint16_t *out, size_t *bad_row)
     ctypedef enum cc_simd:
         CC_SIMD_SCALAR
         CC_SIMD_AVX2
@@ -174,7 +179,7 @@ cdef extern from "chinchon.h" nogil:
 
     cc_status cc_prospect_of(const cc_rules *rules, cc_hand h7, cc_hand unseen,
                              cc_prospect *out)
-    cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint8_t points[8],
+    cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint16_t points[8],
                          uint8_t *outcomes, cc_prospect out[8])
     cc_status cc_outlook_batch(const cc_rules *rules, const uint64_t *masks,
                                const uint64_t *unseen, size_t n, int decks, double *out,

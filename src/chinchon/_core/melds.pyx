@@ -8,11 +8,12 @@ Batches run the C core inside ``with nogil:``, split over threads from
 ``_MIN_ROWS_PER_THREAD`` rows on; the status is checked after each chunk.
 """
 
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from .chinchon cimport (CC_CANNOT_CLOSE, CC_OK, cc_arrangement, cc_best_melds,
-                        cc_close_outcome, cc_deadwood, cc_deadwood_batch, cc_discard_hints,
-                        cc_hand, cc_hints_batch, cc_outcome, cc_rules, cc_simd,
+                        cc_close_outcome, cc_deadwood, cc_deadwood_batch,
+                        cc_deadwood_batch_wide, cc_discard_hints, cc_hand, cc_hints_batch,
+                        cc_hints_batch_wide, cc_outcome, cc_rules, cc_simd,
                         cc_simd_active, cc_simd_best, cc_simd_name, cc_simd_supported,
                         cc_simd_use, cc_status, CC_SIMD_END)
 from ._common cimport (CRules, card_order, crules_of, hand_masks, hand_of, refused, rules_for,
@@ -74,7 +75,7 @@ def close_outcome(hand, *, decks=None, rules=None):
 def discard_hints(hand8, *, decks=None, rules=None):
     cdef cc_hand h
     cdef cc_rules r
-    cdef uint8_t points[8]
+    cdef uint16_t points[8]
     cdef uint8_t outcomes[8]
     cdef int nd
     cdef cc_status st
@@ -116,18 +117,37 @@ def _chunk(int which, CRules cr, const uint64_t[::1] flat, uint8_t[::1] res, int
     return <int>st, lo + bad
 
 
+def _chunk_wide(int which, CRules cr, const uint64_t[::1] flat, uint16_t[::1] res, int decks,
+                int width, size_t lo, size_t hi):
+    """_chunk into uint16 results: rules whose scores can pass 255."""
+    cdef size_t bad = 0
+    cdef cc_status st
+    with nogil:
+        if which == 0:
+            st = cc_deadwood_batch_wide(&cr.r, &flat[lo * decks], hi - lo, decks,
+                                        &res[lo * width], &bad)
+        else:
+            st = cc_hints_batch_wide(&cr.r, &flat[lo * decks], hi - lo, decks,
+                                     &res[lo * width], &bad)
+    return <int>st, lo + bad
+
+
 cdef object _run_batch(int which, masks, threads, int width, rules):
     cdef CRules cr = crules_of(rules)
     cdef int nthreads = check_threads(threads)
     arr, decks = normalize_batch(masks)
     cdef size_t n = arr.shape[0]
-    out = np.empty((arr.shape[0], width) if width > 1 else arr.shape[0], dtype=np.uint8)
+    # a byte per score while the rules' scores fit one (every preset), else 16 bits
+    cdef bint wide = cr.r.max_deadwood > 255
+    out = np.empty((arr.shape[0], width) if width > 1 else arr.shape[0],
+                   dtype=np.uint16 if wide else np.uint8)
     if n == 0:
         return out
     flat = arr.reshape(-1)
     cdef size_t chunks = min(<size_t>nthreads,
                              (n + _MIN_ROWS_PER_THREAD - 1) // _MIN_ROWS_PER_THREAD)
-    st, row = run_chunks(_chunk, n, chunks, (which, cr, flat, out.reshape(-1), decks, width))
+    st, row = run_chunks(_chunk_wide if wide else _chunk, n, chunks,
+                         (which, cr, flat, out.reshape(-1), decks, width))
     if st != CC_OK:
         raise row_error(status_name(st), row, int(flat[row * decks]))
     return out

@@ -9,7 +9,7 @@ check (:func:`chinchon._args.check_unseen`), which raises the documented error n
 the card.
 """
 
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from .chinchon cimport (CC_OK, CC_OUTLOOK_COLUMNS, cc_hand, cc_outlook, cc_outlook_batch,
                         cc_prospect, cc_prospect_of, cc_rules, cc_status)
@@ -99,7 +99,7 @@ def outlook(hand8, unseen=None, *, decks=None, rules=None):
     cdef cc_hand h, u
     cdef int nd
     cdef cc_rules r
-    cdef uint8_t points[8]
+    cdef uint16_t points[8]
     cdef uint8_t outcomes[8]
     cdef cc_prospect p[8]
     cdef cc_status st

@@ -304,12 +304,14 @@ def _rows(arr: np.ndarray, decks: int) -> Iterable[tuple[int, int]]:
 def deadwood_batch(masks: Any, *, threads: Optional[int] = None,
                    rules: Optional[Rules] = None) -> np.ndarray:
     """Deadwood of each row (0-8 cards) of a batch in the public encoding:
-    shape (n,) single deck, (n, 2) double deck. Returns uint8 of shape (n,)."""
+    shape (n,) single deck, (n, 2) double deck. Returns shape (n,) of dtype
+    ``rules.solver.score_dtype``: uint8 while every score the rules allow fits a byte
+    (every preset), uint16 when jokers worth over 31 could pass 255."""
     rules = check_rules(rules)
     check_threads(threads)
     arr, decks = normalize_batch(masks)
     view = solver_view(rules.solver, decks)
-    out = np.empty(arr.shape[0], dtype=np.uint8)
+    out = np.empty(arr.shape[0], dtype=rules.solver.score_dtype)
     for row, (once, twice) in enumerate(_rows(arr, decks)):
         status = row_status(once, twice, None, rules)
         if status != "CC_OK":
@@ -321,12 +323,13 @@ def deadwood_batch(masks: Any, *, threads: Optional[int] = None,
 def hints_batch(masks: Any, *, threads: Optional[int] = None,
                 rules: Optional[Rules] = None) -> np.ndarray:
     """For each 8-card row: the deadwood after discarding each held card, in ascending
-    card order (a double-deck copy listed twice). Returns uint8 of shape (n, 8)."""
+    card order (a double-deck copy listed twice). Returns shape (n, 8) of dtype
+    ``rules.solver.score_dtype`` (see :func:`deadwood_batch`)."""
     rules = check_rules(rules)
     check_threads(threads)
     arr, decks = normalize_batch(masks)
     view = solver_view(rules.solver, decks)
-    out = np.empty((arr.shape[0], 8), dtype=np.uint8)
+    out = np.empty((arr.shape[0], 8), dtype=rules.solver.score_dtype)
     for row, (once, twice) in enumerate(_rows(arr, decks)):
         status = row_status(once, twice, 8, rules)
         if status != "CC_OK":

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..cards import CARD_AT, Card
 from ..game.observation import Observation
-from ..rules import Rules
+from ..rules import MAX_CARD_POINTS, MAX_JOKER_POINTS, Rules
 
 __all__ = [
     "N_CARDS", "MAX_SEATS", "DISCARD", "CLOSE", "DRAW_STOCK", "DRAW_DISCARD", "REJOIN",
@@ -91,10 +91,13 @@ for _k in range(MAX_SEATS):
 for _j, _name in enumerate(SCALARS):
     FIELDS[_name] = (_SCALARS_AT + _j, 1)
 
+#: the most a card can cost under any rules: a joker (up to 50) or a natural card (31)
+_MOST_POINTS = max(MAX_CARD_POINTS, MAX_JOKER_POINTS)
+
 _BOUNDS = {
     "hand": (0, 2), "discard_pile": (0, 2), "discard_top": (0, 1), "restocked": (0, 2),
     **{f"taken_{k}": (0, 2) for k in range(MAX_SEATS)},
-    "deck": (0, 2), "jokers": (0, 1), "points": (0, 31),
+    "deck": (0, 2), "jokers": (0, 1), "points": (0, _MOST_POINTS),
     "present": (0, 1), "in_game": (0, 1), "total": (-CLIP, CLIP), "chips": (0, CLIP),
     "to_act": (0, 1), "lead": (0, 1), "last_points": (-CLIP, CLIP),
     "phase_draw": (0, 1), "phase_discard": (0, 1), "phase_rejoin": (0, 1),
@@ -104,7 +107,7 @@ _BOUNDS = {
     "eliminate_above": (0, CLIP), "minus_ten": (0, CLIP), "seven_run_wins": (0, 1),
     "joker_chinchon_on": (0, 1), "joker_chinchon": (0, CLIP), "first_round_close": (0, 1),
     "all_out_lowest": (0, 1), "void_at_stock_on": (0, 1), "void_at_stock": (0, 255),
-    "rejoin_chips": (0, CLIP), "max_points": (0, 31),
+    "rejoin_chips": (0, CLIP), "max_points": (0, _MOST_POINTS),
 }
 
 
