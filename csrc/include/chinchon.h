@@ -568,8 +568,9 @@ typedef struct cc_search_view {
 } cc_search_view;
 
 /* The search bot's decision for the view: determinised Monte Carlo (each sample deals
- * the unseen cards to the other hands and the stock consistently with the view, then
- * plays every candidate out to the hand's end with the greedy bots, the same sample and
+ * the unseen cards to the other hands and the stock consistently with the view, each
+ * other hand then played as its seat drew, a stock card per turn and the greedy's
+ * discard; then plays every candidate out to the hand's end with the greedy bots, the same sample and
  * draws for each; the value of the end is the seat's chance to win the game, from the
  * totals, who is in and the chips). The budget: `playouts` in all (> 0), else
  * `micros` of wall time (> 0). The same view, seed and playouts give the same choice.

@@ -85,8 +85,11 @@ static void check_games(int games)
 }
 
 /* A view of seat 0 at its draw, 4 players, house rules: a shuffled deck dealt 7 each,
- * one card to the pile, the rest the stock; seat 2 took a card from the pile. */
-static void view_of(cc_search_view *v, const cc_game_config *cfg, const int *deck)
+ * one card to the pile, the rest the stock; seat 2 took a card from the pile; `turns`
+ * played this hand (from 3: each other seat played one; more: the samples' other hands
+ * are played as their seats drew, search.c's improve). */
+static void view_of(cc_search_view *v, const cc_game_config *cfg, const int *deck,
+                    uint32_t turns)
 {
     int s, k;
     memset(v, 0, sizeof *v);
@@ -103,7 +106,7 @@ static void view_of(cc_search_view *v, const cc_game_config *cfg, const int *dec
         v->in[s] = 1;
     v->lead = 1;
     v->hand_number = 1;
-    v->turns = 3;
+    v->turns = turns;
 }
 
 static void check_choices(void)
@@ -124,7 +127,7 @@ static void check_choices(void)
             deck[k] = deck[j];
             deck[j] = x;
         }
-        view_of(&v, &cfg, deck);
+        view_of(&v, &cfg, deck, 3 + 4 * (uint32_t)(trial / 2 % 4));
         v.discard = trial % 2;
         if (v.discard) { /* it drew deck[30] from the stock */
             v.held = th_add(v.held, deck[30]);
@@ -147,7 +150,7 @@ static void check_choices(void)
                 deck[b] = x;
             }
         }
-        view_of(&w, &cfg, deck);
+        view_of(&w, &cfg, deck, v.turns);
         w.discard = v.discard;
         w.held = v.held;
         w.stock_n = v.stock_n;
@@ -157,7 +160,7 @@ static void check_choices(void)
               trial);
     }
     /* refused */
-    view_of(&v, &cfg, deck);
+    view_of(&v, &cfg, deck, 3);
     CHECK(cc_search_choose(&v, 0, 0, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "no budget");
     CHECK(cc_search_choose(NULL, 10, 0, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "no view");
     CHECK(cc_search_choose(&v, 10, 0, 1, NULL, &close) == CC_ERR_BAD_ARGUMENT, "no output");

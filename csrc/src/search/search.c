@@ -5,7 +5,10 @@
  * nothing else) gives the cards it cannot place: the deck less its hand, the discard
  * pile and the cards it saw the others take from the pile. A sample deals them to the
  * other hands (beside what each was seen to take) and the stock, consistently with
- * the view (after a reshuffle only the restocked cards can be in the stock); every
+ * the view (after a reshuffle only the restocked cards can be in the stock), and each
+ * other hand is then played as its seat played it (improve: a card from the stock per
+ * turn it drew there, the greedy's discard of the rest: a hand kept for melds, not a
+ * random one); every
  * candidate action is then played out on that sample to the hand's end by the engine's
  * greedy bots (common random numbers: the same sample and the same bots' draws for
  * every candidate), and valued by the seat's chance to win the game from there. The
@@ -176,6 +179,66 @@ static void sample(game *g, const sampler *sp, int seat, cc_rng *rng)
             g->hands[s] = cc_hand_add(g->hands[s], hand_cards[k++]);
     }
     memcpy(g->stock, pool + to_hands, (size_t)(sp->n_free - to_hands));
+}
+
+/* The turns `seat` has played this hand: the seats in play from the lead, in order,
+ * g->turns turns in all. O(players). */
+static int turns_of(const game *g, int seat)
+{
+    int order = 0, n_in = 0, s;
+    for (s = 0; s < g->n; s++) {
+        const int t = (g->lead + s) % g->n;
+        if (!g->in[t])
+            continue;
+        if (t == seat)
+            order = n_in;
+        n_in++;
+    }
+    return (int)(g->turns / (uint32_t)n_in) + (order < (int)(g->turns % (uint32_t)n_in));
+}
+
+/* The other hands of the sample g as their seats played them: a seat that has played t
+ * turns this hand, k of its cards seen taken from the pile, drew about t - k times from
+ * the stock and kept the cards that meld: t - k times a stock card (at random) joins its
+ * hand and the greedy's discard of the 8 (fewest points left, then the card worth most;
+ * never a card it was seen take) goes back in that card's place. The hand stays 7 cards,
+ * the stock its size, the unseen cards the same multiset, and the seat's taken cards in
+ * its hand: only the split between the hand and the stock changes, towards hands with
+ * melds, as played hands are (a uniform sample gives the others far more deadwood than
+ * they hold). Not after a reshuffle (the stock then holds only restocked cards). The
+ * sample alone is read: no hidden card. O(turns) hints searches. */
+static void improve(game *g, int seat, cc_rng *rng)
+{
+    const int m = g->stock_n - g->stock_head;
+    int s, j, k;
+    if (g->has_restocked || m <= 0)
+        return;
+    for (s = 0; s < g->n; s++) {
+        int t;
+        if (s == seat || !g->in[s])
+            continue;
+        t = turns_of(g, s) - cc_hand_count(g->taken[s]);
+        for (j = 0; j < t; j++) {
+            hints h;
+            const int at = g->stock_head + (int)cc_rng_below(rng, (uint32_t)m);
+            const cc_hand h8 = cc_hand_add(g->hands[s], g->stock[at]);
+            int best = -1;
+            eng_hints(&g->r, h8, h.points, h.outcome);
+            cc_hand_indices(h8, h.card);
+            for (k = 0; k < 8; k++) {
+                if (g->taken[s].once >> h.card[k] & 1)
+                    continue; /* known to be held */
+                if (best < 0 || h.points[k] < h.points[best]
+                    || (h.points[k] == h.points[best]
+                        && g->card_key[h.card[k]] < g->card_key[h.card[best]]))
+                    best = k;
+            }
+            if (best < 0)
+                break; /* every card known (two decks: copies of taken cards) */
+            g->hands[s] = cc_hand_remove_once(h8, UINT64_C(1) << h.card[best]);
+            g->stock[at] = h.card[best];
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ the value */
@@ -372,6 +435,7 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
         const uint64_t play_seed = cc_rng_next(&rng);
         d = tmpl;
         sample(&d, &sp, v->seat, &rng);
+        improve(&d, v->seat, &rng);
         for (k = 0; k < n; k++) {
             st = playout(&d, v->seat, v->discard, cand[k], play_seed, &value[k]);
             if (st != CC_OK)
