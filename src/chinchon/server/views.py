@@ -250,7 +250,12 @@ def encode_views(table: Table, seats: Sequence[int], *, connected: Sequence[bool
     plain, carded, seer = _event_texts(table)
     for seat in seats:
         if seat == turn:
-            out[seat] = head + _private_text(table, seat, held)
+            if seat in game.disconnected:  # its turn waits for it: nothing to do
+                out[seat] = head + _private_text(table, seat, held)
+            else:
+                out[seat] = (head + _seat_cards(table, seat, held[seat])[2]
+                             + _turn_tail(table, game)
+                             + (carded if seer is _ALL or seer == seat else plain) + "}")
         else:  # not your turn: no hints, nothing to do
             out[seat] = (head + _seat_cards(table, seat, held[seat])[2] + _IDLE_TAIL
                          + (carded if seer is _ALL or seer == seat else plain) + "}")
@@ -317,6 +322,43 @@ def _event_texts(table: Table) -> tuple[str, str, Any]:
     return texts
 
 
+def _turn_tail(table: Table, game: Any) -> str:
+    """The private half of the seat to act (connected; the draw or discard phase)
+    between its cards and the last event: ``hints``, ``close_card`` and ``can``, as
+    :func:`_private_rest` has them. The draw's sources and each hint are encoded once
+    and kept (module-wide: they take few values)."""
+    if game.phase == "draw":
+        sources = tuple(a[1] for a in game.legal_actions())
+        text = _DRAW_TAIL.get(sources)
+        if text is None:
+            text = (',"hints":null,"close_card":null,"can":'
+                    + _encode(dict(_CAN_NOTHING, draw=list(sources))) + ',"event":')
+            if len(_DRAW_TAIL) < 64:
+                _DRAW_TAIL[sources] = text
+        return text
+    hints = game.hints()
+    close = close_card(hints, table.rules)
+    if game.decks > 1 and len({str(h.card) for h in hints}) < len(hints):
+        # two of a card in hand: one key, as the dict of _private_rest has it
+        hints_text = _encode({str(h.card): {"points": h.points, "close": h.outcome}
+                              for h in hints})
+    else:
+        parts = []
+        for h in hints:
+            key = (h.card, h.points, h.outcome)
+            part = _HINT_TEXT.get(key)
+            if part is None:
+                part = _encode({str(h.card): {"points": h.points, "close": h.outcome}})[1:-1]
+                if len(_HINT_TEXT) < 16384:
+                    _HINT_TEXT[key] = part
+            parts.append(part)
+        hints_text = "{" + ",".join(parts) + "}"
+    if close is None:
+        return ',"hints":' + hints_text + ',"close_card":null,"can":' + _CAN_DISCARD + ',"event":'
+    return (',"hints":' + hints_text + ',"close_card":' + _encode(close) + ',"can":'
+            + _CAN_CLOSE + ',"event":')
+
+
 def _private_text(table: Table, you: int, held: Optional[list[list[Any]]] = None) -> str:
     """``_encode(private_view(table, you))`` without its opening brace."""
     cards_text = _seat_cards(table, you, None if held is None else held[you])[2]
@@ -353,6 +395,14 @@ _IDLE_TAIL = ',"hints":null,"close_card":null,"can":' + _CAN_IDLE + ',"event":'
 
 #: the encoded ``can`` of a private view, by its values
 _CAN_TEXT: dict[tuple[Any, ...], str] = {}
+
+#: ``can`` of the seat to discard, without and with a close offered, as JSON text
+_CAN_DISCARD = _encode(dict(_CAN_NOTHING, draw=[], discard=True))
+_CAN_CLOSE = _encode(dict(_CAN_NOTHING, draw=[], discard=True, close=True))
+#: :func:`_turn_tail` of the draw phase, by the sources the seat may draw from
+_DRAW_TAIL: dict[tuple[str, ...], str] = {}
+#: one hint as JSON text (``"5b":{"points":4,"close":"normal"}``), by card, points, outcome
+_HINT_TEXT: dict[tuple[Any, int, Any], str] = {}
 
 
 def lobby_entry(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
