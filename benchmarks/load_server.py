@@ -12,8 +12,9 @@ concurrent tables stays put. Then it stops, reads the server's database and chec
   the sequence number its view carried, and each table's stored event count equals
   the highest sequence number any of its clients saw (nothing was told that was not
   stored);
-- the stored snapshot of each table (committed with each event) is the table at its
-  last event: what replaying every stored event from its creation gives.
+- the stored snapshot of each table (committed with each event but a draw, and by
+  the server as it stops) is the table at its last event: what replaying every stored
+  event from its creation gives.
 
 It reports actions per second (actions sent by clients and acknowledged) and the
 latency from sending an action to the updated view: to the acting client (``ack``)

@@ -109,12 +109,20 @@ class Server:
         return [json.loads(r[0]) for r in rows]
 
     def stored_seq(self, table: str) -> int:
+        """The table's last stored event. Its stored state (``tables.seq``) is at that
+        event, or at the one before when that one is a draw (the draw's state comes
+        with its discard): checked here at every call."""
         con = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
         try:
             row = con.execute("SELECT seq FROM tables WHERE id=?", (table,)).fetchone()
+            last = con.execute("SELECT seq, record FROM events WHERE table_id=? "
+                               "ORDER BY seq DESC LIMIT 1", (table,)).fetchone()
         finally:
             con.close()
-        return int(row[0])
+        seq, (last_seq, record) = int(row[0]), last
+        assert seq == last_seq or (seq == last_seq - 1
+                                   and json.loads(record)["kind"] == "draw"), (seq, last)
+        return int(last_seq)
 
 
 class Client:

@@ -43,3 +43,17 @@ def test_the_in_process_manager_measure_runs_small() -> None:
     # the joins and the start (three a table) are events too
     assert report["events"] >= report["actions"] + 3 * 3
     assert report["manager_cpu_us_per_action"] > 0
+
+
+@pytest.mark.skipif(not PROFILE.exists(), reason="benchmarks/ is not beside the tests")
+def test_the_in_process_measure_times_the_managers_parts() -> None:
+    """--parts: each of the manager's main parts gets its CPU an action, together no
+    more than the whole."""
+    out = subprocess.run([sys.executable, str(PROFILE), "--tables", "3", "--rounds", "12",
+                          "--parts"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    parts = report["parts_us_per_action"]
+    assert set(parts) == {"views", "state", "commit", "game", "parse", "scheduling"}
+    assert all(v > 0 for v in parts.values())
+    assert sum(parts.values()) <= report["manager_cpu_us_per_action"] * 1.05

@@ -167,3 +167,41 @@ def test_a_seats_hand_is_arranged_under_the_tables_rules(preset: str, players: i
             checked += 1
             jokers += any(rules.is_joker(c) for c in held)
     assert checked and jokers  # hands with a joker were among them
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_encoded_views_of_two_decks_are_the_views_as_json(players: int) -> None:
+    """With two decks a hand may hold two of a card: its hints have one key for both,
+    as the view's dict has them, and the seat to act's half of the encoded view (kept
+    parts, hints encoded one by one) is still the JSON of :func:`view_for`."""
+    from chinchon.server import scripted
+    from chinchon.server.views import encode_views
+
+    rng = random.Random(players)
+    twice = checked = 0
+    for seed in range(3):
+        t = Table.replay([table_record(players=players, bots=players - 1),
+                          {"kind": "start", "seed": seed, "now": 1}])
+        seats, connected = list(range(players)), [True] * players
+        for _ in range(900):
+            texts = encode_views(t, seats, connected=connected, now=2.0, summary_seconds=45)
+            views = [view_for(t, s, connected=connected, now=2.0, summary_seconds=45)
+                     for s in seats]
+            for s in seats:
+                assert texts[s] == json.dumps(views[s], separators=(",", ":"),
+                                              ensure_ascii=False), (seed, s, t.seq)
+                hints, hand = views[s]["hints"], views[s]["hand"]
+                if hints is not None:  # a hint for each card of the hand, one for two
+                    assert len(hints) == len(set(hand))
+                    twice += len(set(hand)) < len(hand)
+            checked += 1
+            if t.status == "over":
+                break
+            acts = [(s, scripted.choose(views[s], rng)) for s in seats]
+            acts = [(s, a) for s, a in acts if a is not None]
+            r: dict[str, Any] = ({"kind": "next_hand"} if not acts else
+                                 {"kind": acts[0][1].pop("type"), "seat": acts[0][0],
+                                  **acts[0][1]})
+            r["now"] = 2.0
+            t.apply(r)
+    assert checked > 300 and twice > 0

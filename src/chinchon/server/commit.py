@@ -1,13 +1,24 @@
 """The manager's group commit: events applied and staged, written once per turn of the
 event loop with each table's snapshot, and the outbox that waits for the write (see
-:mod:`chinchon.server.manager`). Also loading a table back from the store."""
+:mod:`chinchon.server.manager`). Also loading a table back from the store.
+
+A draw is the first half of a turn: the seat that drew must discard next. A commit
+whose only event of a table is a draw, at a table whose stored state is at the event
+before it, stores the draw's event but not the table's state (nor its ``seq`` in the
+``tables`` row): the discard that completes the turn stores both (:meth:`flush`). So
+the stored state is the table at its last event, or one draw before it; a restarted
+server (:meth:`GroupCommit._load`) replays that one stored draw, and a server that
+stops cleanly stores every such state first (:meth:`GroupCommit.store_states`). Every
+event, the draw included, is in the store before anyone is told of it. Half the
+events of a game are draws: this spares the state's encoding and the ``tables`` row's
+rewrite for each of them."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ..errors import IllegalAction
 from ._json import encode
@@ -56,13 +67,24 @@ class GroupCommit:
         raise NotImplementedError
 
     def _load(self, stored: StoredTable) -> Table:
-        """The table from its stored snapshot: base and state, at its last event. (A
+        """The table from its stored snapshot: base and state, at its last event or a
+        draw before it, and then that draw (see the module docstring). (A
         table stored without a state, by a server of schema 1, replays the events
         after its base.)"""
         after = stored.seq if stored.state is not None else stored.snap_seq
-        events = [json.loads(r) for _, r in self.store.events(stored.id, after=after)]
-        table = Table.load(stored.meta, stored.game, events, stored.state)
-        if table.seq != stored.seq:
+        rows = self.store.events(stored.id, after=after)
+        if [seq for seq, _ in rows] != list(range(after + 1, after + 1 + len(rows))):
+            raise ValueError(f"table {stored.id}: the events after {after} are not "
+                             f"{after + 1}, {after + 2}, ...")
+        records = [json.loads(r) for _, r in rows]
+        # a state at the last event or one draw behind it (see the module docstring); a
+        # table of schema 1: the events after its base, up to its seq
+        if stored.state is not None and records and (
+                len(records) > 1 or records[0].get("kind") != "draw"):
+            raise ValueError(f"table {stored.id}: {len(records)} event(s) after its "
+                             f"stored state, at most one draw expected")
+        table = Table.load(stored.meta, stored.game, records, stored.state)
+        if table.seq != stored.seq + (len(records) if stored.state is not None else 0):
             raise ValueError(f"table {stored.id}: {table.seq} events found, {stored.seq} recorded")
         return table
 
@@ -90,7 +112,7 @@ class GroupCommit:
         nothing and stages nothing."""
         table = live.table
         record["now"] = self.now(live)
-        before, status = table.seq, table.status
+        status = table.status
         try:
             table.apply(record)
         except IllegalAction:
@@ -100,8 +122,8 @@ class GroupCommit:
             self._reload(live)
             raise
         staged = self._staged.get(table.id)
-        if staged is None:
-            staged = self._staged[table.id] = Staged(live, before, status)
+        if staged is None:  # the write expects the table's row at its stored state
+            staged = self._staged[table.id] = Staged(live, live.stored_seq, status)
         staged.events.append((table.seq, encode(record)))
         if self._flush_handle is None:
             loop = self._loop or asyncio.get_running_loop()
@@ -123,17 +145,15 @@ class GroupCommit:
             events: list[tuple[str, int, str]] = []
             for table_id, st in staged.items():
                 table = st.live.table
+                events.extend((table_id, seq, rec) for seq, rec in st.events)
+                if (len(st.events) == 1 and st.seq_before == table.seq - 1
+                        and table.status == st.status_before and table.last is not None
+                        and table.last.get("kind") == "draw"
+                        and same_base(st.live.base_key, table.base_key())):
+                    continue  # a draw alone: its state comes with the discard
                 # the table's snapshot at its last event: the state always, the base
                 # when what it holds changed
-                state, key = table.state_json()
-                base = None
-                if not same_base(st.live.base_key, key):
-                    base = (table.meta_json(), table.base_game_json())
-                    st.base_key = key
-                writes.append(TableWrite(
-                    table_id, st.seq_before, table.seq,
-                    None if table.status == st.status_before else table.status, state, base))
-                events.extend((table_id, seq, rec) for seq, rec in st.events)
+                writes.append(self._table_write(st, table))
             try:
                 self.store.write(writes, events)
             except StoreError as exc:
@@ -142,9 +162,7 @@ class GroupCommit:
             else:
                 self.stats["events"] += len(events)
                 self.stats["commits"] += 1
-                for st in staged.values():
-                    if st.base_key is not None:
-                        st.live.base_key = st.base_key
+                self._written(staged.values(), writes)
         told: set[int] = set()
         for client, text, durable, close in outbox:
             if text is None:
@@ -171,26 +189,74 @@ class GroupCommit:
                 if self.live.get(live.table.id) is live:
                     self._publish(live, None, None)
 
+    @staticmethod
+    def _table_write(st: Staged, table: Table) -> TableWrite:
+        """The table's row for the store: its state now, and its base when what the
+        base holds changed since it was stored."""
+        state, key = table.state_json()
+        base = None
+        if not same_base(st.live.base_key, key):
+            base = (table.meta_json(), table.base_game_json())
+            st.base_key = key
+        return TableWrite(table.id, st.seq_before, table.seq,
+                          None if table.status == st.status_before else table.status,
+                          state, base)
+
+    @staticmethod
+    def _written(staged: Iterable[Staged], writes: Sequence[TableWrite]) -> None:
+        """After a commit: what the store now holds of each table written."""
+        written = {w.table_id: w.seq for w in writes}
+        for st in staged:
+            seq = written.get(st.live.table.id)
+            if seq is not None:
+                st.live.stored_seq = seq
+                if st.base_key is not None:
+                    st.live.base_key = st.base_key
+
+    def store_states(self) -> None:
+        """Store the state of every table whose stored state is a draw behind (see the
+        module docstring), in one transaction: what a server does before it stops."""
+        self.flush()
+        behind = [Staged(live, live.stored_seq, live.table.status)
+                  for live in self.live.values() if live.stored_seq != live.table.seq]
+        if not behind:
+            return
+        writes = [self._table_write(st, st.live.table) for st in behind]
+        try:
+            self.store.write(writes, [])
+        except StoreError as exc:  # the draws are stored: a restart replays them
+            log.error("store: %s; %d table(s) left a draw behind", exc, len(writes))
+        else:
+            self._written(behind, writes)
+
     def _reload(self, live: Live) -> None:
         """Back to what the store holds (after a failed write or a bug)."""
         stored = self.store.load(live.table.id)
         if stored is not None:
             live.table = self._load(stored)
             live.base_key = None
+            live.stored_seq = stored.seq
             live.bots.clear()
 
     def _publish(self, live: Live, actor: Optional[Conn], rid: Any) -> None:
         """Queue every connected seat's view, then schedule what happens next."""
         table = live.table
-        seats = [seat for seat, conns in live.conns.items() if conns]
+        conns = live.conns
+        seats = [seat for seat, at in conns.items() if at]
         texts = encode_views(table, seats, connected=live.connected(), now=self.now(live),
                              summary_seconds=self.config.summary_seconds)
+        # as _send(client, text, durable=True) for each, in one loop
+        outbox = self._outbox if self._staged else None
         for seat in seats:
             text = texts[seat]
-            for c in live.conns[seat]:
+            for c in conns[seat]:
                 if c is actor and rid is not None:  # the view answers this message
                     ack = str(rid) if type(rid) is int else encode(rid)
-                    self._send(c.client, f'{text[:-1]},"ack":{ack}}}', durable=True)
+                    out = f'{text[:-1]},"ack":{ack}}}'
                 else:
-                    self._send(c.client, text, durable=True)
+                    out = text
+                if outbox is None:
+                    c.client.send(out)
+                else:
+                    outbox.append((c.client, out, True, None))
         self._drive(live)

@@ -66,19 +66,26 @@ class Driving(GroupCommit):
         assert game is not None
         wait = table.rules.reconnect_seconds
         now = self.now(live)
-        for name in [n for n in live.timers if n.startswith("deadline")]:
-            if int(name[len("deadline"):]) not in game.disconnected:
-                live.cancel(name)
-        for seat, since in game.disconnected.items():
+        timers = live.timers
+        away = game.disconnected
+        if timers:
+            for name in [n for n in timers if n.startswith("deadline")]:
+                if int(name[len("deadline"):]) not in away:
+                    live.cancel(name)
+        for seat, since in away.items():
             name = f"deadline{seat}"
-            if name not in live.timers and game.in_game[seat]:
+            if name not in timers and game.in_game[seat]:
                 self._later(live, name, since + wait - now, lambda: self._deadline(live))
         phase = game.phase
         if phase in ("draw", "discard"):
-            live.cancel("summary")
             turn = game.turn
+            if not timers:  # the common case under load: a person to act, no timer set
+                if turn is not None and table.seats[turn].kind == "bot":
+                    self._later(live, "bot", self.config.bot_delay, lambda: self._bot_move(live))
+                return
+            live.cancel("summary")
             if turn is not None and table.seats[turn].kind == "bot":
-                if "bot" not in live.timers:
+                if "bot" not in timers:
                     self._later(live, "bot", self.config.bot_delay, lambda: self._bot_move(live))
             else:
                 live.cancel("bot")

@@ -35,11 +35,15 @@ class Live:
     """A table held in memory, with what is not stored: connections, bots, timers."""
 
     def __init__(self, table: Table, offset: float,
-                 base_key: Optional[tuple[Any, ...]] = None) -> None:
+                 base_key: Optional[tuple[Any, ...]] = None,
+                 stored_seq: Optional[int] = None) -> None:
         self.table = table
         self.offset = offset
         #: the key of the stored base (Table.state_json); None: store it with the next event
         self.base_key = base_key
+        #: the event the table's stored state is at: ``table.seq``, or one before it
+        #: while a draw waits for its discard to be stored with (chinchon.server.commit)
+        self.stored_seq = table.seq if stored_seq is None else stored_seq
         self.conns: dict[int, list[Conn]] = {}
         self.bots: dict[int, Bot] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}

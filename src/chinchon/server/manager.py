@@ -90,7 +90,7 @@ class Manager(Seating):
             except (ChinchonError, KeyError, TypeError, ValueError) as exc:
                 log.error("table %s cannot be restored, left as is: %s", stored.id, exc)
                 continue
-            live = Live(table, table.clock - self.clock())
+            live = Live(table, table.clock - self.clock(), stored_seq=stored.seq)
             self.live[table.id] = live
             try:
                 if table.status == "playing":
@@ -103,7 +103,7 @@ class Manager(Seating):
             log.info("resumed %d table(s) from %s", len(self.live), self.store.path)
 
     def stop(self) -> None:
-        self.flush()
+        self.store_states()  # flushes first
         for live in self.live.values():
             live.cancel_all()
         self.store.close()

@@ -172,10 +172,15 @@ def parse_message(raw: Any) -> dict[str, Any]:
             raise ProtocolError("bad_json", "a message is UTF-8 JSON text") from None
     if not isinstance(raw, str):
         raise ProtocolError("bad_json", "a message is JSON text")
-    if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_big", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
-    if _SURROGATE.search(raw):  # text that is no UTF-8 (a WebSocket never carries it)
-        raise ProtocolError("bad_json", "a message is UTF-8 JSON text")
+    if raw.isascii():  # the common case: one byte a character, no surrogate
+        if len(raw) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_big", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    else:
+        if len(raw) > MAX_MESSAGE_BYTES or \
+                len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_big", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+        if _SURROGATE.search(raw):  # text that is no UTF-8 (a WebSocket never carries it)
+            raise ProtocolError("bad_json", "a message is UTF-8 JSON text")
     try:
         msg = _decode(raw)
     except (ValueError, RecursionError):

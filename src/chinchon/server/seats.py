@@ -164,7 +164,7 @@ class Seating(Driving):
             stored = self.store.load(table_id)
             if stored is not None and stored.status == "over":
                 table = self._load(stored)
-                live = Live(table, table.clock - self.clock())
+                live = Live(table, table.clock - self.clock(), stored_seq=stored.seq)
                 self.live[table_id] = live
                 return live
         raise ProtocolError("no_table", f"no table {table_id!r} on this server")

@@ -16,14 +16,17 @@ Three tables:
   SQLite rewrites a whole row on any update: the small row changes with every event,
   the big one a few times a hand.
 
-So base and state are the whole table at its last event, and a restarted server
-loads it from them without replaying any event
-(:meth:`~chinchon.server.tables.Table.restore`). (A database of schema 1, from before
+So base and state are the whole table at event ``seq``, and a restarted server
+loads it from them (:meth:`~chinchon.server.tables.Table.restore`) and the events
+stored after ``seq``: the server stores a draw's event without the table's state,
+which comes with the discard that completes the turn, so there is at most one
+(:mod:`chinchon.server.commit`). (A database of schema 1, from before
 ``state`` existed, has no state: its tables load from the base and the events after
 ``snap_seq``, and are stored the new way from their next event on.)
 
 :meth:`Store.write` writes events with their tables' new ``seq``, ``status``,
-``state`` and, when it changed, base, in **one transaction**; the server tells nobody
+``state`` and, when it changed, base (or, for a table whose state waits, its event
+alone), in **one transaction**; the server tells nobody
 about an event before the transaction holding it is committed. The server gathers
 the events of one turn of its event loop into one such transaction (a group commit):
 under load one commit carries many events, at rest each event has its own.

@@ -370,7 +370,7 @@ class Table:
             "reason": self.reason, "game": None}
         game = self.game
         if game is None:
-            return encode(state), (self.seats_changed, self.status, 0, 0, None, None)
+            return encode(state), self.base_key()
         # the game's fields as they are now (copies); the generator's state is in the
         # base, and changes only with a shuffle: a new hand's deal or a reshuffle
         cap = game.fields(rng=False)
@@ -382,8 +382,15 @@ class Table:
             # what each seat saw of the piles (the unseen cards of Game.unseen)
             **seen_dict(cap),
         }
-        return encode(state), (self.seats_changed, self.status, cap["hand_number"],
-                                      self.reshuffles, cap["result"], cap["last_hand"])
+        return encode(state), self.base_key()
+
+    def base_key(self) -> tuple[Any, ...]:
+        """The base key of :meth:`state_json` alone, without the state."""
+        game = self.game
+        if game is None:
+            return (self.seats_changed, self.status, 0, 0, None, None)
+        return (self.seats_changed, self.status, game.hand_number, self.reshuffles,
+                game.result, game.last_hand)
 
     @classmethod
     def restore(cls, meta: str, game: Optional[str], state: Optional[str] = None) -> Table:

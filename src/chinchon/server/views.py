@@ -230,12 +230,36 @@ def encode_views(table: Table, seats: Sequence[int], *, connected: Sequence[bool
     share no key). The parts that rarely change are encoded once and kept on the table:
     its id, preset and rules (for its life), the last closed hand (until the next
     close) and each seat's cards (until they change), so an event costs the encoding
-    of what it may have changed."""
+    of what it may have changed. What every seat's half reads of the game (its phase,
+    whose turn, the last event) is read once per call, not once per seat: a seat whose
+    turn it is not, mid-hand, gets its cards and the last event as it may know it
+    after one shared text."""
     game = table.game
+    if game is None:
+        head = _public_text(table, connected, now, summary_seconds)
+        return {seat: head + _private_text(table, seat) for seat in seats}
     # every seat's cards, read once: the hand sizes and each seat's own cards
-    held = None if game is None else [game.held(s) for s in range(table.players)]
+    held = [game.held(s) for s in range(len(table.seats))]
     head = _public_text(table, connected, now, summary_seconds, held)
-    return {seat: head + _private_text(table, seat, held) for seat in seats}
+    out: dict[int, str] = {}
+    turn = game.turn
+    if turn is None or game.result is not None:  # the summary, or the end: no idle seats
+        for seat in seats:
+            out[seat] = head + _private_text(table, seat, held)
+        return out
+    plain, carded, seer = _event_texts(table)
+    for seat in seats:
+        if seat == turn:
+            if seat in game.disconnected:  # its turn waits for it: nothing to do
+                out[seat] = head + _private_text(table, seat, held)
+            else:
+                out[seat] = (head + _seat_cards(table, seat, held[seat])[2]
+                             + _turn_tail(table, game)
+                             + (carded if seer is _ALL or seer == seat else plain) + "}")
+        else:  # not your turn: no hints, nothing to do
+            out[seat] = (head + _seat_cards(table, seat, held[seat])[2] + _IDLE_TAIL
+                         + (carded if seer is _ALL or seer == seat else plain) + "}")
+    return out
 
 
 def _public_text(table: Table, connected: Sequence[bool], now: float,
@@ -273,28 +297,73 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
             + '},"result":' + ("null," if result is None else _encode(result.to_dict()) + ","))
 
 
+def _event_texts(table: Table) -> tuple[str, str, Any]:
+    """The last event as the views write it: without its card, with it, and who sees
+    the card (``_ALL``, one seat, or None: nobody); see :func:`event_for`. Kept on the
+    table until the next event."""
+    cache = table.encoded
+    last = table.last
+    known = cache.get("event")
+    if known is not None and known[0] is last:
+        return known[1]  # type: ignore[no-any-return]  # the cache holds Any
+    if last is None:
+        texts: tuple[str, str, Any] = ("null", "null", None)
+    else:  # event_for(last, you) without the card, and with it (it comes last)
+        plain = _encode({k: last[k] for k in _PUBLIC_EVENT_FIELDS if k in last})
+        card = last.get("card")
+        if card is None:
+            texts = (plain, plain, None)
+        else:
+            kind = last.get("kind")
+            public = kind == "discard" or (kind == "draw" and last.get("source") == "discard")
+            texts = (plain, plain[:-1] + ',"card":' + _encode(card) + "}",
+                     _ALL if public else last.get("seat"))
+    cache["event"] = (last, texts)
+    return texts
+
+
+def _turn_tail(table: Table, game: Any) -> str:
+    """The private half of the seat to act (connected; the draw or discard phase)
+    between its cards and the last event: ``hints``, ``close_card`` and ``can``, as
+    :func:`_private_rest` has them. The draw's sources and each hint are encoded once
+    and kept (module-wide: they take few values)."""
+    if game.phase == "draw":
+        sources = tuple(a[1] for a in game.legal_actions())
+        text = _DRAW_TAIL.get(sources)
+        if text is None:
+            text = (',"hints":null,"close_card":null,"can":'
+                    + _encode(dict(_CAN_NOTHING, draw=list(sources))) + ',"event":')
+            if len(_DRAW_TAIL) < 64:
+                _DRAW_TAIL[sources] = text
+        return text
+    hints = game.hints()
+    close = close_card(hints, table.rules)
+    if game.decks > 1 and len({str(h.card) for h in hints}) < len(hints):
+        # two of a card in hand: one key, as the dict of _private_rest has it
+        hints_text = _encode({str(h.card): {"points": h.points, "close": h.outcome}
+                              for h in hints})
+    else:
+        parts = []
+        for h in hints:
+            key = (h.card, h.points, h.outcome)
+            part = _HINT_TEXT.get(key)
+            if part is None:
+                part = _encode({str(h.card): {"points": h.points, "close": h.outcome}})[1:-1]
+                if len(_HINT_TEXT) < 16384:
+                    _HINT_TEXT[key] = part
+            parts.append(part)
+        hints_text = "{" + ",".join(parts) + "}"
+    if close is None:
+        return ',"hints":' + hints_text + ',"close_card":null,"can":' + _CAN_DISCARD + ',"event":'
+    return (',"hints":' + hints_text + ',"close_card":' + _encode(close) + ',"can":'
+            + _CAN_CLOSE + ',"event":')
+
+
 def _private_text(table: Table, you: int, held: Optional[list[list[Any]]] = None) -> str:
     """``_encode(private_view(table, you))`` without its opening brace."""
-    cache = table.encoded
     cards_text = _seat_cards(table, you, None if held is None else held[you])[2]
-    # the last event: the same for every seat but for whether it names the card
-    last = table.last
-    events = cache.get("event")
-    if events is None or events[0] is not last:
-        if last is None:
-            texts = ("null", "null")
-        else:  # event_for(last, you) without the card, and with it (it comes last)
-            plain = _encode({k: last[k] for k in _PUBLIC_EVENT_FIELDS if k in last})
-            card = last.get("card")
-            texts = (plain, plain if card is None
-                     else plain[:-1] + ',"card":' + _encode(card) + "}")
-        events = cache["event"] = (last, texts)
-    event_text = events[1][_sees_card(last, you)]
-    game = table.game
-    if (game is not None and game.turn != you and game.phase in ("draw", "discard")
-            and game.result is None):  # not your turn: no hints, nothing to do
-        return (cards_text + ',"hints":null,"close_card":null,"can":' + _CAN_IDLE
-                + ',"event":' + event_text + "}")
+    plain, carded, seer = _event_texts(table)
+    event_text = carded if seer is _ALL or seer == you else plain
     rest = _private_rest(table, you)
     hints = rest["hints"]
     # what a seat may do takes few values
@@ -310,14 +379,8 @@ def _private_text(table: Table, you: int, held: Optional[list[list[Any]]] = None
             + ',"event":' + event_text + "}")
 
 
-def _sees_card(record: Optional[dict[str, Any]], you: int) -> bool:
-    """Whether :func:`event_for` names the record's card to seat ``you`` (the only part
-    of the event that differs between seats)."""
-    if record is None or record.get("card") is None:
-        return False
-    kind = record.get("kind")
-    return (kind == "discard" or (kind == "draw" and record.get("source") == "discard")
-            or record.get("seat") == you)
+#: who sees the last event's card when every seat does (:func:`_event_texts`)
+_ALL = object()
 
 
 #: each table status as JSON text, encoded once
@@ -327,9 +390,19 @@ _STATUS_TEXT: dict[str, str] = {}
 _CAN_NOTHING: dict[str, Any] = {"start": False, "leave": False, "draw": [], "discard": False,
                                 "close": False, "rejoin": False, "ready": False}
 _CAN_IDLE = _encode(_CAN_NOTHING)
+#: a seat's private half between its cards and the last event, when it is not its turn
+_IDLE_TAIL = ',"hints":null,"close_card":null,"can":' + _CAN_IDLE + ',"event":'
 
 #: the encoded ``can`` of a private view, by its values
 _CAN_TEXT: dict[tuple[Any, ...], str] = {}
+
+#: ``can`` of the seat to discard, without and with a close offered, as JSON text
+_CAN_DISCARD = _encode(dict(_CAN_NOTHING, draw=[], discard=True))
+_CAN_CLOSE = _encode(dict(_CAN_NOTHING, draw=[], discard=True, close=True))
+#: :func:`_turn_tail` of the draw phase, by the sources the seat may draw from
+_DRAW_TAIL: dict[tuple[str, ...], str] = {}
+#: one hint as JSON text (``"5b":{"points":4,"close":"normal"}``), by card, points, outcome
+_HINT_TEXT: dict[tuple[Any, int, Any], str] = {}
 
 
 def lobby_entry(table: Table, connected: Sequence[bool]) -> dict[str, Any]:

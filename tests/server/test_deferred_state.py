@@ -1,0 +1,200 @@
+"""A draw's state is stored with the discard that completes its turn: every event is
+in the store before anyone is told of it, the stored state is the table at its last
+event or one draw before it, a restarted server replays that draw, and a server that
+stops stores every state first."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chinchon.server import scripted
+from chinchon.server.manager import Manager, ServerConfig
+from chinchon.server.tables import Table
+
+
+class ListClient:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def close(self, code: int, reason: str) -> None:
+        pass
+
+
+def _rows(db: str) -> dict[str, tuple[int, list[tuple[int, str]]]]:
+    """Each table's stored ``seq`` and its events ``(seq, kind)``, read apart."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        out = {tid: (seq, []) for tid, seq in con.execute("SELECT id, seq FROM tables")}
+        for tid, seq, record in con.execute(
+                "SELECT table_id, seq, record FROM events ORDER BY table_id, seq"):
+            out[tid][1].append((seq, json.loads(record)["kind"]))
+    finally:
+        con.close()
+    return out
+
+
+def test_a_draws_state_waits_for_its_discard_and_a_restart_replays_it(tmp_path: Path) -> None:
+    db = str(tmp_path / "d.sqlite3")
+    config = ServerConfig(db=db, bot_delay=0, rate=1e6, burst=10**6)
+
+    async def scenario() -> None:
+        m = Manager(config)
+        m.start()
+        seats: list[tuple[Any, ListClient]] = []
+        for t in range(4):
+            clients = [ListClient() for _ in range(3)]
+            conns = [m.connect(c) for c in clients]
+            m.handle(conns[0], json.dumps({"type": "create", "name": f"t{t}", "players": 3}))
+            await asyncio.sleep(0)
+            table = next(x for x in clients[0].sent if x["type"] == "seated")["table"]
+            for i in (1, 2):
+                m.handle(conns[i], json.dumps({"type": "join", "table": table, "name": f"p{i}"}))
+                await asyncio.sleep(0)
+            seats.extend(zip(conns, clients))
+        rng = random.Random(3)
+        behind = current = 0
+        for _ in range(150):
+            for conn, client in seats:
+                views = [x for x in client.sent if x["type"] == "view"]
+                if not views or views[-1]["status"] != "playing":
+                    continue
+                action = scripted.choose(views[-1], rng)
+                if action is not None:
+                    m.handle(conn, json.dumps(action))
+            await asyncio.sleep(0)  # the group commit, then the views
+            rows = _rows(db)
+            for table_id, live in m.live.items():
+                seq, events = rows[table_id]
+                # every event told is stored, in order
+                assert [q for q, _ in events] == list(range(1, live.table.seq + 1))
+                if seq == live.table.seq:
+                    current += 1
+                else:  # one draw behind, never more
+                    assert (seq, events[-1][1]) == (live.table.seq - 1, "draw")
+                    assert live.stored_seq == seq
+                    behind += 1
+            # a server killed now comes back to the same tables, from the store alone
+            other = Manager(config)
+            try:
+                for table_id, live in m.live.items():
+                    stored = other.store.load(table_id)
+                    assert stored is not None
+                    loaded = other._load(stored)
+                    assert loaded.fingerprint() == live.table.fingerprint()
+            finally:
+                other.store.close()
+        assert behind > 20 and current > 20
+        # a server that stops stores every state first: nothing is left to replay
+        tables = {tid: live.table for tid, live in m.live.items()}
+        m.stop()
+        con = sqlite3.connect(db)
+        try:
+            for tid, table in tables.items():
+                seq, meta, game, state = con.execute(
+                    "SELECT t.seq, s.meta, s.game, t.state FROM tables t JOIN snapshots s "
+                    "ON s.table_id = t.id WHERE t.id=?", (tid,)).fetchone()
+                assert seq == table.seq
+                assert Table.restore(meta, game, state).fingerprint() == table.fingerprint()
+        finally:
+            con.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_stored_state_with_more_than_one_draw_after_it_is_refused(tmp_path: Path) -> None:
+    """The store holds at most one draw after a table's state: anything else after it
+    (a discard, two events) is not what this server writes, and the table is not
+    loaded from it."""
+    db = str(tmp_path / "r.sqlite3")
+    config = ServerConfig(db=db, bot_delay=0, rate=1e6, burst=10**6)
+
+    async def scenario() -> None:
+        m = Manager(config)
+        m.start()
+        clients = [ListClient() for _ in range(3)]
+        conns = [m.connect(c) for c in clients]
+        m.handle(conns[0], json.dumps({"type": "create", "name": "a", "players": 3}))
+        await asyncio.sleep(0)
+        table = next(x for x in clients[0].sent if x["type"] == "seated")["table"]
+        for i in (1, 2):
+            m.handle(conns[i], json.dumps({"type": "join", "table": table, "name": f"p{i}"}))
+            await asyncio.sleep(0)
+        turn = m.live[table].table.game.turn  # type: ignore[union-attr]
+        m.handle(conns[turn], json.dumps({"type": "draw", "source": "stock"}))
+        await asyncio.sleep(0)
+        live = m.live[table]
+        assert live.stored_seq == live.table.seq - 1
+        stored = m.store.load(table)
+        assert stored is not None and m._load(stored).fingerprint() == live.table.fingerprint()
+        # a stored state two events behind: refused
+        older = stored.seq - 1
+        bad = type(stored)(stored.id, stored.status, older, stored.snap_seq, stored.meta,
+                           stored.game, Table.replay(
+                               [json.loads(r) for _, r in m.store.events(table)][:older]
+                           ).state_json()[0])
+        with pytest.raises(ValueError, match="at most one draw"):
+            m._load(bad)
+        m.stop()
+
+    asyncio.run(scenario())
+
+
+def test_sigkill_right_after_a_draw_keeps_the_card_drawn(tmp_path: Path) -> None:
+    """The server killed between a person's draw and the discard: the draw was told, so
+    it is stored; the restarted server replays it onto the stored state, and the seat
+    is back in the middle of its turn with the card it drew."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("websockets")
+    from .conftest import Client, Server
+    from .test_protocol import new_table, play, wait_view
+
+    server = Server(tmp_path / "tables.sqlite3", "--bot-delay", "0", "--rate", "1000",
+                    "--burst", "1000")
+    opened: list[Client] = []
+    try:
+        (person,) = new_table(server, opened, humans=1, players=3, bots=2)
+        table = person.table
+        play(person, until=lambda v: v["game"] is not None and v["game"]["hand_number"] >= 2
+             and bool(v["can"]["draw"]) and v["game"]["stock_size"] < 24)
+        drawn = person.request({"type": "draw", "source": "stock"})
+        assert drawn["type"] == "view" and drawn["can"]["discard"] and len(drawn["hand"]) == 8
+        events = server.events(table)
+        assert len(events) == drawn["seq"] and events[-1]["kind"] == "draw"
+        assert server.stored_seq(table) == drawn["seq"]
+        assert _rows(str(server.db))[table][0] == drawn["seq"] - 1  # the state waits
+        server.kill()
+        person.close()
+        server.start()
+        back = server.client()
+        opened.append(back)
+        assert back.request({"type": "resume", "table": table, "seat": person.seat,
+                             "token": person.token})["type"] == "seated"
+        after = wait_view(back, lambda v: not v["game"]["disconnected"])
+        assert after["hand"] == drawn["hand"] and after["can"]["discard"]
+        assert after["event"]["kind"] == "reconnect"
+        for key in ("totals", "hand_number", "turn", "phase", "discard_top", "discard_size",
+                    "stock_size", "last_hand"):
+            assert after["game"][key] == drawn["game"][key], key
+        kinds = [e["kind"] for e in server.events(table)][drawn["seq"]:]
+        assert kinds == ["restart", "reconnect"]
+        assert server.stored_seq(table) == after["seq"]
+        final = play(back)
+        assert final["status"] == "over"
+    finally:
+        for c in opened:
+            try:
+                c.close()
+            except Exception:
+                pass
+        server.stop()
