@@ -18,7 +18,7 @@ from chinchon import PRESETS, Card, ChinchonError, Hand, Rules, reference
 from chinchon.cards import CARD_AT
 from chinchon.rules import MAX_JOKER_POINTS
 
-from tests.oracles.impls import scaled
+from tests.oracles.impls import agree_on_close_and_hints, scaled
 from tests.oracles.variant_deals import _draw, pool_of, random_deal
 
 
@@ -107,12 +107,8 @@ def test_single_hands_and_outlook(native, rules, decks, rng):
         want = reference.best_melds(hand, rules=rules)
         assert native.best_melds(hand, rules=rules) == want, str(hand)
         assert native.deadwood(hand, rules=rules) == want.points <= rules.solver.max_deadwood
-        if len(hand) == 7:
-            assert native.close_outcome(hand, rules=rules) == \
-                reference.close_outcome(hand, rules=rules), str(hand)
+        agree_on_close_and_hints(native, hand, rules)
         if len(hand) == 8:
-            assert native.discard_hints(hand, rules=rules) == \
-                reference.discard_hints(hand, rules=rules), str(hand)
             pool = pool_of(rules, decks)
             for c in hand:
                 pool[c.index] -= 1

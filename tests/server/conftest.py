@@ -225,6 +225,15 @@ def void_hand_records(table_id: str, token_sha256: str, name: str = "Ana") -> li
     return records
 
 
+def close_clients(opened: list[Client]) -> None:
+    """Close every client of ``opened``, whatever state each is in."""
+    for c in opened:
+        try:
+            c.close()
+        except Exception:
+            pass
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server shared by a module's tests: bots move at once, a dropped seat waits 2 s,
@@ -246,11 +255,7 @@ def clients() -> Iterator[list[Client]]:
 
     opened: list[Client] = []
     yield opened
-    for c in opened:
-        try:
-            c.close()
-        except Exception:
-            pass
+    close_clients(opened)
     cache: dict[str, Any] = {}
     for c in opened:
         if c.server is None:

@@ -15,8 +15,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from .conftest import Client, Server  # noqa: E402
-from .test_protocol import new_table, play, wait_view  # noqa: E402
+from .conftest import Client, Server, close_clients  # noqa: E402
+from .test_protocol import kill_and_resume, new_table, play, wait_view  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -140,21 +140,12 @@ def test_sigkill_and_restart_resume_the_table_mid_hand(tmp_path: Path) -> None:
         stored = Table.restore(meta, game, state)
         assert stored.seq == seq
         assert stored.fingerprint() == Table.replay(records).fingerprint()
-        server.kill()
-        person.close()
-        server.start()
-        back = server.client()
-        opened.append(back)
-        assert back.request({"type": "resume", "table": table, "seat": person.seat,
-                             "token": person.token})["type"] == "seated"
-        after = wait_view(back, lambda v: not v["game"]["disconnected"])
+        back, after = kill_and_resume(server, person, opened, before["seq"])
         assert after["hand"] == before["hand"] and after["you"] == before["you"]
         for key in ("totals", "chips", "in_game", "hand_number", "turn", "phase", "lead",
                     "discard_top", "discard_size", "stock_size", "last_hand"):
             assert after["game"][key] == before["game"][key], key
         assert after["can"]["draw"] == before["can"]["draw"]
-        kinds = [e["kind"] for e in server.events(table)][before["seq"]:]
-        assert kinds == ["restart", "reconnect"]
         # and the game goes on from there, with the same stock
         top_of_stock = stored.game.to_dict()["stock"][0]
         reply = back.request({"type": "draw", "source": "stock"})
@@ -164,9 +155,5 @@ def test_sigkill_and_restart_resume_the_table_mid_hand(tmp_path: Path) -> None:
         final = play(back)
         assert final["status"] == "over"
     finally:
-        for c in opened:
-            try:
-                c.close()
-            except Exception:
-                pass
+        close_clients(opened)
         server.stop()

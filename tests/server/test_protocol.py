@@ -82,6 +82,24 @@ def wait_view(client: Client, pred: Any, timeout: float = 15) -> dict[str, Any]:
     return client.until(lambda m: m["type"] == "view" and pred(m), timeout)
 
 
+def kill_and_resume(server: Server, person: Client, opened: list[Client],
+                    since: int) -> tuple[Client, dict[str, Any]]:
+    """SIGKILL the server, start it again on its database and resume ``person``'s seat on
+    a new connection: that connection and its first view with every seat connected,
+    the table's events after seq ``since`` being the restart and the reconnect."""
+    server.kill()
+    person.close()
+    server.start()
+    back = server.client()
+    opened.append(back)
+    assert back.request({"type": "resume", "table": person.table, "seat": person.seat,
+                         "token": person.token})["type"] == "seated"
+    after = wait_view(back, lambda v: not v["game"]["disconnected"])
+    kinds = [e["kind"] for e in server.events(person.table)][since:]
+    assert kinds == ["restart", "reconnect"]
+    return back, after
+
+
 # ---------------------------------------------------------------------------- tests
 
 def test_welcome_lists_presets_bots_and_seat_counts(server: Server, clients: list[Client]) -> None:
