@@ -15,11 +15,12 @@
  * table. */
 
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200112L /* pthreads, clock_gettime under -std=c99 */
+#define _POSIX_C_SOURCE 200112L /* pthreads under -std=c99 */
 #endif
 
 #include <stdlib.h>
 
+#include "base/clock.h"
 #include "rl/vecenv.h"
 #include "rl/vecpool.h"
 
@@ -28,7 +29,6 @@
 #else
 #define POOL_THREADS 1
 #include <pthread.h>
-#include <time.h>
 #endif
 
 #define POOL_MAX_WORKERS 63
@@ -89,13 +89,6 @@ static void relax(void)
 #endif
 }
 
-static uint64_t micros(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* Watch *counter without the lock until it is no longer `was` or `us` microseconds
  * have passed; 1 when it changed. */
 static int watch(const unsigned *counter, unsigned was, unsigned us)
@@ -109,7 +102,7 @@ static int watch(const unsigned *counter, unsigned was, unsigned us)
             return 1;
         relax();
         if (k % 64 == 0) { /* the clock every 64 reads: ~2 us of pauses */
-            const uint64_t t = micros();
+            const uint64_t t = cc_now_micros();
             if (until == 0)
                 until = t + us;
             else if (t >= until)

@@ -17,13 +17,9 @@
  * Nothing here reads a hidden card: srch_engine_bot copies only the public parts of the
  * engine's game into the view, and srch_choose builds its games from the view alone. */
 
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
-#endif
-
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "base/hand.h"
 #include "engine/engine.h"
 #include "engine/engine_bots.h"
@@ -33,20 +29,6 @@
 #define PLAYOUT_TURNS 200
 /* the candidates: a draw's 2, a discard's 8 cards each with and without closing */
 #define MAX_CANDIDATES 16
-
-/* ------------------------------------------------------------------ the clock */
-
-/* Microseconds of a monotonic clock (processor time where there is none). */
-static uint64_t now_micros(void)
-{
-#if defined(_WIN32)
-    return (uint64_t)((double)clock() * 1e6 / CLOCKS_PER_SEC);
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-#endif
-}
 
 /* ------------------------------------------------------------------ the samples */
 
@@ -430,7 +412,7 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     max_samples = playouts > 0 ? (playouts / (uint32_t)n > 0 ? playouts / (uint32_t)n : 1)
                                : UINT32_MAX;
     if (playouts == 0)
-        start = now_micros();
+        start = cc_now_micros();
     while (n > 1 && samples < max_samples) {
         const uint64_t play_seed = cc_rng_next(&rng);
         d = tmpl;
@@ -447,7 +429,7 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
             gain2[k] += x * x;
         }
         samples++;
-        if (playouts == 0 && now_micros() - start >= micros)
+        if (playouts == 0 && cc_now_micros() - start >= micros)
             break;
     }
     /* the expert's choice, unless a candidate's mean gain over it is significant (z
