@@ -147,7 +147,7 @@ def test_double_deck_from_mask_as_the_python_method(once, twice, decks):
 
 
 @pytest.mark.parametrize("once", [0, 5, cards.CARD_MASK, 1 << 13, 1 << 70, -3, (1 << 64) - 1])
-@pytest.mark.parametrize("twice", [0, 1, 1 << 13, -1])
+@pytest.mark.parametrize("twice", [0, 1, 1 << 13, -1, cards.CARD_MASK])
 @pytest.mark.parametrize("decks", [1, 2])
 def test_trusted_as_the_python_method(once, twice, decks):
     h = Hand.trusted(once, twice, decks)

@@ -62,8 +62,9 @@ cdef Py_ssize_t _H_DECKS = slot_offset(Hand, "_decks")
 cdef Py_ssize_t _H_N = slot_offset(Hand, "_n")
 cdef uint64_t _CARD_MASK = CARD_MASK
 cdef object _ZERO = 0, _ONE = 1, _TWO = 2
-# the card counts 0-96 as objects, made once (a hand's _n)
-cdef tuple _COUNTS = tuple(range(97))
+# the card counts as objects, made once (a hand's _n): 0-128, every count two 64-bit
+# masks can hold (Hand.trusted checks nothing; two decks of fifty cards are 100)
+cdef tuple _COUNTS = tuple(range(129))
 
 
 cdef inline void _init_slot(object obj, Py_ssize_t offset, object value) noexcept:
