@@ -1,5 +1,5 @@
 """The heads-up chance to win a game from its totals: the numbers of the search bot's
-value (csrc/src/search/search.c, HEADS_UP_T and HEADS_UP_A; docs/bots.md#the-search-bot).
+value (csrc/src/search/value.c, HEADS_UP_T and HEADS_UP_A; docs/bots.md#the-search-bot).
 
 Not a timed test: a script that simulates games of the expert against itself and prints
 what it fitted and how well the fit predicts other games.
