@@ -4,7 +4,7 @@ Not a timed test: a script that plays many whole games and prints what it measur
 (the table of docs/bots.md#the-search-bot comes from it).
 
     python benchmarks/search_strength.py --games 2000 --jobs 2          # everything
-    python benchmarks/search_strength.py --only strength --games 2000 --budgets 250,1000,4000
+    python benchmarks/search_strength.py --only strength --games 2000 --budgets 250,1000,5000
     python benchmarks/search_strength.py --only strength --tables conga2 --games 600
     python benchmarks/search_strength.py --only speed --decisions 2000
 
@@ -100,7 +100,7 @@ def main() -> None:
     ap.add_argument("--only", choices=("strength", "speed"), default=None)
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--decisions", type=int, default=1000)
-    ap.add_argument("--budgets", default=f"250,{SearchBot.DEFAULT_PLAYOUTS},4000")
+    ap.add_argument("--budgets", default=f"250,1000,{SearchBot.DEFAULT_PLAYOUTS}")
     ap.add_argument("--against", default="expert")
     ap.add_argument("--tables", choices=("both", "conga2", "house4"), default="both",
                     help="the strength's tables: 2-player conga, 4-player house rules")

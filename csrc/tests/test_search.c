@@ -5,6 +5,7 @@
  *     choice is legal (a card held; a draw 0/1), and the choice does not change when
  *     the cards the seat has not seen move between the other hands and the stock (the
  *     view holds none of them: it is the same view);
+ *   - budgets smaller than the race's rounds times its candidates still choose;
  *   - a bad budget, a missing output or a view whose cards cannot fit are refused.
  * CC_ENGINE_GAMES / 30 games per table (at least 2). */
 
@@ -138,6 +139,16 @@ static void check_choices(void)
             CHECK((v.held.once >> choice & 1) && (close == 0 || close == 1), "a card held");
         else
             CHECK((choice == 0 || choice == 1) && close == 0, "a draw");
+        { /* budgets below the race's rounds times its candidates: a sample a round */
+            static const uint32_t small[3] = {1, 5, 17};
+            int b2, c2, c2_close;
+            for (b2 = 0; b2 < 3; b2++) {
+                CHECK(cc_search_choose(&v, small[b2], 0, 7, &c2, &c2_close) == CC_OK,
+                      "trial %d: budget %u", trial, (unsigned)small[b2]);
+                CHECK(v.discard ? (v.held.once >> c2 & 1) != 0 : (c2 == 0 || c2 == 1),
+                      "trial %d: budget %u: not a legal choice", trial, (unsigned)small[b2]);
+            }
+        }
         /* the hidden cards moved (deck[7..27] but deck[14], the other hands; deck[31..47],
          * the stock): the view made again from that deal is the same view, and so is
          * the choice */

@@ -344,7 +344,7 @@ class SearchBot(Bot):
 
     name = "search"
     #: the playouts per decision of the name ``search``
-    DEFAULT_PLAYOUTS = 1000
+    DEFAULT_PLAYOUTS = 5000
     #: the largest budget a name takes (playouts or milliseconds)
     MAX_BUDGET = 4_000_000
 

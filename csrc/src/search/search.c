@@ -24,6 +24,7 @@
 #include "engine/engine.h"
 #include "engine/engine_bots.h"
 #include "search/search.h"
+#include "search/value.h"
 
 /* the turns a playout's hand may last past the decision before it is valued as it is */
 #define PLAYOUT_TURNS 200
@@ -223,75 +224,6 @@ static void improve(game *g, int seat, cc_rng *rng)
     }
 }
 
-/* ------------------------------------------------------------------ the value */
-
-#define NONE (-1e300) /* a seat that cannot win */
-
-/* e**x for x <= 0 within 1e-4 relative (below -40: 0), without the math library:
- * e**(x/64) by its Taylor series to the 7th power, squared six times. */
-static double exp_neg(double x)
-{
-    double y, t, e;
-    int k;
-    if (x < -40.0)
-        return 0.0;
-    y = x / 64.0;
-    t = 1.0;
-    e = 1.0;
-    for (k = 1; k <= 7; k++) {
-        t *= y / k;
-        e += t;
-    }
-    for (k = 0; k < 6; k++)
-        e *= e;
-    return e;
-}
-
-/* The seat's chance to win the game from g (a playout's end): 1 or 0 (a draw: 1 over
- * the seats) once the game is over, else a softmax of each seat's margin to
- * elimination (eliminate_above less its total; a seat out with a chip comes back at
- * the highest total in, with a chip less; a seat out without one cannot win), each
- * chip left worth half the softmax's scale, the scale a fifth of eliminate_above. */
-static double value_of(const game *g, int seat)
-{
-    double scale, score[CC_MAX_PLAYERS] = {0}, top = NONE, sum = 0.0;
-    int64_t high = 0;
-    int s, first = 1;
-    if (g->over) {
-        if (g->rec->status == CC_GAME_WON)
-            return g->rec->winner == seat ? 1.0 : 0.0;
-        return 1.0 / g->n;
-    }
-    scale = (double)g->cfg->eliminate_above / 5.0;
-    scale = scale < 1.0 ? 1.0 : scale;
-    for (s = 0; s < g->n; s++)
-        if (g->in[s] && (first || g->totals[s] > high)) {
-            high = g->totals[s];
-            first = 0;
-        }
-    for (s = 0; s < g->n; s++) {
-        double margin, chips;
-        if (g->in[s]) {
-            margin = (double)(g->cfg->eliminate_above - g->totals[s]);
-            chips = (double)g->chips[s];
-        } else if (g->chips[s] > 0) {
-            margin = (double)(g->cfg->eliminate_above - high);
-            chips = (double)(g->chips[s] - 1);
-        } else {
-            score[s] = NONE;
-            continue;
-        }
-        score[s] = margin / scale + 0.5 * chips;
-        top = score[s] > top ? score[s] : top;
-    }
-    if (score[seat] == NONE)
-        return 0.0;
-    for (s = 0; s < g->n; s++)
-        if (score[s] != NONE)
-            sum += exp_neg(score[s] - top);
-    return exp_neg(score[seat] - top) / sum;
-}
-
 /* ------------------------------------------------------------------ the playouts */
 
 typedef struct candidate {
@@ -325,7 +257,7 @@ static cc_status playout(const game *d, int seat, int discard, candidate c, uint
         st = eng_bot_turn(&g);
     if (st != CC_OK)
         return st;
-    *value = value_of(&g, seat);
+    *value = srch_value(&g, seat);
     return CC_OK;
 }
 
@@ -384,20 +316,77 @@ static int prior_of(const game *tmpl, int seat, int discard, const candidate *ca
  * about one decision in three; 2.5 about one in seven. */
 #define OVERRIDE_Z 1.5
 
+/* The running sums of the candidates' paired gains over the expert's choice. */
+typedef struct tally {
+    double gain[MAX_CANDIDATES], gain2[MAX_CANDIDATES];
+    uint32_t samples[MAX_CANDIDATES];
+} tally;
+
+/* One sample from the template, every live candidate played out on it, each one's gain
+ * over the prior's added to t (the prior is always live). */
+static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search_view *v,
+                            const candidate *cand, const int *live, int n_live, int prior,
+                            cc_rng *rng, tally *t)
+{
+    game d = *tmpl;
+    double value[MAX_CANDIDATES];
+    const uint64_t play_seed = cc_rng_next(rng);
+    int i;
+    sample(&d, sp, v->seat, rng);
+    improve(&d, v->seat, rng);
+    for (i = 0; i < n_live; i++) {
+        const cc_status st = playout(&d, v->seat, v->discard, cand[live[i]], play_seed,
+                                     &value[live[i]]);
+        if (st != CC_OK)
+            return st;
+    }
+    for (i = 0; i < n_live; i++) { /* paired with the expert's choice on the same sample */
+        const int k = live[i];
+        const double x = value[k] - value[prior];
+        t->gain[k] += x;
+        t->gain2[k] += x * x;
+        t->samples[k]++;
+    }
+    return CC_OK;
+}
+
+/* The live candidates after a round of the race: the prior and the better half of the
+ * others by mean gain (ties to the first), in their order. O(candidates**2). */
+static int halve(int *live, int n_live, int prior, const tally *t)
+{
+    double mean[MAX_CANDIDATES];
+    int keep = (n_live + 1) / 2, out = 0, i, j;
+    for (i = 0; i < n_live; i++)
+        mean[i] = t->samples[live[i]] > 0 ? t->gain[live[i]] / t->samples[live[i]] : 0.0;
+    for (i = 0; i < n_live; i++) {
+        int rank = 0; /* the others ahead of it */
+        if (live[i] == prior) {
+            live[out++] = live[i];
+            continue;
+        }
+        for (j = 0; j < n_live; j++)
+            if (live[j] != prior && (mean[j] > mean[i] || (mean[j] == mean[i] && j < i)))
+                rank++;
+        if (rank < keep - 1)
+            live[out++] = live[i];
+    }
+    return out;
+}
+
 cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micros,
                       uint64_t seed, int *choice, int *close)
 {
     cc_game_config cfg;
     cc_game_record rec;
-    game tmpl, d;
+    game tmpl;
     sampler sp;
     candidate cand[MAX_CANDIDATES];
-    double gain[MAX_CANDIDATES], gain2[MAX_CANDIDATES], value[MAX_CANDIDATES];
+    int live[MAX_CANDIDATES];
+    tally t;
     cc_rng rng;
     cc_status st;
-    uint32_t samples = 0, max_samples;
     uint64_t start = 0;
-    int n, k, best, prior;
+    int n, k, best, prior, n_live, rounds, r;
     double best_gain;
     if (playouts == 0 && micros == 0)
         return CC_ERR_BAD_ARGUMENT;
@@ -406,40 +395,49 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
         return st;
     n = candidates_of(v, &tmpl, cand);
     prior = prior_of(&tmpl, v->seat, v->discard, cand, n);
+    memset(&t, 0, sizeof t);
     for (k = 0; k < n; k++)
-        gain[k] = gain2[k] = 0.0;
+        live[k] = k;
+    n_live = n;
     cc_rng_seed(&rng, seed);
-    max_samples = playouts > 0 ? (playouts / (uint32_t)n > 0 ? playouts / (uint32_t)n : 1)
-                               : UINT32_MAX;
-    if (playouts == 0)
+    if (playouts == 0) { /* a time budget: every candidate on every sample */
         start = cc_now_micros();
-    while (n > 1 && samples < max_samples) {
-        const uint64_t play_seed = cc_rng_next(&rng);
-        d = tmpl;
-        sample(&d, &sp, v->seat, &rng);
-        improve(&d, v->seat, &rng);
-        for (k = 0; k < n; k++) {
-            st = playout(&d, v->seat, v->discard, cand[k], play_seed, &value[k]);
+        while (n > 1) {
+            st = one_sample(&tmpl, &sp, v, cand, live, n_live, prior, &rng, &t);
             if (st != CC_OK)
                 return st;
+            if (cc_now_micros() - start >= micros)
+                break;
         }
-        for (k = 0; k < n; k++) { /* paired with the expert's choice on the same sample */
-            const double x = value[k] - value[prior];
-            gain[k] += x;
-            gain2[k] += x * x;
+    } else { /* a race (successive halving): each round a share of the playouts over the
+              * live candidates, then the worse half of them out */
+        for (rounds = 1; (1 << rounds) < n; rounds++)
+            ;
+        for (r = 0; r < rounds && n > 1; r++) {
+            const uint32_t share = playouts / (uint32_t)rounds / (uint32_t)n_live;
+            uint32_t j;
+            for (j = 0; j < (share > 0 ? share : 1); j++) {
+                st = one_sample(&tmpl, &sp, v, cand, live, n_live, prior, &rng, &t);
+                if (st != CC_OK)
+                    return st;
+            }
+            if (r + 1 < rounds)
+                n_live = halve(live, n_live, prior, &t);
         }
-        samples++;
-        if (playouts == 0 && cc_now_micros() - start >= micros)
-            break;
     }
-    /* the expert's choice, unless a candidate's mean gain over it is significant (z
+    /* the expert's choice, unless a live candidate's mean gain over it is significant (z
      * above OVERRIDE_Z: mean**2 > z**2 var / samples); of those the largest gain */
     best = prior;
     best_gain = 0.0;
-    for (k = 0; k < n && samples > 1; k++) {
-        const double mean = gain[k] / samples;
-        const double var = gain2[k] / samples - mean * mean;
-        if (mean > best_gain && mean * mean * samples > OVERRIDE_Z * OVERRIDE_Z * var) {
+    for (r = 0; r < n_live; r++) {
+        const uint32_t m = t.samples[live[r]];
+        double mean, var;
+        k = live[r];
+        if (m <= 1)
+            continue;
+        mean = t.gain[k] / m;
+        var = t.gain2[k] / m - mean * mean;
+        if (mean > best_gain && mean * mean * m > OVERRIDE_Z * OVERRIDE_Z * var) {
             best = k;
             best_gain = mean;
         }
