@@ -156,17 +156,10 @@ def test_sigkill_right_after_a_draw_keeps_the_card_drawn(tmp_path: Path) -> None
     pytest.importorskip("starlette")
     pytest.importorskip("uvicorn")
     pytest.importorskip("websockets")
-    from .conftest import Client, Server, close_clients
-    from .test_protocol import kill_and_resume, new_table, play
+    from .test_protocol import kill_and_resume, mid_hand_table, play
 
-    server = Server(tmp_path / "tables.sqlite3", "--bot-delay", "0", "--rate", "1000",
-                    "--burst", "1000")
-    opened: list[Client] = []
-    try:
-        (person,) = new_table(server, opened, humans=1, players=3, bots=2)
+    with mid_hand_table(tmp_path) as (server, person, opened, _):
         table = person.table
-        play(person, until=lambda v: v["game"] is not None and v["game"]["hand_number"] >= 2
-             and bool(v["can"]["draw"]) and v["game"]["stock_size"] < 24)
         drawn = person.request({"type": "draw", "source": "stock"})
         assert drawn["type"] == "view" and drawn["can"]["discard"] and len(drawn["hand"]) == 8
         events = server.events(table)
@@ -182,6 +175,3 @@ def test_sigkill_right_after_a_draw_keeps_the_card_drawn(tmp_path: Path) -> None
         assert server.stored_seq(table) == after["seq"]
         final = play(back)
         assert final["status"] == "over"
-    finally:
-        close_clients(opened)
-        server.stop()

@@ -15,8 +15,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from .conftest import Client, Server, close_clients  # noqa: E402
-from .test_protocol import kill_and_resume, new_table, play, wait_view  # noqa: E402
+from .conftest import Client, Server  # noqa: E402
+from .test_protocol import kill_and_resume, mid_hand_table, play, wait_view  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -113,17 +113,8 @@ def test_sigkill_and_restart_resume_the_table_mid_hand(tmp_path: Path) -> None:
     comes back from it alone, replaying nothing."""
     from chinchon.server.tables import Table
 
-    server = Server(tmp_path / "tables.sqlite3", "--bot-delay", "0", "--rate", "1000",
-                    "--burst", "1000")
-    opened: list[Client] = []
-    try:
-        (person,) = new_table(server, opened, humans=1, players=3, bots=2)
+    with mid_hand_table(tmp_path) as (server, person, opened, before):
         table = person.table
-        # play into the second hand, and stop on our own turn to draw, mid-hand: the
-        # bots wait for us, nothing is in flight
-        before = play(person, until=lambda v: v["game"] is not None
-                      and v["game"]["hand_number"] >= 2 and bool(v["can"]["draw"])
-                      and v["game"]["stock_size"] < 24)
         assert before["status"] == "playing"
         assert before["seq"] == server.stored_seq(table)
         assert before["game"]["last_hand"] is not None
@@ -154,6 +145,3 @@ def test_sigkill_and_restart_resume_the_table_mid_hand(tmp_path: Path) -> None:
         assert reply["game"]["stock_size"] == before["game"]["stock_size"] - 1
         final = play(back)
         assert final["status"] == "over"
-    finally:
-        close_clients(opened)
-        server.stop()

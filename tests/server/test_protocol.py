@@ -8,7 +8,9 @@ import random
 import threading
 import time
 import urllib.request
-from typing import Any, Optional
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Optional
 
 import pytest
 
@@ -19,7 +21,7 @@ pytest.importorskip("websockets")
 from chinchon.server import scripted  # noqa: E402
 
 from .checks import check_messages, truths  # noqa: E402
-from .conftest import Client, Server  # noqa: E402
+from .conftest import Client, Server, close_clients  # noqa: E402
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -98,6 +100,27 @@ def kill_and_resume(server: Server, person: Client, opened: list[Client],
     kinds = [e["kind"] for e in server.events(person.table)][since:]
     assert kinds == ["restart", "reconnect"]
     return back, after
+
+
+@contextmanager
+def mid_hand_table(tmp_path: Path) -> Iterator[tuple[Server, Client, list[Client], dict[str, Any]]]:
+    """A server of its own on a fresh database (bots without delay, no rate limit to
+    meet) and a table of one person and two bots, played into its second hand and
+    stopped mid-hand on the person's turn to draw (the bots wait for it, nothing is in
+    flight): the server, the person, the clients opened (the test appends its own; all
+    are closed and the server stopped at the end) and the person's view then."""
+    server = Server(tmp_path / "tables.sqlite3", "--bot-delay", "0", "--rate", "1000",
+                    "--burst", "1000")
+    opened: list[Client] = []
+    try:
+        (person,) = new_table(server, opened, humans=1, players=3, bots=2)
+        view = play(person, until=lambda v: v["game"] is not None
+                    and v["game"]["hand_number"] >= 2 and bool(v["can"]["draw"])
+                    and v["game"]["stock_size"] < 24)
+        yield server, person, opened, view
+    finally:
+        close_clients(opened)
+        server.stop()
 
 
 # ---------------------------------------------------------------------------- tests
