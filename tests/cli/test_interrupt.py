@@ -50,6 +50,14 @@ def _running(pid: int) -> bool:
         return False
 
 
+def _as_from_a_terminal() -> None:
+    """In the child before its exec: SIGINT at its default, as a command typed at a
+    terminal starts. A test run started in the background of a script (``cmd &``)
+    inherits SIGINT ignored, and Python then keeps ignoring it, rightly: such a
+    command is not one that Ctrl-C reaches."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("progress,whole_group", [("--no-progress", False),
                                                   ("--progress", True)])
 def test_first_ctrl_c_stops_a_parallel_simulation(progress, whole_group):
@@ -57,7 +65,8 @@ def test_first_ctrl_c_stops_a_parallel_simulation(progress, whole_group):
     cmd = [sys.executable, "-m", "chinchon", "simulate", "--games", "100000", "--jobs", "2",
            "--engine", "python", progress]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)  # its own group, as in a terminal
+                            start_new_session=True,  # its own group, as in a terminal
+                            preexec_fn=_as_from_a_terminal)
     try:
         deadline = time.monotonic() + 60
         while len(_descendants(proc.pid)) < 2:  # both workers started
