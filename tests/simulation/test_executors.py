@@ -118,3 +118,43 @@ def test_stopping_our_pool_with_queued_chunks_raises_nothing_in_its_threads(monk
         run._stop(pool)
         assert all(f.done() for f in queued)  # cancelled, or failed with the workers
     assert raised == []
+
+
+# Dask's concurrent.futures adapter (distributed/cfexecutor.py) fails the future of a
+# chunk that finished on a worker the scheduler then lost, with a TypeError of its own
+# ("cannot unpack non-iterable SimulationResult"): a function compiled under that file
+# name raises the same here, for the first `lost` chunks an executor is given.
+_ADAPTER = compile("def cascade(result):\n    typ, exc, tb = result\n",
+                   "/site-packages/distributed/cfexecutor.py", "exec")
+_OTHER = compile("def cascade(result):\n    typ, exc, tb = result\n",
+                 "/site-packages/elsewhere/module.py", "exec")
+
+
+class _Losing(ThreadPoolExecutor):
+    """Threads whose first ``lost`` futures fail as ``code``'s function fails."""
+
+    def __init__(self, lost: int, code) -> None:
+        super().__init__(2)
+        self.lost = lost
+        self.space: dict = {}
+        exec(code, self.space)
+
+    def submit(self, fn, /, *args, **kwargs):
+        if self.lost > 0:
+            self.lost -= 1
+            return super().submit(self.space["cascade"], 7)
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_chunk_dasks_adapter_lost_is_played_again():
+    ref = simulate(N, 4, bots=BOTS, seed=5, jobs=1)
+    with _Losing(2, _ADAPTER) as executor:
+        r = simulate(N, 4, bots=BOTS, seed=5, executor=executor, chunk_size=3)
+    assert r.stats() == ref.stats() and r.records == ref.records
+
+
+def test_a_chunk_lost_every_time_or_another_type_error_is_raised():
+    with _Losing(100, _ADAPTER) as executor, pytest.raises(TypeError):
+        simulate(N, 4, bots=BOTS, seed=5, executor=executor, chunk_size=3)
+    with _Losing(1, _OTHER) as executor, pytest.raises(TypeError):
+        simulate(N, 4, bots=BOTS, seed=5, executor=executor, chunk_size=3)

@@ -9,8 +9,12 @@ Faults: a chunk whose game raises stops the run with that :class:`SimulationErro
 own pool that dies (killed, out of memory) breaks the pool (``BrokenProcessPool``):
 the pool is made anew and every unfinished chunk submitted again, up to
 ``MAX_POOL_RESTARTS`` times. On Dask the scheduler itself runs a lost worker's chunks
-again elsewhere. Either way a chunk played twice gives the same statistics (merged
-once: only the future we read counts) and rewrites the same records part.
+again elsewhere; but Dask's ``concurrent.futures`` adapter fails the future of a
+chunk that had finished on that worker when the scheduler marks it lost before the
+adapter reads its status (a ``TypeError`` raised in ``distributed/cfexecutor.py``):
+such a chunk is submitted again, up to ``MAX_POOL_RESTARTS`` times in all. Either way a
+chunk played twice gives the same statistics (merged once: only the future we read
+counts) and rewrites the same records part.
 """
 
 from __future__ import annotations
@@ -29,6 +33,19 @@ from .play import GameRecord
 from .stats import SimulationResult
 
 __all__ = ["run_chunks", "as_executor", "executor_workers", "MAX_POOL_RESTARTS"]
+
+
+def _lost_by_dask(exc: BaseException) -> bool:
+    """Whether ``exc`` is Dask's adapter failing a chunk its scheduler lost with a
+    worker (see the module docstring), not an error of the chunk itself."""
+    if not isinstance(exc, TypeError):
+        return False
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.replace("\\", "/").endswith("distributed/cfexecutor.py"):
+            return True
+        tb = tb.tb_next
+    return False
 
 #: how many times one run makes its own process pool anew after a worker died
 MAX_POOL_RESTARTS = 3
@@ -129,6 +146,12 @@ def run_chunks(params: SimulationParams, chunks: Iterable[tuple[int, int]], *,
                         raise
                     queue.appendleft(bounds)
                     broken = True
+                    continue
+                except TypeError as exc:
+                    if own or restarts >= MAX_POOL_RESTARTS or not _lost_by_dask(exc):
+                        raise
+                    restarts += 1
+                    queue.appendleft(bounds)
                     continue
                 merged.add(bounds[0], part)
             if broken:
