@@ -4,8 +4,9 @@ Run: ``pytest benchmarks/bench_search.py``. One discard decision of ``SearchBot`
 default budget (the view built from the Observation included: what a server's bot seat
 pays) in a fixed position of a 4-player house-rules game and of a 2-player conga game,
 one thread; and the same decision at a fixed 1000 playouts, so that the cost of the
-search itself compares across versions whose default budgets differ. Target: <= 20 ms at the default budget (docs/bots.md; the distribution over
-whole games, p99 included, is ``python benchmarks/search_strength.py --only speed``).
+search itself compares across versions whose default budgets differ. Target: <= 20 ms
+at the default budget (docs/bots.md; the distribution over whole games, p99 included,
+is ``python benchmarks/search_strength.py --only speed``).
 Times are recorded, not asserted: the machines are shared.
 """
 

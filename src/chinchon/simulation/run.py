@@ -34,26 +34,25 @@ from .stats import SimulationResult
 
 __all__ = ["run_chunks", "as_executor", "executor_workers", "MAX_POOL_RESTARTS"]
 
-
-def _lost_by_dask(exc: BaseException) -> bool:
-    """Whether ``exc`` is Dask's adapter failing a chunk its scheduler lost with a
-    worker (see the module docstring), not an error of the chunk itself."""
-    if not isinstance(exc, TypeError):
-        return False
-    tb = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename.replace("\\", "/").endswith("distributed/cfexecutor.py"):
-            return True
-        tb = tb.tb_next
-    return False
-
-#: how many times one run makes its own process pool anew after a worker died
+#: how many times one run recovers from a dead worker: makes its own process pool anew,
+#: or submits again a chunk Dask's adapter failed as lost (see the module docstring)
 MAX_POOL_RESTARTS = 3
 #: the most chunks in flight per worker: enough to keep every worker busy, few enough
 #: that an interrupted or failed run has little to cancel
 QUEUED_PER_WORKER = 4
 
 Progress = Optional[Callable[[int], None]]
+
+
+def _lost_by_dask(exc: TypeError) -> bool:
+    """Whether ``exc`` was raised by Dask's adapter failing a chunk its scheduler lost
+    with a worker (see the module docstring), not by the chunk itself."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.replace("\\", "/").endswith("distributed/cfexecutor.py"):
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def as_executor(executor: Any) -> Executor:
