@@ -35,8 +35,8 @@ The file is in WAL mode; ``synchronous=NORMAL`` (the default here) keeps every
 committed transaction through a crash of the server process (SIGKILL included) and
 can lose the last ones only if the operating system itself stops;
 ``durability="full"`` syncs every commit to disk (power-loss safe, slower). The WAL is
-copied back into the database by a thread of the store's own every half second, not by
-whichever commit fills it (:class:`_Checkpointer`).
+copied back into the database by a thread of the store's own every two seconds
+(``checkpoint_seconds``), not by whichever commit fills it (:class:`_Checkpointer`).
 """
 
 from __future__ import annotations
