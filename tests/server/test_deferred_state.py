@@ -175,3 +175,106 @@ def test_sigkill_right_after_a_draw_keeps_the_card_drawn(tmp_path: Path) -> None
         assert server.stored_seq(table) == after["seq"]
         final = play(back)
         assert final["status"] == "over"
+
+
+async def _three_at_a_draw(m: Manager) -> tuple[str, list[Any], list[ListClient]]:
+    """A table of three people, playing, its seat to move about to draw."""
+    clients = [ListClient() for _ in range(3)]
+    conns = [m.connect(c) for c in clients]
+    m.handle(conns[0], json.dumps({"type": "create", "name": "a", "players": 3}))
+    await asyncio.sleep(0)
+    table = next(x for x in clients[0].sent if x["type"] == "seated")["table"]
+    for i in (1, 2):
+        m.handle(conns[i], json.dumps({"type": "join", "table": table, "name": f"p{i}"}))
+        await asyncio.sleep(0)
+    live = m.live[table]
+    assert live.table.status == "playing" and live.stored_seq == live.table.seq
+    return table, conns, clients
+
+
+def test_a_server_killed_after_a_draw_alone_resumes_that_draw(tmp_path: Path) -> None:
+    """No store_states (as after SIGKILL): the draw committed alone waits in the table's
+    row, and a server started on the file resumes the table with it, the seat in the
+    middle of its turn with the card it drew."""
+    db = str(tmp_path / "k.sqlite3")
+    config = ServerConfig(db=db, bot_delay=0, rate=1e6, burst=10**6)
+
+    async def scenario() -> None:
+        m = Manager(config)
+        m.start()
+        table, conns, _ = await _three_at_a_draw(m)
+        live = m.live[table]
+        turn = live.table.game.turn  # type: ignore[union-attr]
+        m.handle(conns[turn], json.dumps({"type": "draw", "source": "stock"}))
+        await asyncio.sleep(0)
+        drawn = live.table
+        assert drawn.last is not None and drawn.last["kind"] == "draw"
+        hand = drawn.game.hand(turn)  # type: ignore[union-attr]
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            seq, pending = con.execute("SELECT seq, pending FROM tables WHERE id=?",
+                                       (table,)).fetchone()
+        finally:
+            con.close()
+        assert seq == drawn.seq - 1 == live.stored_seq
+        assert json.loads(pending) == drawn.last
+        # killed: m stores nothing more; another server opens the same file
+        other = Manager(config)
+        other.start()
+        back = other.live[table].table
+        assert back.seq == drawn.seq + 1 and back.last is not None
+        assert back.last["kind"] == "restart"
+        assert back.game.hand(turn) == hand and back.game.turn == turn  # type: ignore[union-attr]
+        assert back.game.phase == drawn.game.phase == "discard"  # type: ignore[union-attr]
+        rows = _rows(db)[table]
+        assert rows[0] == back.seq  # the restart event stored the state: nothing waits
+        assert [k for _, k in rows[1][-2:]] == ["draw", "restart"]
+        assert other.store.events(table, after=back.seq) == []
+        log = [json.loads(r) for _, r in other.store.events(table)]
+        assert Table.replay(log).fingerprint() == back.fingerprint()
+        other.stop()
+        m.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_draw_alone_onto_a_table_moved_on_in_the_database_is_refused(tmp_path: Path) -> None:
+    """The draw committed alone is stored only onto the table's stored event before it:
+    a table moved on in the database meanwhile (another writer) refuses it, nothing of
+    it is stored, and the server reloads the table from the store."""
+    db = str(tmp_path / "s.sqlite3")
+    config = ServerConfig(db=db, bot_delay=0, rate=1e6, burst=10**6)
+
+    async def scenario() -> None:
+        from chinchon.server.store import Store, TableWrite
+
+        m = Manager(config)
+        m.start()
+        table, conns, clients = await _three_at_a_draw(m)
+        live = m.live[table]
+        seq = live.table.seq
+        turn = live.table.game.turn  # type: ignore[union-attr]
+        # another writer stores an event of the table: a seat not its turn's drops
+        stored = m.store.load(table)
+        assert stored is not None
+        theirs = m._load(stored)
+        seat = (turn + 1) % 3
+        record = {"kind": "disconnect", "seat": seat, "now": theirs.clock}
+        theirs.apply(record)
+        writer = Store(db)
+        writer.write([TableWrite(table, seq, seq + 1, None, theirs.state_json()[0])],
+                     [(table, seq + 1, json.dumps(record))])
+        writer.close()
+        m.handle(conns[turn], json.dumps({"type": "draw", "source": "stock"}))
+        await asyncio.sleep(0)
+        rows = _rows(db)[table]
+        assert rows[0] == seq + 1
+        assert [q for q, _ in rows[1]] == list(range(1, seq + 2))  # no draw stored
+        assert rows[1][-1] == (seq + 1, "disconnect")
+        assert m.store.events(table, after=seq + 1) == []
+        assert m.live[table].table.fingerprint() == theirs.fingerprint()
+        assert m.live[table].stored_seq == seq + 1
+        assert [x["code"] for x in clients[turn].sent if x["type"] == "error"] == ["internal"]
+        m.stop()
+
+    asyncio.run(scenario())

@@ -301,6 +301,151 @@ def test_a_database_of_schema_1_is_upgraded_and_its_tables_load_by_replay(
     store.close()
 
 
+def test_a_draw_alone_waits_in_its_row_and_only_onto_the_event_before_it(
+        tmp_path: Path) -> None:
+    """A draw stored without its table's state is written in the table's row as well
+    as the log, only if the row is at the event before it with no draw waiting: else
+    the whole write is refused and nothing of it stored. The next state clears it."""
+    import sqlite3
+
+    path = str(tmp_path / "p.sqlite3")
+    store = Store(path)
+    store.create("A", "playing", "{}", '{"s": 1}', '{"kind": "create"}')
+    store.create("B", "playing", "{}", '{"s": 1}', '{"kind": "create"}')
+    draw = '{"kind": "draw", "seat": 0}'
+    store.write([], [("A", 2, draw)], [("A", 2, draw)])
+    row = store.load("A")
+    assert (row.seq, row.state) == (1, '{"s": 1}')
+    assert store.events("A", after=1) == [(2, draw)] and store.events("A", after=2) == []
+    assert [q for q, _ in store.events("A")] == [1, 2]
+
+    def stored() -> list[tuple[Any, ...]]:
+        con = sqlite3.connect(path)
+        try:
+            return (con.execute("SELECT id, seq, state, pending FROM tables ORDER BY id").fetchall()
+                    + con.execute("SELECT table_id, seq, record FROM events ORDER BY rowid").fetchall())
+        finally:
+            con.close()
+
+    before = stored()
+    # a second draw onto the same state, a draw onto a state two behind it, each beside
+    # a write that alone would be stored: refused, nothing stored
+    for bad in [("A", 2, '{"kind": "draw", "seat": 1}'), ("A", 3, draw)]:
+        with pytest.raises(StoreError, match=f"table\\(s\\) A \\(event {bad[1]}\\)"):
+            store.write([TableWrite("B", 1, 2, None, '{"s": 2}')],
+                        [("B", 2, "{}"), bad], [bad])
+        assert stored() == before
+    with pytest.raises(StoreError, match="B \\(event 3\\)"):  # B is at 1, not 2
+        store.write([], [("B", 3, draw)], [("B", 3, draw)])
+    assert stored() == before
+    # the discard stores the state: the draw no longer waits
+    store.write([TableWrite("A", 1, 3, None, '{"s": 3}')], [("A", 3, "{}")])
+    row = store.load("A")
+    assert (row.seq, row.state) == (3, '{"s": 3}') and store.events("A", after=3) == []
+    assert [q for q, _ in store.events("A")] == [1, 2, 3]
+    assert stored()[0][3] is None
+    store.close()
+
+
+def _schema_2(path: str, tables: list[tuple[str, str, int, Table, list[dict[str, Any]]]]) -> None:
+    """A database as a server of schema 2 left it: ``(id, status, seq, table at seq,
+    every event)`` a table."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE events (table_id TEXT NOT NULL, seq INTEGER NOT NULL, record TEXT NOT NULL,
+                             at REAL NOT NULL);
+        CREATE UNIQUE INDEX events_by_table ON events (table_id, seq);
+        CREATE TABLE tables (id TEXT PRIMARY KEY, status TEXT NOT NULL, seq INTEGER NOT NULL,
+                             created REAL NOT NULL, updated REAL NOT NULL, state TEXT);
+        CREATE INDEX tables_status ON tables (status);
+        CREATE TABLE snapshots (table_id TEXT PRIMARY KEY, snap_seq INTEGER NOT NULL,
+                                meta TEXT NOT NULL, game TEXT);
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO settings VALUES ('schema', '2');
+    """)
+    for n, (tid, status, seq, at, records) in enumerate(tables):
+        con.execute("INSERT INTO tables VALUES (?, ?, ?, ?, 0, ?)",
+                    (tid, status, seq, n, at.state_json()[0]))
+        con.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?)",
+                    (tid, seq, at.meta_json(), at.base_game_json()))
+        con.executemany("INSERT INTO events VALUES (?, ?, ?, 0)",
+                        [(tid, q, json.dumps(r)) for q, r in enumerate(records, 1)])
+    con.commit()
+    con.close()
+
+
+def test_a_database_of_schema_2_is_upgraded_and_resumes_the_draw_after_a_state(
+        tmp_path: Path) -> None:
+    import sqlite3
+
+    _, records = _long_hands(7, 40)
+    draw = next(n for n in range(10, len(records)) if records[n]["kind"] == "draw")
+    done = next(n for n in range(draw + 1, len(records)) if records[n - 1]["kind"] == "discard")
+    t2 = [dict(r, table="T2") if r["kind"] == "create" else r for r in records]
+    path = str(tmp_path / "two.sqlite3")
+    # T1: its state one draw behind its last event; T2: its state at its last event
+    _schema_2(path, [("T1", "playing", draw, Table.replay(records[:draw]), records[:draw + 1]),
+                     ("T2", "playing", done, Table.replay(t2[:done]), t2[:done])])
+    store = Store(path)
+    con = sqlite3.connect(path)
+    assert con.execute("SELECT value FROM settings WHERE key='schema'").fetchone() == ("3",)
+    assert con.execute("SELECT name FROM sqlite_master WHERE name='events_by_table'"
+                       ).fetchone() is None
+    assert con.execute("SELECT id, seq, pending FROM tables ORDER BY id").fetchall() == \
+        [("T1", draw, json.dumps(records[draw])), ("T2", done, None)]
+    con.close()
+    store.close()
+    config = ServerConfig(db=path, bot_delay=0, rate=1e6, burst=10**6)
+
+    async def scenario() -> None:
+        m = Manager(config)
+        m.start()  # resumed, each with a restart event, from the rows alone
+        one, two = m.live["T1"].table, m.live["T2"].table
+        assert one.seq == draw + 2 and two.seq == done + 1
+        stored = m.store.load("T1")
+        assert stored.seq == draw + 2 and m.store.events("T1", after=stored.seq) == []
+        log = [json.loads(r) for _, r in m.store.events("T1")]
+        assert [r["kind"] for r in log[draw:]] == ["draw", "restart"]
+        assert Table.replay(log).fingerprint() == one.fingerprint()
+        assert Table.replay([json.loads(r) for _, r in m.store.events("T2")]
+                            ).fingerprint() == two.fingerprint()
+        m.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_database_of_schema_2_with_two_events_after_a_state_is_not_upgraded(
+        tmp_path: Path) -> None:
+    import sqlite3
+
+    _, records = _long_hands(7, 40)
+    path = str(tmp_path / "odd.sqlite3")
+    _schema_2(path, [("T1", "playing", 20, Table.replay(records[:20]), records[:22])])
+    with pytest.raises(StoreError, match="not upgraded from schema 2: table\\(s\\) T1 hold"):
+        Store(path)
+    con = sqlite3.connect(path)  # left as it was
+    assert con.execute("SELECT value FROM settings WHERE key='schema'").fetchone() == ("2",)
+    assert con.execute("SELECT name FROM sqlite_master WHERE name='events_by_table'"
+                       ).fetchone() == ("events_by_table",)
+    assert [c[1] for c in con.execute("PRAGMA table_info(tables)")][-1] == "state"
+    con.close()
+
+
+def test_a_database_of_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = str(tmp_path / "new.sqlite3")
+    Store(path).close()
+    con = sqlite3.connect(path)
+    con.execute("UPDATE settings SET value='4' WHERE key='schema'")
+    con.commit()
+    con.close()
+    with pytest.raises(StoreError, match="database schema 4, this server reads schema 3"):
+        Store(path)
+
+
 def test_manager_group_commit_sends_nothing_before_the_commit_and_survives_a_failed_one(
         tmp_path: Path) -> None:
     now = [100.0]

@@ -4,14 +4,15 @@ event loop with each table's snapshot, and the outbox that waits for the write (
 
 A draw is the first half of a turn: the seat that drew must discard next. A commit
 whose only event of a table is a draw, at a table whose stored state is at the event
-before it, stores the draw's event but not the table's state (nor its ``seq`` in the
-``tables`` row): the discard that completes the turn stores both (:meth:`flush`). So
-the stored state is the table at its last event, or one draw before it; a restarted
-server (:meth:`GroupCommit._load`) replays that one stored draw, and a server that
-stops cleanly stores every such state first (:meth:`GroupCommit.store_states`). Every
-event, the draw included, is in the store before anyone is told of it. Half the
-events of a game are draws: this spares the state's encoding and the ``tables`` row's
-rewrite for each of them."""
+before it, stores the draw's event but not the table's state (nor its ``seq``): the
+draw waits in the table's row (``pending``, written only if the row is at the event
+before it with none waiting) and goes into the log, and the discard that completes
+the turn stores the state and clears the row's draw (:meth:`flush`). So the stored
+state is the table at its last event, or one draw before it; a restarted server
+(:meth:`GroupCommit._load`) replays that one draw, read from the row, and a server
+that stops cleanly stores every such state first (:meth:`GroupCommit.store_states`).
+Every event, the draw included, is in the store before anyone is told of it. Half
+the events of a game are draws: this spares the state's encoding for each of them."""
 
 from __future__ import annotations
 
@@ -68,9 +69,10 @@ class GroupCommit:
 
     def _load(self, stored: StoredTable) -> Table:
         """The table from its stored snapshot: base and state, at its last event or a
-        draw before it, and then that draw (see the module docstring). (A
-        table stored without a state, by a server of schema 1, replays the events
-        after its base.)"""
+        draw before it, and then that draw (see the module docstring), which
+        :meth:`Store.events` reads from the table's row. (A table stored without a
+        state, by a server of schema 1, replays the events after its base, read from
+        the log.)"""
         after = stored.seq if stored.state is not None else stored.snap_seq
         rows = self.store.events(stored.id, after=after)
         if [seq for seq, _ in rows] != list(range(after + 1, after + 1 + len(rows))):
@@ -143,6 +145,7 @@ class GroupCommit:
         if staged:
             writes: list[TableWrite] = []
             events: list[tuple[str, int, str]] = []
+            pending: list[tuple[str, int, str]] = []
             for table_id, st in staged.items():
                 table = st.live.table
                 events.extend((table_id, seq, rec) for seq, rec in st.events)
@@ -150,12 +153,14 @@ class GroupCommit:
                         and table.status == st.status_before and table.last is not None
                         and table.last.get("kind") == "draw"
                         and same_base(st.live.base_key, table.base_key())):
-                    continue  # a draw alone: its state comes with the discard
+                    # a draw alone: it waits in the row, its state comes with the discard
+                    pending.append((table_id, *st.events[0]))
+                    continue
                 # the table's snapshot at its last event: the state always, the base
                 # when what it holds changed
                 writes.append(self._table_write(st, table))
             try:
-                self.store.write(writes, events)
+                self.store.write(writes, events, pending)
             except StoreError as exc:
                 log.error("store: %s; %d table(s) reloaded", exc, len(staged))
                 failed = True
