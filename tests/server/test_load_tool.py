@@ -57,3 +57,17 @@ def test_the_in_process_measure_times_the_managers_parts() -> None:
     assert set(parts) == {"views", "state", "commit", "game", "parse", "scheduling"}
     assert all(v > 0 for v in parts.values())
     assert sum(parts.values()) <= report["manager_cpu_us_per_action"] * 1.05
+
+
+STORE = TOOL.parent / "bench_store.py"
+
+
+@pytest.mark.skipif(not STORE.exists(), reason="benchmarks/ is not beside the tests")
+def test_the_store_measure_runs_small() -> None:
+    """benchmarks/bench_store.py, Store.write alone as the group commit calls it."""
+    out = subprocess.run([sys.executable, str(STORE), "--tables", "8", "--events", "4",
+                          "--commits", "20"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["commits"] == 20 and report["events_a_commit"] == 4
+    assert report["cpu_us_per_event"] > 0
