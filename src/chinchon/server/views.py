@@ -248,17 +248,19 @@ def encode_views(table: Table, seats: Sequence[int], *, connected: Sequence[bool
             out[seat] = head + _private_text(table, seat, held)
         return out
     plain, carded, seer = _event_texts(table)
+    # each view joined from its parts in one copy (a view is a few kilobytes: a chain
+    # of + would copy the head once for each part)
     for seat in seats:
         if seat == turn:
             if seat in game.disconnected:  # its turn waits for it: nothing to do
                 out[seat] = head + _private_text(table, seat, held)
             else:
-                out[seat] = (head + _seat_cards(table, seat, held[seat])[2]
-                             + _turn_tail(table, game)
-                             + (carded if seer is _ALL or seer == seat else plain) + "}")
+                out[seat] = "".join((head, _seat_cards(table, seat, held[seat])[2],
+                                     _turn_tail(table, game),
+                                     carded if seer is _ALL or seer == seat else plain, "}"))
         else:  # not your turn: no hints, nothing to do
-            out[seat] = (head + _seat_cards(table, seat, held[seat])[2] + _IDLE_TAIL
-                         + (carded if seer is _ALL or seer == seat else plain) + "}")
+            out[seat] = "".join((head, _seat_cards(table, seat, held[seat])[2], _IDLE_TAIL,
+                                 carded if seer is _ALL or seer == seat else plain, "}"))
     return out
 
 
@@ -275,11 +277,11 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
     status = _STATUS_TEXT.get(table.status)
     if status is None:
         status = _STATUS_TEXT[table.status] = _encode(table.status)
-    head = fixed[0] + str(table.seq) + ',"status":' + status + fixed[1]
     game = table.game
     if game is None:
-        return head + _encode({"seats": _seats(table, connected), "game": None,
-                               "result": _result(table)})[1:-1] + ","
+        return "".join((fixed[0], str(table.seq), ',"status":', status, fixed[1],
+                        _encode({"seats": _seats(table, connected), "game": None,
+                                 "result": _result(table)})[1:-1], ","))
     # the seats change with a join, a leave, the start, or a connection
     seats_key = (table.seats_changed, tuple(connected))
     seats = cache.get("seats")
@@ -293,8 +295,9 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
     # '{...,"summary":...}' less its last brace
     state = _encode(_game_now(table, now, summary_seconds, held))[:-1]
     result = game.result
-    return (head + '"seats":' + seats[1] + ',"game":' + state + ',"last_hand":' + known[1]
-            + '},"result":' + ("null," if result is None else _encode(result.to_dict()) + ","))
+    return "".join((fixed[0], str(table.seq), ',"status":', status, fixed[1], '"seats":', seats[1],
+                    ',"game":', state, ',"last_hand":', known[1], '},"result":',
+                    "null," if result is None else _encode(result.to_dict()) + ","))
 
 
 def _event_texts(table: Table) -> tuple[str, str, Any]:
@@ -345,7 +348,7 @@ def _turn_tail(table: Table, game: Any) -> str:
     else:
         parts = []
         for h in hints:
-            key = (h.card, h.points, h.outcome)
+            key = (h.card.index, h.points, h.outcome)
             part = _HINT_TEXT.get(key)
             if part is None:
                 part = _encode({str(h.card): {"points": h.points, "close": h.outcome}})[1:-1]
@@ -401,8 +404,9 @@ _CAN_DISCARD = _encode(dict(_CAN_NOTHING, draw=[], discard=True))
 _CAN_CLOSE = _encode(dict(_CAN_NOTHING, draw=[], discard=True, close=True))
 #: :func:`_turn_tail` of the draw phase, by the sources the seat may draw from
 _DRAW_TAIL: dict[tuple[str, ...], str] = {}
-#: one hint as JSON text (``"5b":{"points":4,"close":"normal"}``), by card, points, outcome
-_HINT_TEXT: dict[tuple[Any, int, Any], str] = {}
+#: one hint as JSON text (``"5b":{"points":4,"close":"normal"}``), by card (its index),
+#: points and outcome
+_HINT_TEXT: dict[tuple[int, int, Any], str] = {}
 
 
 def lobby_entry(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
