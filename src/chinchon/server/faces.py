@@ -18,11 +18,11 @@ from typing import Any, Optional, Sequence
 
 from ..cards import JOKERS, RANKS, SUITS, Card
 from ..results import OUTCOMES as _OUTCOME_CODES
-from ..results import Arrangement, Hint, Meld
+from ..results import Hint, Meld
 from ..rules import Rules
 
-__all__ = ["CARD_FACES", "OUTCOMES", "shown_melds", "summary_title", "outcome_note",
-           "close_card"]
+__all__ = ["CARD_FACES", "OUTCOMES", "shown_melds", "table_cards", "summary_title",
+           "outcome_note", "close_card"]
 
 _SUIT_WORDS = {"o": "coins", "c": "cups", "e": "swords", "b": "clubs"}
 _FIGURES = {10: "Sota", 11: "Caballo", 12: "Rey"}
@@ -81,16 +81,17 @@ def shown_melds(melds: Sequence[Meld]) -> list[dict[str, Any]]:
     for, or None)."""
     out = []
     for m in melds:
-        if m.joker is None:  # the cards are in table order already (ascending)
-            out.append({"kind": m.kind, "cards": [str(c) for c in m.cards], "joker": None,
-                        "stands_for": None})
-            continue
-        stands_for = m.stands_for
-        out.append({"kind": m.kind,
-                    "cards": [str(c) for c in Arrangement((m,), (), 0).table_order()],
-                    "joker": str(m.joker),
+        stands_for = None if m.joker is None else m.stands_for
+        out.append({"kind": m.kind, "cards": [str(c) for c in table_cards(m)],
+                    "joker": None if m.joker is None else str(m.joker),
                     "stands_for": None if stands_for is None else str(stands_for)})
     return out
+
+
+def table_cards(meld: Meld) -> Sequence[Card]:
+    """A meld's cards in table order (:func:`shown_melds`): without a joker they are
+    in it already (ascending); a run's joker in its place, a set's last."""
+    return meld.cards if meld.joker is None else meld.table_order()
 
 
 def close_card(hints: Sequence[Hint], rules: Rules) -> Optional[str]:

@@ -28,8 +28,9 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 from .._backend import best_melds
+from ..cards import JOKERS, RANKS, SUITS, Card
 from ._json import encode
-from .faces import close_card, outcome_note, shown_melds, summary_title
+from .faces import close_card, outcome_note, shown_melds, summary_title, table_cards
 from .protocol import PROTOCOL_VERSION
 from .tables import Table
 
@@ -159,32 +160,68 @@ def _private_rest(table: Table, you: int) -> dict[str, Any]:
     return out
 
 
-def _seat_cards(table: Table, you: int, held_now: Optional[Sequence[Any]] = None
-                ) -> tuple[tuple[Any, ...], dict[str, Any], str]:
+def _cards(table: Table, you: int) -> dict[str, Any]:
     """The seat's cards as the view shows them, ``{"you", "hand", "melds", "deadwood",
-    "arranged"}`` (the hand melds first, each meld in table order, then the rest; the
-    deadwood only with 7 cards), and that dict encoded without its braces. Kept on the
-    table until the seat's cards change (a hand changes for one seat per event, and
-    every event shows every seat its hand)."""
+    "arranged"}``: the hand melds first, each meld in table order, then the rest; the
+    deadwood only with 7 cards. (:func:`_seat_cards` writes its text.)"""
     game = table.game
-    held = () if game is None else tuple(game.held(you) if held_now is None else held_now)
-    key = ("cards", you)
-    known = table.encoded.get(key)
-    if known is not None and known[0] == held:
-        return known  # type: ignore[no-any-return]  # the cache holds Any
+    held = [] if game is None else game.held(you)
     if held:
         assert game is not None
-        arrangement = best_melds(list(held), decks=game.decks, rules=game.rules)
+        arrangement = best_melds(held, decks=game.decks, rules=game.rules)
         melds = shown_melds(arrangement.melds)
         unmatched = [str(c) for c in arrangement.unmatched]
         deadwood = arrangement.points if len(held) == 7 else None
     else:
         melds, unmatched, deadwood = [], [], None
-    cards = {"you": you, "hand": [c for m in melds for c in m["cards"]] + unmatched,
-             "melds": [m["cards"] for m in melds], "deadwood": deadwood,
-             "arranged": {"melds": melds, "unmatched": unmatched}}
-    known = table.encoded[key] = (held, cards, _encode(cards)[1:-1])
-    return known
+    return {"you": you, "hand": [c for m in melds for c in m["cards"]] + unmatched,
+            "melds": [m["cards"] for m in melds], "deadwood": deadwood,
+            "arranged": {"melds": melds, "unmatched": unmatched}}
+
+
+def _seat_cards(table: Table, you: int, held_now: Optional[list[Any]] = None) -> str:
+    """``_encode(_cards(table, you))`` without its braces, written from the seat's
+    arrangement with each card's text kept (:data:`_CARD_TEXT`) rather than through a
+    dict; ``held_now``: the seat's cards (``game.held``), when already at hand.
+
+    Kept on the table (``table.encoded[you]``) by the cards held, for the last two
+    hands the seat held: every event shows every seat its hand, a hand changes for one
+    seat an event, and a seat that discards the card it drew holds its hand of before
+    the draw again."""
+    game = table.game
+    held = [] if game is None else game.held(you) if held_now is None else held_now
+    cache = table.encoded
+    kept = cache.get(you)
+    if kept is not None:
+        if kept[0][0] == held:
+            return kept[0][1]  # type: ignore[no-any-return]  # the cache holds Any
+        if len(kept) > 1 and kept[1][0] == held:
+            cache[you] = (kept[1], kept[0])
+            return kept[1][1]  # type: ignore[no-any-return]
+    if held:
+        assert game is not None
+        arrangement = best_melds(held, decks=game.decks, rules=game.rules)
+        melds, meld_texts = [], []
+        for m in arrangement.melds:
+            cards = ",".join([_CARD_TEXT[c.index] for c in table_cards(m)])
+            melds.append(cards)
+            joker = m.joker
+            meld_texts.append(
+                f'{{"kind":{_text(m.kind)},"cards":[{cards}],"joker":'
+                + ('null,"stands_for":null}' if joker is None else
+                   f'{_CARD_TEXT[joker.index]},"stands_for":{_card_text(m.stands_for)}}}'))
+        unmatched = ",".join([_CARD_TEXT[c.index] for c in arrangement.unmatched])
+        hand = ",".join([*melds, unmatched] if unmatched else melds)
+        meld_lists = ",".join(["[" + m + "]" for m in melds])
+        deadwood = arrangement.points if len(held) == 7 else "null"
+        text = (f'"you":{you},"hand":[{hand}],"melds":[{meld_lists}],"deadwood":{deadwood},'
+                f'"arranged":{{"melds":[{",".join(meld_texts)}],"unmatched":[{unmatched}]}}')
+    else:
+        text = (f'"you":{you},"hand":[],"melds":[],"deadwood":null,'
+                '"arranged":{"melds":[],"unmatched":[]}')
+    entry = (held, text)
+    cache[you] = (entry,) if kept is None else (entry, kept[0])
+    return text
 
 
 def _last_hand_shown(table: Table) -> Optional[dict[str, Any]]:
@@ -206,7 +243,7 @@ def _last_hand_shown(table: Table) -> Optional[dict[str, Any]]:
 
 def private_view(table: Table, you: int) -> dict[str, Any]:
     """The half of the view that only seat ``you`` gets."""
-    out = dict(_seat_cards(table, you)[1])
+    out = _cards(table, you)
     out.update(_private_rest(table, you))
     return out
 
@@ -255,11 +292,11 @@ def encode_views(table: Table, seats: Sequence[int], *, connected: Sequence[bool
             if seat in game.disconnected:  # its turn waits for it: nothing to do
                 out[seat] = head + _private_text(table, seat, held)
             else:
-                out[seat] = "".join((head, _seat_cards(table, seat, held[seat])[2],
+                out[seat] = "".join((head, _seat_cards(table, seat, held[seat]),
                                      _turn_tail(table, game),
                                      carded if seer is _ALL or seer == seat else plain, "}"))
         else:  # not your turn: no hints, nothing to do
-            out[seat] = "".join((head, _seat_cards(table, seat, held[seat])[2], _IDLE_TAIL,
+            out[seat] = "".join((head, _seat_cards(table, seat, held[seat]), _IDLE_TAIL,
                                  carded if seer is _ALL or seer == seat else plain, "}"))
     return out
 
@@ -274,9 +311,7 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
             '{"type":"view","v":' + _encode(PROTOCOL_VERSION) + ',"table":' + _encode(table.id)
             + ',"seq":', ',"preset":' + _encode(table.preset) + ',"rules":'
             + _encode(table.rules_dict) + ",")
-    status = _STATUS_TEXT.get(table.status)
-    if status is None:
-        status = _STATUS_TEXT[table.status] = _encode(table.status)
+    status = _text(table.status)
     game = table.game
     if game is None:
         return "".join((fixed[0], str(table.seq), ',"status":', status, fixed[1],
@@ -364,7 +399,7 @@ def _turn_tail(table: Table, game: Any) -> str:
 
 def _private_text(table: Table, you: int, held: Optional[list[list[Any]]] = None) -> str:
     """``_encode(private_view(table, you))`` without its opening brace."""
-    cards_text = _seat_cards(table, you, None if held is None else held[you])[2]
+    cards_text = _seat_cards(table, you, None if held is None else held[you])
     plain, carded, seer = _event_texts(table)
     event_text = carded if seer is _ALL or seer == you else plain
     rest = _private_rest(table, you)
@@ -385,9 +420,29 @@ def _private_text(table: Table, you: int, held: Optional[list[list[Any]]] = None
 #: who sees the last event's card when every seat does (:func:`_event_texts`)
 _ALL = object()
 
+#: short texts of few values (a table's status, a meld's kind) as JSON, encoded once
+_TEXTS: dict[str, str] = {}
 
-#: each table status as JSON text, encoded once
-_STATUS_TEXT: dict[str, str] = {}
+
+def _text(value: str) -> str:
+    """``_encode(value)``, kept for the next time (for texts that take few values)."""
+    text = _TEXTS.get(value)
+    if text is None:
+        text = _encode(value)
+        if len(_TEXTS) < 64:
+            _TEXTS[value] = text
+    return text
+
+
+#: each card's text as JSON (``"7o"``), by its index (``Card.index``)
+_CARD_TEXT: dict[int, str] = {c.index: _encode(str(c)) for c in (
+    [Card(r, s) for s in SUITS for r in RANKS] + list(JOKERS))}
+
+
+def _card_text(card: Optional[Card]) -> str:
+    """A card, or None, as JSON."""
+    return "null" if card is None else _CARD_TEXT[card.index]
+
 
 #: ``can`` of a seat with nothing to do (not its turn), and as JSON text
 _CAN_NOTHING: dict[str, Any] = {"start": False, "leave": False, "draw": [], "discard": False,
