@@ -37,7 +37,8 @@ from .tables import Table
 __all__ = ["view_for", "public_view", "private_view", "encode_views", "event_for",
            "lobby_entry"]
 
-# the fields of an event record that any seat may see; ``card`` is handled apart
+# the fields of an event record that any seat may see; ``card`` is handled apart (and
+# _event_texts keeps the texts of these fields but the name by their values)
 _PUBLIC_EVENT_FIELDS = ("kind", "seat", "source", "name")
 
 
@@ -75,12 +76,6 @@ def _game_now(table: Table, now: float, summary_seconds: float,
     if held is None:
         held = [game.held(s) for s in range(table.players)]
     top = game.discard_top
-    wait = table.rules.reconnect_seconds
-    summary = None
-    if game.phase == "summary" and game.result is None:
-        since = table.summary_since if table.summary_since is not None else now
-        summary = {"ready": list(table.ready),
-                   "seconds_left": round(max(0.0, since + summary_seconds - now), 1)}
     return {
         "phase": game.phase,
         "turn": game.turn,
@@ -93,10 +88,54 @@ def _game_now(table: Table, now: float, summary_seconds: float,
         "totals": list(game.totals),
         "in_game": list(game.in_game),
         "chips": list(game.chips),
-        "disconnected": {str(s): round(max(0.0, t + wait - now), 1)
-                         for s, t in game.disconnected.items()},
-        "summary": summary,
+        "disconnected": _away(table, game.disconnected, now),
+        "summary": _summary(table, now, summary_seconds),
     }
+
+
+def _away(table: Table, disconnected: dict[int, float], now: float) -> dict[str, float]:
+    """The view's ``game.disconnected``: each disconnected seat's seconds left."""
+    wait = table.rules.reconnect_seconds
+    return {str(s): round(max(0.0, t + wait - now), 1) for s, t in disconnected.items()}
+
+
+def _summary(table: Table, now: float, summary_seconds: float) -> Optional[dict[str, Any]]:
+    """The view's ``game.summary``: in the summary, who is ready and its seconds left."""
+    game = table.game
+    assert game is not None
+    if game.phase != "summary" or game.result is not None:
+        return None
+    since = table.summary_since if table.summary_since is not None else now
+    return {"ready": list(table.ready),
+            "seconds_left": round(max(0.0, since + summary_seconds - now), 1)}
+
+
+def _game_text(table: Table, now: float, summary_seconds: float,
+               held: Sequence[Sequence[Any]]) -> str:
+    """``_encode(_game_now(table, now, summary_seconds, held))`` less its closing
+    brace, written from a template rather than a dict: numbers, texts of few values
+    (encoded once), the scores (``totals``, ``in_game``, ``chips``) encoded once a
+    change of theirs (kept on the table with their values), and the seats away and
+    the summary encoded when there are any."""
+    game = table.game
+    assert game is not None
+    cache = table.encoded
+    scores = (game.totals, game.in_game, game.chips)
+    kept = cache.get("scores")
+    if kept is None or kept[0] != scores:
+        kept = cache["scores"] = (scores, ',"totals":' + _encode(scores[0]) + ',"in_game":'
+                                  + _encode(scores[1]) + ',"chips":' + _encode(scores[2]))
+    turn = game.turn
+    top = game.discard_top
+    away = game.disconnected
+    summary = _summary(table, now, summary_seconds)
+    return (f'{{"phase":{_text(game.phase)},"turn":{"null" if turn is None else turn},'
+            f'"lead":{game.lead},"hand_number":{game.hand_number},'
+            f'"discard_top":{"null" if top is None else _CARD_TEXT[top.index]},'
+            f'"discard_size":{game.discard_size},"stock_size":{game.stock_size},'
+            f'"hand_sizes":{_encode(list(map(len, held)))}{kept[1]},'
+            f'"disconnected":{_encode(_away(table, away, now)) if away else "{}"},'
+            f'"summary":{"null" if summary is None else _encode(summary)}')
 
 
 def _result(table: Table) -> Optional[dict[str, Any]]:
@@ -327,8 +366,8 @@ def _public_text(table: Table, connected: Sequence[bool], now: float,
     if known is None or known[0] is not last:
         known = cache["last_hand"] = (last, _encode(table.last_hand_dict()) + ',"last_hand_shown":'
                                       + _encode(_last_hand_shown(table)))
-    # '{...,"summary":...}' less its last brace
-    state = _encode(_game_now(table, now, summary_seconds, held))[:-1]
+    state = _game_text(table, now, summary_seconds,
+                       held if held is not None else [game.held(s) for s in range(table.players)])
     result = game.result
     return "".join((fixed[0], str(table.seq), ',"status":', status, fixed[1], '"seats":', seats[1],
                     ',"game":', state, ',"last_hand":', known[1], '},"result":',
@@ -347,14 +386,20 @@ def _event_texts(table: Table) -> tuple[str, str, Any]:
     if last is None:
         texts: tuple[str, str, Any] = ("null", "null", None)
     else:  # event_for(last, you) without the card, and with it (it comes last)
-        plain = _encode({k: last[k] for k in _PUBLIC_EVENT_FIELDS if k in last})
+        # the public fields (_PUBLIC_EVENT_FIELDS) but the name, _ALL where missing
+        kind, seat, source = last.get("kind", _ALL), last.get("seat", _ALL), last.get("source", _ALL)
+        plain = _EVENT_TEXT.get((kind, seat, source)) if "name" not in last else None
+        if plain is None:
+            plain = _encode({k: last[k] for k in _PUBLIC_EVENT_FIELDS if k in last})
+            if "name" not in last and len(_EVENT_TEXT) < 1024:
+                _EVENT_TEXT[kind, seat, source] = plain
         card = last.get("card")
         if card is None:
             texts = (plain, plain, None)
         else:
-            kind = last.get("kind")
-            public = kind == "discard" or (kind == "draw" and last.get("source") == "discard")
-            texts = (plain, plain[:-1] + ',"card":' + _encode(card) + "}",
+            public = kind == "discard" or (kind == "draw" and source == "discard")
+            card_text = _CARD_TEXTS.get(card) if type(card) is str else None
+            texts = (plain, plain[:-1] + ',"card":' + (card_text or _encode(card)) + "}",
                      _ALL if public else last.get("seat"))
     cache["event"] = (last, texts)
     return texts
@@ -417,10 +462,16 @@ def _private_text(table: Table, you: int, held: Optional[list[list[Any]]] = None
             + ',"event":' + event_text + "}")
 
 
-#: who sees the last event's card when every seat does (:func:`_event_texts`)
+#: who sees the last event's card when every seat does (:func:`_event_texts`); also
+#: what stands for a field an event record has not
 _ALL = object()
 
-#: short texts of few values (a table's status, a meld's kind) as JSON, encoded once
+#: an event's public fields but a name as JSON text (:func:`_event_texts`), by their
+#: values: a move's take few (its kind, seat, source)
+_EVENT_TEXT: dict[tuple[Any, Any, Any], str] = {}
+
+#: short texts of few values (a table's status, a game's phase, a meld's kind) as JSON,
+#: encoded once
 _TEXTS: dict[str, str] = {}
 
 
@@ -437,6 +488,8 @@ def _text(value: str) -> str:
 #: each card's text as JSON (``"7o"``), by its index (``Card.index``)
 _CARD_TEXT: dict[int, str] = {c.index: _encode(str(c)) for c in (
     [Card(r, s) for s in SUITS for r in RANKS] + list(JOKERS))}
+#: the same by the card's text
+_CARD_TEXTS: dict[str, str] = {t[1:-1]: t for t in _CARD_TEXT.values()}
 
 
 def _card_text(card: Optional[Card]) -> str:
