@@ -148,6 +148,8 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Check]]] = {
 
 
 def _check_id(value: Any) -> Any:
+    if type(value) is int and -(2**53) < value < 2**53:  # what clients send
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ProtocolError("bad_message", "id must be an integer or a string")
     if isinstance(value, str) and len(value) > _ID_CHARS:
@@ -191,13 +193,15 @@ def parse_message(raw: Any) -> dict[str, Any]:
     try:
         if "\\u" in raw:  # an escape: it may stand for a lone surrogate
             _no_surrogates(msg)
-        return _check_fields(msg)
+        return _check_fields(msg, mid)
     except ProtocolError as exc:
         exc.request_id = mid
         raise
 
 
-def _check_fields(msg: dict[str, Any]) -> dict[str, Any]:
+def _check_fields(msg: dict[str, Any], mid: Any) -> dict[str, Any]:
+    """The message's fields checked against its type's schema; ``mid``: its ``id``,
+    already checked (:func:`_check_id`), or None."""
     kind = msg.get("type")
     if not isinstance(kind, str) or kind not in SCHEMAS:
         raise ProtocolError("bad_message", f"unknown message type {kind!r}; expected one of "
@@ -210,7 +214,7 @@ def _check_fields(msg: dict[str, Any]) -> dict[str, Any]:
     schema = SCHEMAS[kind]
     out: dict[str, Any] = {"type": kind}
     if "id" in msg:
-        out["id"] = _check_id(msg["id"])
+        out["id"] = mid
     for field in msg:
         if field not in schema and field not in ("type", "id", "v"):
             raise ProtocolError("bad_message", f"{kind}: unknown field {field!r}")
