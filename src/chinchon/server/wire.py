@@ -31,6 +31,7 @@ import asyncio
 import base64
 import hashlib
 import logging
+import struct
 from typing import Any, Callable, Optional
 
 from .live import Conn
@@ -66,12 +67,16 @@ def frame_length(buf: bytes, pos: int, size: int) -> Optional[tuple[int, int]]:
 
 
 def _header(opcode: int, n: int) -> bytes:
-    """A final, unmasked frame's header for a payload of ``n`` bytes."""
+    """A final, unmasked frame's header for a payload of ``n`` bytes (one struct call:
+    every view sent has one)."""
     if n < 126:
-        return bytes((0x80 | opcode, n))
+        return _SHORT(0x80 | opcode, n)
     if n < 65536:
-        return bytes((0x80 | opcode, 126)) + n.to_bytes(2, "big")
-    return bytes((0x80 | opcode, 127)) + n.to_bytes(8, "big")
+        return _MEDIUM(0x80 | opcode, 126, n)
+    return _LONG(0x80 | opcode, 127, n)
+
+
+_SHORT, _MEDIUM, _LONG = (struct.Struct(f).pack for f in ("!BB", "!BBH", "!BBQ"))
 
 
 def _unmask(payload: bytes, mask: bytes) -> bytes:
