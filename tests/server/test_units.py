@@ -122,6 +122,18 @@ def test_a_stored_card_of_another_spelling_replays_as_the_protocols_text() -> No
     assert view["event"]["card"] == card and view["game"]["discard_top"] == card
 
 
+def test_a_seat_is_stored_with_every_field() -> None:
+    """The stored base writes each seat by Seat.to_dict: every field of the dataclass,
+    in its order (as dataclasses.asdict), so a field added to Seat is not lost."""
+    from dataclasses import asdict
+
+    from chinchon.server.tables import Seat
+
+    for seat in (Seat("open"), Seat("human", "Ana", token_sha256="0" * 64),
+                 Seat("bot", "Lola", "greedy")):
+        assert list(seat.to_dict().items()) == list(asdict(seat).items())
+
+
 def test_the_server_offers_every_preset_of_the_package() -> None:
     from chinchon.server.manager import presets
 
