@@ -205,3 +205,24 @@ def test_encoded_views_of_two_decks_are_the_views_as_json(players: int) -> None:
             r["now"] = 2.0
             t.apply(r)
     assert checked > 300 and twice > 0
+
+
+#: the scripted session of tests/server/transcript.py: its messages but the welcome
+#: (which names the package's version), their count and the SHA-256 of their text
+SESSION_MESSAGES = 16139
+SESSION_SHA256 = "3e706cccacb45061c1d6794417d1d83c6995b648615b0af022dca1270f1cdbb3"
+
+
+def test_a_scripted_sessions_messages_are_the_same_text() -> None:
+    """Every message of a scripted session (every preset and player count the server
+    seats, played to the end of each game with bots, drops, resumes, a restart,
+    refusals; see tests/server/transcript.py), byte for byte: a change to the text of
+    any view, or of any other message, fails here. Clients parse this text
+    (docs/protocol.md): when a change to it is meant, compare the transcripts of the
+    two versions (``python tests/server/transcript.py OUT`` on each) to see that only
+    what was meant changed, then pin the new digest."""
+    from .transcript import digest, session
+
+    lines = [line for line in session()
+             if not line.split(" ", 1)[1].startswith('{"type":"welcome"')]
+    assert (len(lines), digest(lines)) == (SESSION_MESSAGES, SESSION_SHA256)
