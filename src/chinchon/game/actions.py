@@ -134,6 +134,10 @@ def as_action(action: object) -> Action:
     raise IllegalAction(f"unknown action {shown(tuple(action))}")
 
 
+#: the two draws (tuples: made once, shared by every list of legal actions)
+_DRAW_STOCK, _DRAW_DISCARD = Draw("stock"), Draw("discard")
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """The moves ``state`` allows now (:meth:`GameState.legal_actions
     <chinchon.game.state.GameState.legal_actions>`), read from its public methods."""
@@ -143,9 +147,9 @@ def legal_actions(state: GameState) -> list[Action]:
     if phase == "draw":
         out: list[Action] = []
         if state.stock_size or state.discard_size:
-            out.append(Draw("stock"))
+            out.append(_DRAW_STOCK)
         if state.discard_size:
-            out.append(Draw("discard"))
+            out.append(_DRAW_DISCARD)
         return out
     if phase == "discard":
         out = []

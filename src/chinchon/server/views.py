@@ -411,7 +411,7 @@ def _turn_tail(table: Table, game: Any) -> str:
     :func:`_private_rest` has them. The draw's sources and each hint are encoded once
     and kept (module-wide: they take few values)."""
     if game.phase == "draw":
-        sources = tuple(a[1] for a in game.legal_actions())
+        sources = tuple([a[1] for a in game.legal_actions()])
         text = _DRAW_TAIL.get(sources)
         if text is None:
             text = (',"hints":null,"close_card":null,"can":'
