@@ -125,11 +125,12 @@ def _game_text(table: Table, now: float, summary_seconds: float,
     if kept is None or kept[0] != scores:
         kept = cache["scores"] = (scores, ',"totals":' + _encode(scores[0]) + ',"in_game":'
                                   + _encode(scores[1]) + ',"chips":' + _encode(scores[2]))
+    phase = game.phase
     turn = game.turn
     top = game.discard_top
     away = game.disconnected
-    summary = _summary(table, now, summary_seconds)
-    return (f'{{"phase":{_text(game.phase)},"turn":{"null" if turn is None else turn},'
+    summary = None if phase != "summary" else _summary(table, now, summary_seconds)
+    return (f'{{"phase":{_text(phase)},"turn":{"null" if turn is None else turn},'
             f'"lead":{game.lead},"hand_number":{game.hand_number},'
             f'"discard_top":{"null" if top is None else _CARD_TEXT[top.index]},'
             f'"discard_size":{game.discard_size},"stock_size":{game.stock_size},'
