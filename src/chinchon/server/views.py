@@ -304,13 +304,18 @@ def encode_views(table: Table, seats: Sequence[int], *, connected: Sequence[bool
     """The ``view`` message of each of ``seats`` as JSON text, equal to
     ``json.dumps(view_for(...), separators=(",", ":"), ensure_ascii=False)``: the public
     half is encoded once and each seat's private half is appended to it (the halves
-    share no key). The parts that rarely change are encoded once and kept on the table:
-    its id, preset and rules (for its life), the last closed hand (until the next
-    close) and each seat's cards (until they change), so an event costs the encoding
-    of what it may have changed. What every seat's half reads of the game (its phase,
-    whose turn, the last event) is read once per call, not once per seat: a seat whose
-    turn it is not, mid-hand, gets its cards and the last event as it may know it
-    after one shared text."""
+    share no key), each view joined from its parts in one copy. The parts that rarely
+    change are encoded once and kept on the table (``table.encoded``), each with what
+    it was made from, and made again when that differs: ``"fixed"`` its id, preset and
+    rules (for its life); ``"seats"`` the seats (by ``seats_changed`` and who is
+    connected); ``"last_hand"`` the last closed hand (by the game's ``last_hand``
+    object); ``"scores"`` the totals, seats in and chips (by their values);
+    ``"event"`` the last event's texts (by the record object); and under each seat's
+    number its cards (by the cards held, its last two hands). So an event costs the
+    encoding of what it may have changed. What every seat's half reads of the game
+    (its phase, whose turn, the last event) is read once per call, not once per seat:
+    a seat whose turn it is not, mid-hand, gets its cards and the last event as it may
+    know it after one shared text."""
     game = table.game
     if game is None:
         head = _public_text(table, connected, now, summary_seconds)
