@@ -43,6 +43,22 @@ def _rows(db: str) -> dict[str, tuple[int, list[tuple[int, str]]]]:
     return out
 
 
+async def _three_at_a_draw(m: Manager, name: str = "a"
+                           ) -> tuple[str, list[Any], list[ListClient]]:
+    """A table of three people (``name``), playing, its seat to move about to draw."""
+    clients = [ListClient() for _ in range(3)]
+    conns = [m.connect(c) for c in clients]
+    m.handle(conns[0], json.dumps({"type": "create", "name": name, "players": 3}))
+    await asyncio.sleep(0)
+    table = next(x for x in clients[0].sent if x["type"] == "seated")["table"]
+    for i in (1, 2):
+        m.handle(conns[i], json.dumps({"type": "join", "table": table, "name": f"p{i}"}))
+        await asyncio.sleep(0)
+    live = m.live[table]
+    assert live.table.status == "playing" and live.stored_seq == live.table.seq
+    return table, conns, clients
+
+
 def test_a_draws_state_waits_for_its_discard_and_a_restart_replays_it(tmp_path: Path) -> None:
     db = str(tmp_path / "d.sqlite3")
     config = ServerConfig(db=db, bot_delay=0, rate=1e6, burst=10**6)
@@ -52,14 +68,7 @@ def test_a_draws_state_waits_for_its_discard_and_a_restart_replays_it(tmp_path: 
         m.start()
         seats: list[tuple[Any, ListClient]] = []
         for t in range(4):
-            clients = [ListClient() for _ in range(3)]
-            conns = [m.connect(c) for c in clients]
-            m.handle(conns[0], json.dumps({"type": "create", "name": f"t{t}", "players": 3}))
-            await asyncio.sleep(0)
-            table = next(x for x in clients[0].sent if x["type"] == "seated")["table"]
-            for i in (1, 2):
-                m.handle(conns[i], json.dumps({"type": "join", "table": table, "name": f"p{i}"}))
-                await asyncio.sleep(0)
+            _, conns, clients = await _three_at_a_draw(m, f"t{t}")
             seats.extend(zip(conns, clients))
         rng = random.Random(3)
         behind = current = 0
@@ -121,14 +130,7 @@ def test_a_stored_state_with_more_than_one_draw_after_it_is_refused(tmp_path: Pa
     async def scenario() -> None:
         m = Manager(config)
         m.start()
-        clients = [ListClient() for _ in range(3)]
-        conns = [m.connect(c) for c in clients]
-        m.handle(conns[0], json.dumps({"type": "create", "name": "a", "players": 3}))
-        await asyncio.sleep(0)
-        table = next(x for x in clients[0].sent if x["type"] == "seated")["table"]
-        for i in (1, 2):
-            m.handle(conns[i], json.dumps({"type": "join", "table": table, "name": f"p{i}"}))
-            await asyncio.sleep(0)
+        table, conns, _ = await _three_at_a_draw(m)
         turn = m.live[table].table.game.turn  # type: ignore[union-attr]
         m.handle(conns[turn], json.dumps({"type": "draw", "source": "stock"}))
         await asyncio.sleep(0)
@@ -175,21 +177,6 @@ def test_sigkill_right_after_a_draw_keeps_the_card_drawn(tmp_path: Path) -> None
         assert server.stored_seq(table) == after["seq"]
         final = play(back)
         assert final["status"] == "over"
-
-
-async def _three_at_a_draw(m: Manager) -> tuple[str, list[Any], list[ListClient]]:
-    """A table of three people, playing, its seat to move about to draw."""
-    clients = [ListClient() for _ in range(3)]
-    conns = [m.connect(c) for c in clients]
-    m.handle(conns[0], json.dumps({"type": "create", "name": "a", "players": 3}))
-    await asyncio.sleep(0)
-    table = next(x for x in clients[0].sent if x["type"] == "seated")["table"]
-    for i in (1, 2):
-        m.handle(conns[i], json.dumps({"type": "join", "table": table, "name": f"p{i}"}))
-        await asyncio.sleep(0)
-    live = m.live[table]
-    assert live.table.status == "playing" and live.stored_seq == live.table.seq
-    return table, conns, clients
 
 
 def test_a_server_killed_after_a_draw_alone_resumes_that_draw(tmp_path: Path) -> None:

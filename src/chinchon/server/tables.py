@@ -17,7 +17,7 @@ Record kinds (docs/protocol.md, "Stored events"): ``create``, ``join``, ``leave`
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Optional
 
 from ..cards import Card
@@ -77,14 +77,17 @@ class Seat:
         """Every field, as :func:`dataclasses.asdict` has them (a table's stored base
         writes its seats with every change of its base: asdict's deep copy took most of
         that time)."""
-        return {"kind": self.kind, "name": self.name, "bot": self.bot,
-                "token_sha256": self.token_sha256}
+        return {f: getattr(self, f) for f in _SEAT_FIELDS}
 
     def public(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "name": self.name}
         if self.bot is not None:
             out["bot"] = self.bot
         return out
+
+
+#: Seat's fields, in their order (what Seat.to_dict writes)
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
 
 
 class Table:

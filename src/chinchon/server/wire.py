@@ -66,6 +66,9 @@ def frame_length(buf: bytes, pos: int, size: int) -> Optional[tuple[int, int]]:
     return length, head
 
 
+_SHORT, _MEDIUM, _LONG = (struct.Struct(f).pack for f in ("!BB", "!BBH", "!BBQ"))
+
+
 def _header(opcode: int, n: int) -> bytes:
     """A final, unmasked frame's header for a payload of ``n`` bytes (one struct call:
     every view sent has one)."""
@@ -74,9 +77,6 @@ def _header(opcode: int, n: int) -> bytes:
     if n < 65536:
         return _MEDIUM(0x80 | opcode, 126, n)
     return _LONG(0x80 | opcode, 127, n)
-
-
-_SHORT, _MEDIUM, _LONG = (struct.Struct(f).pack for f in ("!BB", "!BBH", "!BBQ"))
 
 
 def _unmask(payload: bytes, mask: bytes) -> bytes:
