@@ -273,6 +273,35 @@ def test_the_stored_snapshot_is_the_table_at_every_event_without_replay() -> Non
         assert bases < len(records) / 4  # the base is written now and then, not every time
 
 
+def test_the_stored_state_writes_the_cards_as_the_state_dict_does() -> None:
+    """The state stored with each event writes its cards as text straight from the
+    game (capture.cards_json, seen_json): the very text that encoding the state's
+    dict form (cards_dict, seen_dict) gives, at every event of hands with pile draws,
+    reshuffles and new hands."""
+    from chinchon.game.capture import cards_dict, seen_dict
+    from chinchon.server._json import encode
+
+    for seed in (3, 4):
+        _, records = _long_hands(seed, 300)
+        t = Table.from_create(records[0])
+        seen = 0
+        for r in records[1:]:
+            t.apply(dict(r))
+            text = t.state_json()[0]
+            if t.game is None:
+                assert json.loads(text)["game"] is None
+                continue
+            f = t.game.fields(rng=False)
+            cards, more = encode(cards_dict(f))[1:-1], encode(seen_dict(f))[1:-1]
+            assert "," + cards + "," in text, r
+            assert text.endswith(("," + more if more else "") + "}}"), r
+            game = json.loads(text)["game"]
+            assert {k: game[k] for k in ("hands", "stock", "discard", "face_down")} \
+                == cards_dict(f)
+            seen += bool(more)
+        assert seen > 0  # some states had cards taken from the pile or a reshuffle
+
+
 def test_a_database_of_schema_1_is_upgraded_and_its_tables_load_by_replay(
         tmp_path: Path) -> None:
     import sqlite3

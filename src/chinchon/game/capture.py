@@ -16,7 +16,7 @@ from .deck import card_order
 from .rng import state_json
 
 __all__ = ["PHASES", "STATE_KEYS", "OPTIONAL_STATE_KEYS", "MAX_SEED_BITS", "MAX_TOTAL",
-           "state_dict", "cards_dict", "seen_dict"]
+           "state_dict", "cards_dict", "seen_dict", "cards_json", "seen_json"]
 
 PHASES = ("draw", "discard", "summary", "over")
 
@@ -66,6 +66,32 @@ def state_dict(fields: dict[str, Any], rng_state: Any) -> dict[str, Any]:
 #: a card's text (``str(card)``) without a Python call per card: the server writes
 #: every card of a table's state with every event
 _text = attrgetter("_str")
+
+
+def _list_json(cards: Any) -> str:
+    """Cards as a JSON array of their texts (a card's text needs no escaping)."""
+    return '["' + '","'.join(map(_text, cards)) + '"]' if cards else "[]"
+
+
+def cards_json(hands: Any, stock: Any, discard: Any, face_down: Any) -> str:
+    """:func:`cards_dict` of these fields as JSON text without its braces, written
+    straight from the cards (no list per pile): what the table server stores with
+    every event."""
+    return ('"hands":[' + ",".join(map(_list_json, hands)) + '],"stock":'
+            + _list_json(stock) + ',"discard":' + _list_json(discard) + ',"face_down":'
+            + ("null" if face_down is None else '"' + face_down._str + '"'))
+
+
+def seen_json(taken: Any, restocked: Any) -> str:
+    """:func:`seen_dict` of these fields as JSON text without its braces, each key
+    after a comma ("" when it says nothing)."""
+    text = ""
+    if any(taken):
+        text = ',"taken":[' + ",".join([_list_json(sorted(t, key=card_order))
+                                         for t in taken]) + "]"
+    if restocked is not None:
+        text += ',"restocked":' + _list_json(restocked)
+    return text
 
 
 def cards_dict(fields: dict[str, Any]) -> dict[str, Any]:

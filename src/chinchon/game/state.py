@@ -244,6 +244,18 @@ class GameState:
     def chips(self) -> tuple[int, ...]:
         return tuple(self._chips)
 
+    def public_now(self) -> tuple[Any, ...]:
+        """What every seat sees of the table now, read at once (the table server writes
+        it into every view of every event): ``(phase, turn, lead, hand_number,
+        discard_top, discard_size, stock_size, totals, in_game, chips)``, each as its
+        property gives it but the last three, which are the state's own lists (read
+        them, never change them: they change with the game)."""
+        phase = self._phase
+        discard = self._piles.discard
+        return (phase, self._turn if phase in ("draw", "discard") else None, self._lead,
+                self._hand_number, discard[-1] if discard else None, len(discard),
+                len(self._piles.stock), self._totals, self._in, self._chips)
+
     result: Optional[GameResult] = _view('_result')
     """``None`` while the game is on, then a :class:`GameResult`."""
 
@@ -444,6 +456,17 @@ class GameState:
             "totals": list(self._totals), "in_game": list(self._in), "chips": list(self._chips),
             "result": self._result, "last_hand": self._last,
         }
+
+    def moving_fields(self) -> tuple[Any, ...]:
+        """The fields that a move changes, read without copying them (the table server
+        writes them out with every event): ``(phase, turn, lead, hand_number, turns,
+        hands, stock, discard, face_down, totals, in_game, chips, taken, restocked)``,
+        as :meth:`fields` has them but the state's own lists (read them, never change
+        them)."""
+        p = self._piles
+        return (self._phase, self._turn, self._lead, self._hand_number, self._turns,
+                self._hands, p.stock, p.discard, p.face_down, self._totals, self._in,
+                self._chips, p.taken, p.restocked)
 
     def rng_state(self) -> Any:
         """The game's generator's state now (what :meth:`to_dict` writes as ``rng``)."""

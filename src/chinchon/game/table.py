@@ -206,6 +206,11 @@ class Game:
         """Disconnected seats and the time each lost its connection."""
         return dict(self._disconnected)
 
+    def public_now(self) -> tuple[Any, ...]:
+        """:meth:`GameState.public_now <chinchon.game.state.GameState.public_now>` and,
+        last, the disconnected seats (the game's own dict: read it, never change it)."""
+        return (*self._state.public_now(), self._disconnected)
+
     @property
     def log(self) -> list[dict[str, Any]]:
         """The event log (JSON-ready dicts, copies); :meth:`replay` rebuilds the game
@@ -223,6 +228,12 @@ class Game:
         f = self._state.fields(rng)
         f["disconnected"] = dict(self._disconnected)
         return f
+
+    def moving_fields(self) -> tuple[Any, ...]:
+        """:meth:`GameState.moving_fields <chinchon.game.state.GameState.moving_fields>`
+        and, last, the disconnected seats (the game's own dict): the state's own
+        values, not copies (read them, never change them)."""
+        return (*self._state.moving_fields(), self._disconnected)
 
     def state_dict(self) -> dict[str, Any]:
         """The state's fields as JSON-ready data, without the connections and the log

@@ -23,7 +23,7 @@ from typing import Any, Optional
 from ..cards import Card
 from ..errors import IllegalAction
 from ..game import Game
-from ..game.capture import OPTIONAL_STATE_KEYS, STATE_KEYS, cards_dict, seen_dict
+from ..game.capture import OPTIONAL_STATE_KEYS, STATE_KEYS, cards_json, seen_json
 from ..rules import Rules
 from ._json import encode
 from .protocol import CARD_TEXTS
@@ -374,25 +374,26 @@ class Table:
         key*: what the base holds that may change during a game. When the key differs
         (:func:`same_base`) from the one of the stored base, the base must be stored
         again with this state."""
-        state: dict[str, Any] = {
+        head = encode({
             "format": STATE_FORMAT, "seq": self.seq, "status": self.status,
             "clock": self.clock, "ready": self.ready, "summary_since": self.summary_since,
-            "reason": self.reason, "game": None}
+            "reason": self.reason})
         game = self.game
         if game is None:
-            return encode(state), self.base_key()
-        # the game's fields as they are now (copies); the generator's state is in the
-        # base, and changes only with a shuffle: a new hand's deal or a reshuffle
-        cap = game.fields(rng=False)
-        state["game"] = {
-            "phase": cap["phase"], "turn": cap["turn"], "lead": cap["lead"],
-            "hand_number": cap["hand_number"], "turns": cap["turns"], **cards_dict(cap),
-            "totals": cap["totals"], "in_game": cap["in_game"], "chips": cap["chips"],
-            "disconnected": [[s, t] for s, t in sorted(cap["disconnected"].items())],
-            # what each seat saw of the piles (the unseen cards of Game.unseen)
-            **seen_dict(cap),
-        }
-        return encode(state), self.base_key()
+            return head[:-1] + ',"game":null}', self.base_key()
+        # the game's fields as they are now, written from the game's own values (the
+        # generator's state is in the base, and changes only with a shuffle: a new
+        # hand's deal or a reshuffle); the cards as text straight from the cards, and
+        # what each seat saw of the piles (the unseen cards of Game.unseen)
+        (phase, turn, lead, hand_number, turns, hands, stock, discard, face_down, totals,
+         in_game, chips, taken, restocked, away) = game.moving_fields()
+        numbers = encode({"phase": phase, "turn": turn, "lead": lead,
+                          "hand_number": hand_number, "turns": turns})
+        scores = encode({"totals": totals, "in_game": in_game, "chips": chips,
+                         "disconnected": [[s, t] for s, t in sorted(away.items())]})
+        return (head[:-1] + ',"game":' + numbers[:-1] + ","
+                + cards_json(hands, stock, discard, face_down) + "," + scores[1:-1]
+                + seen_json(taken, restocked) + "}}", self.base_key())
 
     def base_key(self) -> tuple[Any, ...]:
         """The base key of :meth:`state_json` alone, without the state."""

@@ -120,21 +120,19 @@ def _game_text(table: Table, now: float, summary_seconds: float,
     game = table.game
     assert game is not None
     cache = table.encoded
-    scores = (game.totals, game.in_game, game.chips)
+    phase, turn, lead, hand_number, top, discard_size, stock_size, totals, in_game, chips, \
+        away = game.public_now()
     kept = cache.get("scores")
-    if kept is None or kept[0] != scores:
-        kept = cache["scores"] = (scores, ',"totals":' + _encode(scores[0]) + ',"in_game":'
-                                  + _encode(scores[1]) + ',"chips":' + _encode(scores[2]))
-    phase = game.phase
-    turn = game.turn
-    top = game.discard_top
-    away = game.disconnected
+    if kept is None or kept[0] != totals or kept[1] != in_game or kept[2] != chips:
+        kept = cache["scores"] = (list(totals), list(in_game), list(chips),
+                                  ',"totals":' + _encode(totals) + ',"in_game":'
+                                  + _encode(in_game) + ',"chips":' + _encode(chips))
     summary = None if phase != "summary" else _summary(table, now, summary_seconds)
     return (f'{{"phase":{_text(phase)},"turn":{"null" if turn is None else turn},'
-            f'"lead":{game.lead},"hand_number":{game.hand_number},'
+            f'"lead":{lead},"hand_number":{hand_number},'
             f'"discard_top":{"null" if top is None else _CARD_TEXT[top.index]},'
-            f'"discard_size":{game.discard_size},"stock_size":{game.stock_size},'
-            f'"hand_sizes":{_encode(list(map(len, held)))}{kept[1]},'
+            f'"discard_size":{discard_size},"stock_size":{stock_size},'
+            f'"hand_sizes":{_encode(list(map(len, held)))}{kept[3]},'
             f'"disconnected":{_encode(_away(table, away, now)) if away else "{}"},'
             f'"summary":{"null" if summary is None else _encode(summary)}')
 
