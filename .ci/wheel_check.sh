@@ -24,6 +24,10 @@ export CHINCHON_TEST_SCALE=${CHINCHON_TEST_SCALE:-0.2}
 CORE_MODULES=$(sed -n 's/^set(CHINCHON_BINDING_MODULES \(.*\))$/\1/p' "$repo/CMakeLists.txt")
 [ -n "$CORE_MODULES" ] || fail "no CHINCHON_BINDING_MODULES in CMakeLists.txt"
 export CORE_MODULES
+# the server's modules compiled from their Python source (both must be in the wheel)
+SERVER_MODULES=$(sed -n 's/^set(CHINCHON_SERVER_MODULES \(.*\))$/\1/p' "$repo/CMakeLists.txt")
+[ -n "$SERVER_MODULES" ] || fail "no CHINCHON_SERVER_MODULES in CMakeLists.txt"
+export SERVER_MODULES
 unset CHINCHON_IMPLEMENTATION CMAKE_ARGS PYTHONPATH
 
 # logged() LOG CMD...: run CMD with its output in LOG, shown only when it fails
@@ -83,6 +87,8 @@ import os, re, sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 need = [p for m in os.environ["CORE_MODULES"].split()
         for p in (rf"chinchon/_core/{m}\..*(so|pyd)$", rf"chinchon/_core/{m}\.pyi$")]
+need += [p for m in os.environ["SERVER_MODULES"].split()
+         for p in (rf"chinchon/server/{m}\..*(so|pyd)$", rf"chinchon/server/{m}\.py$")]
 need += [r"chinchon/py\.typed$", r"chinchon/__init__\.py$", r"chinchon/reference/__init__\.py$",
         r"\.dist-info/licenses/LICENSE$"]
 missing = [p for p in need if not any(re.search(p, n) for n in names)]

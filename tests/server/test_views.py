@@ -5,7 +5,12 @@ void hand's summary and the hand arranged under the table's rules."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -224,5 +229,46 @@ def test_a_scripted_sessions_messages_are_the_same_text() -> None:
     from .transcript import digest, session
 
     lines = [line for line in session()
+             if not line.split(" ", 1)[1].startswith('{"type":"welcome"')]
+    assert (len(lines), digest(lines)) == (SESSION_MESSAGES, SESSION_SHA256)
+
+
+def test_the_servers_modules_run_compiled_where_the_core_is_native() -> None:
+    """A native build compiles the server's modules that run on every message
+    (chinchon.server.COMPILED_MODULES, CMakeLists.txt) and those are what Python
+    imports; a pure-Python install, or CHINCHON_IMPLEMENTATION=python, runs their
+    source."""
+    import importlib
+
+    import chinchon.server as server
+    from chinchon import _backend
+
+    forced = os.environ.get("CHINCHON_IMPLEMENTATION", "").strip().lower() == "python"
+    native = _backend.IMPLEMENTATION == "native" and not forced
+    assert server.compiled() == native
+    for name in server.COMPILED_MODULES:
+        path = importlib.import_module(f"chinchon.server.{name}").__file__ or ""
+        assert path.endswith(".py") != native, (name, path)
+    cmake = Path(__file__).resolve().parents[2] / "CMakeLists.txt"
+    if cmake.exists():  # a checkout (not the tests run beside an installed wheel)
+        listed = re.search(r"^set\(CHINCHON_SERVER_MODULES (.*)\)$", cmake.read_text(),
+                           re.MULTILINE)
+        assert listed is not None and tuple(listed.group(1).split()) == server.COMPILED_MODULES
+
+
+def test_a_scripted_session_is_the_same_text_from_the_source(tmp_path: Path) -> None:
+    """The scripted session of the test above with the server's modules imported
+    from their source (CHINCHON_IMPLEMENTATION=python, in a process of its own): the
+    same text byte for byte, so the compiled modules and their source do the same."""
+    from .transcript import digest
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "session.txt"
+    code = ("import sys; import chinchon.server as s; assert not s.compiled(); "
+            "from tests.server.transcript import main; sys.exit(main(sys.argv[1:]))")
+    env = dict(os.environ, CHINCHON_IMPLEMENTATION="python")
+    subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c", code, str(out)],
+                   env=env, cwd=root, check=True, capture_output=True, timeout=600)
+    lines = [line for line in out.read_text(encoding="utf-8").splitlines()
              if not line.split(" ", 1)[1].startswith('{"type":"welcome"')]
     assert (len(lines), digest(lines)) == (SESSION_MESSAGES, SESSION_SHA256)
