@@ -28,10 +28,10 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 from .._backend import best_melds
-from ..cards import JOKERS, RANKS, SUITS, Card
+from ..cards import Card
 from ._json import encode
 from .faces import close_card, outcome_note, shown_melds, summary_title, table_cards
-from .protocol import PROTOCOL_VERSION
+from .protocol import CARD_TEXTS, PROTOCOL_VERSION
 from .tables import Table
 
 __all__ = ["view_for", "public_view", "private_view", "encode_views", "event_for",
@@ -489,11 +489,11 @@ def _text(value: str) -> str:
     return text
 
 
-#: each card's text as JSON (``"7o"``), by its index (``Card.index``)
-_CARD_TEXT: dict[int, str] = {c.index: _encode(str(c)) for c in (
-    [Card(r, s) for s in SUITS for r in RANKS] + list(JOKERS))}
-#: the same by the card's text
-_CARD_TEXTS: dict[str, str] = {t[1:-1]: t for t in _CARD_TEXT.values()}
+#: each card's text as JSON (``"7o"``), by its text (every card the protocol names:
+#: :data:`~.protocol.CARD_TEXTS`)
+_CARD_TEXTS: dict[str, str] = {t: _encode(t) for t in CARD_TEXTS}
+#: the same by the card's index (``Card.index``)
+_CARD_TEXT: dict[int, str] = {Card(t).index: j for t, j in _CARD_TEXTS.items()}
 
 
 def _card_text(card: Optional[Card]) -> str:
