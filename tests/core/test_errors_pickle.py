@@ -98,10 +98,16 @@ def _bad_batch(impl_name: str) -> None:
 
 IMPL_NAMES = ["python"] + (["native"] if NATIVE is not None else [])
 
+#: the workers below are started fresh ("spawn"), not forked: a fork copies a lock that
+#: another thread of the test run holds at that moment (the allocator's under
+#: AddressSanitizer, say) and the child waits on it for ever -- a CI run under the
+#: sanitizers once hung here, its worker parked in a futex while pickling the error
+_SPAWN = multiprocessing.get_context("spawn")
+
 
 @pytest.mark.parametrize("impl_name", IMPL_NAMES)
 def test_a_bad_row_in_a_worker_process_reaches_the_caller_as_that_error(impl_name):
-    with ProcessPoolExecutor(max_workers=1) as pool:
+    with ProcessPoolExecutor(max_workers=1, mp_context=_SPAWN) as pool:
         future = pool.submit(_bad_batch, impl_name)
         with pytest.raises(errors.BatchRowError) as info:
             future.result(timeout=60)
@@ -111,7 +117,7 @@ def test_a_bad_row_in_a_worker_process_reaches_the_caller_as_that_error(impl_nam
 
 
 def test_a_bad_row_in_a_multiprocessing_pool_does_not_hang_it():
-    with multiprocessing.get_context().Pool(1) as pool:
+    with _SPAWN.Pool(1) as pool:
         result = pool.apply_async(_bad_batch, ("python",))
         with pytest.raises(errors.BatchRowError) as info:
             result.get(timeout=60)
