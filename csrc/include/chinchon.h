@@ -565,12 +565,15 @@ typedef struct cc_search_view {
     uint8_t in[CC_MAX_PLAYERS];
     int lead;
     uint32_t hand_number, turns;  /* turns: completed this hand */
+    int has_prev_discard;         /* 1 when the seat saw, as its turn began, */
+    uint8_t prev_discard;         /*   the card the seat before it in play discarded */
 } cc_search_view;
 
 /* The search bot's decision for the view: determinised Monte Carlo (each sample deals
  * the unseen cards to the other hands and the stock consistently with the view, each
  * other hand then played as its seat drew, a stock card per turn and the greedy's
- * discard; then plays every candidate out to the hand's end with the greedy bots, the same sample and
+ * discard, and dealt again while the seat before could not have discarded
+ * prev_discard from it; then plays every candidate out to the hand's end with the greedy bots, the same sample and
  * draws for each; the value of the end is the seat's chance to win the game, from the
  * totals, who is in and the chips). The budget: `playouts` in all (> 0), else
  * `micros` of wall time (> 0). The same view, seed and playouts give the same choice.

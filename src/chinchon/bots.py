@@ -363,6 +363,8 @@ class SearchBot(Bot):
         self.playouts = playouts or 0
         self.ms = ms or 0
         self._binding = _search_binding()
+        # what the seat saw as its turn began: (hand, turn, the pile's top at its draw)
+        self._seen: Optional[tuple[int, int, Optional[int]]] = None
 
     @classmethod
     def from_name(cls, name: str, seed: Optional[int] = None) -> SearchBot:
@@ -380,6 +382,13 @@ class SearchBot(Bot):
     def _choose(self, obs: Observation, seat: int, discard: bool) -> tuple[int, bool]:
         restocked = obs.restocked()
         players = obs.players
+        when = (obs.hand_number, obs.turns_this_hand)
+        if not discard:
+            # the card the seat before discarded (none at the hand's first turn)
+            top = obs.discard_top
+            self._seen = when + (top.index if top is not None and when[1] > 0 else None,)
+        seen = self._seen
+        prev = seen[2] if seen is not None and seen[:2] == when else None
         return cast(tuple[int, bool], self._binding._search_choose(
             players, obs.rules, STALE_TURNS, STALE_SHAKE, ExpertBot.WAIT_FOR, seat, discard,
             [c.index for c in obs.held(seat)], [c.index for c in obs.discard_pile()],
@@ -387,10 +396,11 @@ class SearchBot(Bot):
             None if restocked is None else [c.index for c in restocked],
             obs.stock_size, list(obs.totals), list(obs.chips), list(obs.in_game), obs.lead,
             obs.hand_number, obs.turns_this_hand, self.playouts, self.ms * 1000,
-            self.rng.next64()))
+            self.rng.next64(), prev))
 
     def choose_draw(self, obs: Observation, seat: int) -> str:
         if obs.discard_top is None:
+            self._seen = (obs.hand_number, obs.turns_this_hand, None)
             return "stock"
         take, _ = self._choose(obs, seat, False)
         return "discard" if take else "stock"

@@ -170,6 +170,46 @@ def test_the_search_reads_only_what_its_view_holds():
                                obs.turns_this_hand, 100, 0, 1)
 
 
+def _view_args(obs: Observation, seat: int, discard: bool) -> list:
+    players = obs.players
+    restocked = obs.restocked()
+    return [players, obs.rules, 30, 0.25, 0.25, seat, discard,
+            [c.index for c in obs.held(seat)], [c.index for c in obs.discard_pile()],
+            [[c.index for c in obs.taken(s)] for s in range(players)],
+            None if restocked is None else [c.index for c in restocked], obs.stock_size,
+            list(obs.totals), list(obs.chips), list(obs.in_game), obs.lead, obs.hand_number,
+            obs.turns_this_hand, 400, 0]
+
+
+def test_the_search_reads_the_discard_of_the_seat_before():
+    """The card the seat before discarded (the pile's top at the seat's draw) conditions
+    the samples: the same view and seed choose differently with it at some discards;
+    a card outside the deck is an error, and the bot remembers the card from its draw
+    for its discard (checked against the C engine's games above)."""
+    binding = bots_module.solver.native("engine")
+    differ = 0
+    for k in range(40):  # not scaled: the same positions everywhere (2 of 22 differ)
+        game = _mid_hand(2, "conga", 700 + k, 2 + k % 11)
+        if game.phase != "draw" or game.turns_this_hand == 0:
+            continue
+        seat = game.turn
+        top = game.discard_top.index
+        game.draw("stock")
+        args = _view_args(Observation(game, seat), seat, True)
+        seed = 1000 + k
+        differ += binding._search_choose(*args, seed, top) != binding._search_choose(*args, seed)
+        for bad in (64, 255, chinchon.Card.parse("8c").index):  # 8c: not in the 40-card deck
+            with pytest.raises(ChinchonError):
+                binding._search_choose(*args, seed, bad)
+    assert differ > 0
+    bot = SearchBot(3, playouts=200)
+    game = _mid_hand(2, "conga", 31, 4)
+    seat = game.turn
+    top = game.discard_top
+    bot.choose_draw(Observation(game, seat), seat)
+    assert bot._seen == (game.hand_number, game.turns_this_hand, top.index)
+
+
 # ------------------------------------------------------------------ the same games
 
 SEARCH_TABLES = [(2, "search:60,expert", "conga"), (2, "search:60,greedy", None),

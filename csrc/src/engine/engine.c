@@ -383,6 +383,8 @@ void eng_new_game(game *g, const cc_game_config *cfg, uint64_t index, cc_game_re
         rec->rejoins[s] = 0;
         cc_rng_seed(&g->bot_rng[s], stream_seed(cfg, index, 1 + (uint64_t)s));
     }
+    for (s = 0; s < CC_MAX_PLAYERS; s++)
+        g->search_seen[s] = -1;
     cc_rng_seed(&g->rng, stream_seed(cfg, index, 0));
     g->lead = (int)cc_rng_below(&g->rng, (uint32_t)g->n);
     deal(g);

@@ -59,8 +59,12 @@ typedef struct game {
     uint8_t card_key[64];
     /* the cards of v points or more, v = 0..32 (the greedy's search, plain rules) */
     uint64_t points_at_least[33];
-    /* the search bot's seats (CC_BOT_SEARCH) play through this (NULL: none may) */
+    /* the search bot's seats (CC_BOT_SEARCH) play through this (NULL: none may), and
+     * what each saw as its turn began: the pile's top at its draw (-1: none), at the
+     * turn search_seen_at (hand_number << 32 | turns) */
     eng_bot_fn search;
+    int search_seen[CC_MAX_PLAYERS];
+    uint64_t search_seen_at[CC_MAX_PLAYERS];
 } game;
 
 /* A list of hints (or outlook lines): 8 cards in ascending order, copies listed twice. */

@@ -137,6 +137,9 @@ static cc_status template_of(const cc_search_view *v, cc_game_config *cfg,
     }
     if (sp->n_forced > sp->slots || sp->n_forced + sp->n_free != sp->slots + v->stock_n)
         return CC_ERR_BAD_ARGUMENT;
+    if (v->has_prev_discard
+        && (v->prev_discard >= 64 || !(g->r.card_mask >> v->prev_discard & 1)))
+        return CC_ERR_BAD_ARGUMENT;
     g->stock_head = 0;
     g->stock_n = v->stock_n;
     return CC_OK;
@@ -222,6 +225,54 @@ static void improve(game *g, int seat, cc_rng *rng)
             g->stock[at] = h.card[best];
         }
     }
+}
+
+/* The seat that played the turn before the view's seat (the seat before it in play),
+ * or -1 when the view has no discard of it to read: none this hand, or the card has
+ * left the pile for the stock (a reshuffle at this seat's draw: the samples may then
+ * deal it to any hand). O(players). */
+static int prev_seat(const cc_search_view *v, const game *g)
+{
+    int k;
+    if (!v->has_prev_discard
+        || !((g->pile_set.once | v->held.once) >> v->prev_discard & 1))
+        return -1;
+    for (k = 1; k < g->n; k++) {
+        const int s = (v->seat - k + g->n) % g->n;
+        if (g->in[s])
+            return s;
+    }
+    return -1;
+}
+
+/* How many points more than its best discard the greedy's rule may leave for a sample's
+ * hand to count as one its seat could have discarded the card it did from: 0 keeps
+ * 92% of the hands really held (heads-up under conga against the expert, whose
+ * discards look a draw ahead), 1 keeps 98%. */
+#define PREV_SLACK 0
+/* The deals a sample may take to find such a hand (after which it keeps the last). */
+#define PREV_TRIES 8
+
+/* 1 when a seat holding h (7 cards) and `card` could have discarded `card` as it did:
+ * the points it leaves are within PREV_SLACK of the fewest any discard of the 8
+ * leaves, and (`could_close`: the rules let it close then) it could not have closed
+ * with it, or it would have (the expert waits for a likely minus ten, which this
+ * leaves out). O(hints). */
+static int could_discard(const cc_rules *r, cc_hand h, int card, int could_close)
+{
+    hints x;
+    const cc_hand h8 = cc_hand_add(h, card);
+    int k, fewest = 1 << 30, own = 1 << 30, closes = 0;
+    eng_hints(r, h8, x.points, x.outcome);
+    cc_hand_indices(h8, x.card);
+    for (k = 0; k < 8; k++) {
+        fewest = x.points[k] < fewest ? x.points[k] : fewest;
+        if (x.card[k] == card) {
+            own = x.points[k] < own ? x.points[k] : own;
+            closes |= x.outcome[k] != CC_CANNOT_CLOSE;
+        }
+    }
+    return own - fewest <= PREV_SLACK && !(could_close && closes);
 }
 
 /* ------------------------------------------------------------------ the playouts */
@@ -323,10 +374,13 @@ typedef struct tally {
 } tally;
 
 /* One sample from the template, every live candidate played out on it, each one's gain
- * over the prior's added to t (the prior is always live). */
+ * over the prior's added to t (the prior is always live). The sample is dealt again
+ * (up to PREV_TRIES deals in all) while the hand of `prev` (the seat before, -1:
+ * none) could not have discarded the view's prev_discard as it did (prev_close: the
+ * rules let it close at that turn). */
 static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search_view *v,
-                            const candidate *cand, const int *live, int n_live, int prior,
-                            cc_rng *rng, tally *t)
+                            int prev, int prev_close, const candidate *cand,
+                            const int *live, int n_live, int prior, cc_rng *rng, tally *t)
 {
     game d = *tmpl;
     double value[MAX_CANDIDATES];
@@ -334,6 +388,12 @@ static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search
     int i;
     sample(&d, sp, v->seat, rng);
     improve(&d, v->seat, rng);
+    for (i = 1; prev >= 0 && i < PREV_TRIES
+                && !could_discard(&d.r, d.hands[prev], v->prev_discard, prev_close); i++) {
+        d = *tmpl;
+        sample(&d, sp, v->seat, rng);
+        improve(&d, v->seat, rng);
+    }
     for (i = 0; i < n_live; i++) {
         const cc_status st = playout(&d, v->seat, v->discard, cand[live[i]], play_seed,
                                      &value[live[i]]);
@@ -386,7 +446,7 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     cc_rng rng;
     cc_status st;
     uint64_t start = 0;
-    int n, k, best, prior, n_live, rounds, r;
+    int n, k, best, prior, prev, prev_close, n_live, rounds, r;
     double best_gain;
     if (playouts == 0 && micros == 0)
         return CC_ERR_BAD_ARGUMENT;
@@ -395,6 +455,9 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
         return st;
     n = candidates_of(v, &tmpl, cand);
     prior = prior_of(&tmpl, v->seat, v->discard, cand, n);
+    prev = prev_seat(v, &tmpl);
+    /* the rules let the seat before close at its turn (may_close one turn back) */
+    prev_close = cfg.first_round_close || v->turns > (uint32_t)count_in(&tmpl);
     memset(&t, 0, sizeof t);
     for (k = 0; k < n; k++)
         live[k] = k;
@@ -403,7 +466,8 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     if (playouts == 0) { /* a time budget: every candidate on every sample */
         start = cc_now_micros();
         while (n > 1) {
-            st = one_sample(&tmpl, &sp, v, cand, live, n_live, prior, &rng, &t);
+            st = one_sample(&tmpl, &sp, v, prev, prev_close, cand, live, n_live, prior,
+                            &rng, &t);
             if (st != CC_OK)
                 return st;
             if (cc_now_micros() - start >= micros)
@@ -417,7 +481,8 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
             const uint32_t share = playouts / (uint32_t)rounds / (uint32_t)n_live;
             uint32_t j;
             for (j = 0; j < (share > 0 ? share : 1); j++) {
-                st = one_sample(&tmpl, &sp, v, cand, live, n_live, prior, &rng, &t);
+                st = one_sample(&tmpl, &sp, v, prev, prev_close, cand, live, n_live, prior,
+                                &rng, &t);
                 if (st != CC_OK)
                     return st;
             }
@@ -470,6 +535,15 @@ cc_status srch_engine_bot(game *g, int seat, int discard, int *a, int *b)
     v.lead = g->lead;
     v.hand_number = g->hand_number;
     v.turns = g->turns;
+    /* what the seat saw as its turn began: the card the seat before discarded (the
+     * pile's top at its draw; remembered for its discard, when it may hold it) */
+    if (!discard) {
+        g->search_seen[seat] = g->turns > 0 && g->pile_n > 0 ? g->pile[g->pile_n - 1] : -1;
+        g->search_seen_at[seat] = (uint64_t)g->hand_number << 32 | g->turns;
+    }
+    v.has_prev_discard = g->search_seen[seat] >= 0
+                         && g->search_seen_at[seat] == ((uint64_t)g->hand_number << 32 | g->turns);
+    v.prev_discard = (uint8_t)(v.has_prev_discard ? g->search_seen[seat] : 0);
     return srch_choose(&v, g->cfg->search_playouts[seat], g->cfg->search_micros[seat],
                        cc_rng_next(&g->bot_rng[seat]), a, b != NULL ? b : &unused);
 }

@@ -325,6 +325,8 @@ cdef extern from "chinchon.h" nogil:
         int lead
         uint32_t hand_number
         uint32_t turns
+        int has_prev_discard
+        uint8_t prev_discard
 
     cc_status cc_search_choose(const cc_search_view *view, uint32_t playouts,
                                uint32_t micros, uint64_t seed, int *choice, int *close)

@@ -128,11 +128,14 @@ cdef cc_hand _hand_of(cards) except *:
 def _search_choose(int players, object rules, int stale_turns, double stale_shake,
                    double wait_for, int seat, bint discard, held, pile, taken, restocked,
                    int stock_n, totals, chips, in_game, int lead, long long hand_number,
-                   long long turns, long long playouts, long long micros, uint64_t seed):
+                   long long turns, long long playouts, long long micros, uint64_t seed,
+                   object prev_discard=None):
     """The search bot's decision (cc_search_choose) for the view of ``seat`` given in
     plain values (cards as bit indices; ``taken`` a list per seat; ``restocked`` None
-    before a reshuffle): ``(choice, close)`` -- the draw's 1 for the pile's top, or the
-    discard's card index and its close. Runs without the GIL."""
+    before a reshuffle; ``prev_discard`` the card the seat before discarded, as the
+    pile's top showed it at this seat's draw, or None): ``(choice, close)`` -- the
+    draw's 1 for the pile's top, or the discard's card index and its close. Runs
+    without the GIL."""
     cdef cc_game_config cfg
     cdef cc_search_view view
     cdef cc_status st
@@ -174,6 +177,12 @@ def _search_choose(int players, object rules, int stale_turns, double stale_shak
     view.lead = lead
     view.hand_number = <uint32_t>hand_number
     view.turns = <uint32_t>turns
+    view.has_prev_discard = 0 if prev_discard is None else 1
+    view.prev_discard = 0
+    if prev_discard is not None:
+        if not 0 <= prev_discard < 64:
+            raise ChinchonError(f"card index {prev_discard} is out of range")
+        view.prev_discard = <uint8_t>prev_discard
     n_playouts = <uint32_t>playouts
     n_micros = <uint32_t>micros
     with nogil:
