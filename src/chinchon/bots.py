@@ -330,7 +330,9 @@ class SearchBot(Bot):
     """Determinised Monte Carlo in C (docs/bots.md#the-search-bot): at each draw and
     discard it deals the cards its seat has not seen (what :meth:`Observation.unseen
     <chinchon.game.Observation.unseen>` leaves out is placed: the pile, the cards each
-    seat was seen to take) at random to the other hands and the stock, plays every
+    seat was seen to take) at random to the other hands and the stock (dealt again
+    while the seat before could not have made its last discard from its hand: the bot
+    remembers the pile's top it saw at its draw for its discard), plays every
     choice out to the hand's end with the greedy bots on the same deals, and takes the
     choice with the best mean chance to win the game (from the totals, who is in and
     the chips). Always rejoins (a chip has no other use).

@@ -8,7 +8,8 @@
  * the view (after a reshuffle only the restocked cards can be in the stock), and each
  * other hand is then played as its seat played it (improve: a card from the stock per
  * turn it drew there, the greedy's discard of the rest: a hand kept for melds, not a
- * random one); every
+ * random one), and dealt again while the seat before could not have made its last
+ * discard from the hand it is given; every
  * candidate action is then played out on that sample to the hand's end by the engine's
  * greedy bots (common random numbers: the same sample and the same bots' draws for
  * every candidate), and valued by the seat's chance to win the game from there. The
