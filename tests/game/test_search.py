@@ -188,7 +188,7 @@ def test_the_search_reads_the_discard_of_the_seat_before():
     for its discard (checked against the C engine's games above)."""
     binding = bots_module.solver.native("engine")
     differ = 0
-    for k in range(40):  # not scaled: the same positions everywhere (2 of 22 differ)
+    for k in range(40):  # not scaled: the same positions everywhere (3 of 22 differ)
         game = _mid_hand(2, "conga", 700 + k, 2 + k % 11)
         if game.phase != "draw" or game.turns_this_hand == 0:
             continue
