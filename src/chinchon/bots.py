@@ -381,9 +381,21 @@ class SearchBot(Bot):
         """The bot's name with its budget (``search:1000``, ``search:10ms``)."""
         return f"search:{self.ms}ms" if self.ms else f"search:{self.playouts}"
 
-    def _choose(self, obs: Observation, seat: int, discard: bool) -> tuple[int, bool]:
+    @staticmethod
+    def _view_args(obs: Observation, seat: int, discard: bool) -> tuple[Any, ...]:
+        """The binding's view of ``seat`` (``_search_choose``'s arguments before the
+        budget) from its observation: cards as bit indices, the bots' constants."""
         restocked = obs.restocked()
         players = obs.players
+        return (players, obs.rules, STALE_TURNS, STALE_SHAKE, ExpertBot.WAIT_FOR, seat,
+                discard, [c.index for c in obs.held(seat)],
+                [c.index for c in obs.discard_pile()],
+                [[c.index for c in obs.taken(s)] for s in range(players)],
+                None if restocked is None else [c.index for c in restocked],
+                obs.stock_size, list(obs.totals), list(obs.chips), list(obs.in_game),
+                obs.lead, obs.hand_number, obs.turns_this_hand)
+
+    def _choose(self, obs: Observation, seat: int, discard: bool) -> tuple[int, bool]:
         when = (obs.hand_number, obs.turns_this_hand)
         if not discard:
             # the card the seat before discarded (none at the hand's first turn)
@@ -392,12 +404,7 @@ class SearchBot(Bot):
         seen = self._seen
         prev = seen[2] if seen is not None and seen[:2] == when else None
         return cast(tuple[int, bool], self._binding._search_choose(
-            players, obs.rules, STALE_TURNS, STALE_SHAKE, ExpertBot.WAIT_FOR, seat, discard,
-            [c.index for c in obs.held(seat)], [c.index for c in obs.discard_pile()],
-            [[c.index for c in obs.taken(s)] for s in range(players)],
-            None if restocked is None else [c.index for c in restocked],
-            obs.stock_size, list(obs.totals), list(obs.chips), list(obs.in_game), obs.lead,
-            obs.hand_number, obs.turns_this_hand, self.playouts, self.ms * 1000,
+            *self._view_args(obs, seat, discard), self.playouts, self.ms * 1000,
             self.rng.next64(), prev))
 
     def choose_draw(self, obs: Observation, seat: int) -> str:

@@ -170,17 +170,6 @@ def test_the_search_reads_only_what_its_view_holds():
                                obs.turns_this_hand, 100, 0, 1)
 
 
-def _view_args(obs: Observation, seat: int, discard: bool) -> list:
-    players = obs.players
-    restocked = obs.restocked()
-    return [players, obs.rules, 30, 0.25, 0.25, seat, discard,
-            [c.index for c in obs.held(seat)], [c.index for c in obs.discard_pile()],
-            [[c.index for c in obs.taken(s)] for s in range(players)],
-            None if restocked is None else [c.index for c in restocked], obs.stock_size,
-            list(obs.totals), list(obs.chips), list(obs.in_game), obs.lead, obs.hand_number,
-            obs.turns_this_hand, 400, 0]
-
-
 def test_the_search_reads_the_discard_of_the_seat_before():
     """The card the seat before discarded (the pile's top at the seat's draw) conditions
     the samples: the same view and seed choose differently with it at some discards;
@@ -195,7 +184,7 @@ def test_the_search_reads_the_discard_of_the_seat_before():
         seat = game.turn
         top = game.discard_top.index
         game.draw("stock")
-        args = _view_args(Observation(game, seat), seat, True)
+        args = SearchBot._view_args(Observation(game, seat), seat, True) + (400, 0)
         seed = 1000 + k
         differ += binding._search_choose(*args, seed, top) != binding._search_choose(*args, seed)
         for bad in (64, 255, chinchon.Card.parse("8c").index):  # 8c: not in the 40-card deck

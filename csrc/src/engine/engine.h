@@ -84,10 +84,17 @@ CC_INLINE int count_in(const game *g)
     return k;
 }
 
-/* Python: GameState.may_close (first_round_close, or every player in has had a turn). */
+/* Closing allowed at the turn that follows `turns` completed turns of the hand
+ * (first_round_close, or every player in has had a turn). */
+CC_INLINE int may_close_at(const game *g, uint32_t turns)
+{
+    return g->cfg->first_round_close || turns >= (uint32_t)count_in(g);
+}
+
+/* Python: GameState.may_close (closing allowed at this turn). */
 CC_INLINE int may_close(const game *g)
 {
-    return g->cfg->first_round_close || g->turns >= (uint32_t)count_in(g);
+    return may_close_at(g, g->turns);
 }
 
 /* Points of card bit i as the bots weigh it. Python: Rules._bit_points (greedy) and

@@ -387,13 +387,13 @@ static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search
     double value[MAX_CANDIDATES];
     const uint64_t play_seed = cc_rng_next(rng);
     int i;
-    sample(&d, sp, v->seat, rng);
-    improve(&d, v->seat, rng);
-    for (i = 1; prev >= 0 && i < PREV_TRIES
-                && !could_discard(&d.r, d.hands[prev], v->prev_discard, prev_close); i++) {
-        d = *tmpl;
+    for (i = 1;; i++) {
         sample(&d, sp, v->seat, rng);
         improve(&d, v->seat, rng);
+        if (prev < 0 || i == PREV_TRIES
+            || could_discard(&d.r, d.hands[prev], v->prev_discard, prev_close))
+            break;
+        d = *tmpl;
     }
     for (i = 0; i < n_live; i++) {
         const cc_status st = playout(&d, v->seat, v->discard, cand[live[i]], play_seed,
@@ -457,8 +457,7 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     n = candidates_of(v, &tmpl, cand);
     prior = prior_of(&tmpl, v->seat, v->discard, cand, n);
     prev = prev_seat(v, &tmpl);
-    /* the rules let the seat before close at its turn (may_close one turn back) */
-    prev_close = cfg.first_round_close || v->turns > (uint32_t)count_in(&tmpl);
+    prev_close = prev >= 0 && may_close_at(&tmpl, v->turns - 1); /* at its turn */
     memset(&t, 0, sizeof t);
     for (k = 0; k < n; k++)
         live[k] = k;
