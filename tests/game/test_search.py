@@ -162,12 +162,10 @@ def test_the_search_reads_only_what_its_view_holds():
     seat = game.turn
     obs = Observation(game, seat)
     binding = bots_module.solver.native("engine")
-    held = [c.index for c in obs.held(seat)]
+    args = list(SearchBot._view_args(obs, seat, game.phase == "discard"))
+    args[8] = args[8] + args[7][:1]  # the pile, with a card the seat holds
     with pytest.raises(ChinchonError):
-        binding._search_choose(2, obs.rules, 30, 0.25, 0.25, seat, game.phase == "discard",
-                               held, [held[0]], [[], []], None, obs.stock_size,
-                               [0, 0], [0, 0], [True, True], obs.lead, obs.hand_number,
-                               obs.turns_this_hand, 100, 0, 1)
+        binding._search_choose(*args, 100, 0, 1)
 
 
 def test_the_search_reads_the_discard_of_the_seat_before():
