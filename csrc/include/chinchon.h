@@ -574,8 +574,9 @@ typedef struct cc_search_view {
  * other hand then played as its seat drew, a stock card per turn and the greedy's
  * discard, and dealt again while the seat before could not have discarded
  * prev_discard from it; then plays every candidate out to the hand's end with the
- * greedy bots, the same sample and draws for each; the value of the end is the seat's
- * chance to win the game, from the totals, who is in and the chips). The budget:
+ * greedy bots (under rules that are not plain, drawing and discarding as the expert
+ * most often does), the same sample and draws for each; the value of the end is the
+ * seat's chance to win the game, from the totals, who is in and the chips). The budget:
  * `playouts` in all (> 0), else `micros` of wall time (> 0). The same view, seed and
  * playouts give the same choice.
  * Draw: 1 in *choice to take the pile's top. Discard: the card in *choice, 1 in *close

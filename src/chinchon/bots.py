@@ -333,8 +333,9 @@ class SearchBot(Bot):
     seat was seen to take) at random to the other hands and the stock (dealt again
     while the seat before could not have made its last discard from its hand: the bot
     remembers the pile's top it saw at its draw for its discard), plays every
-    choice out to the hand's end with the greedy bots on the same deals, and takes the
-    choice with the best mean chance to win the game (from the totals, who is in and
+    choice out to the hand's end with the greedy bots on the same deals (drawing and
+    discarding as the expert most often does under rules that are not plain), and takes
+    the choice with the best mean chance to win the game (from the totals, who is in and
     the chips). Always rejoins (a chip has no other use).
 
     The budget: ``playouts`` in all per decision (deterministic: the same observation

@@ -63,6 +63,10 @@ typedef struct game {
      * what each saw as its turn began: the pile's top at its draw (-1: none), at the
      * turn search_seen_at (hand_number << 32 | turns) */
     eng_bot_fn search;
+    /* the search's playouts under rules that are not plain: the greedy bots draw and
+     * discard as the expert most often does (engine_bots.c, model_discard), reading
+     * each card's links here (NULL: the greedy's own rules, every real game) */
+    const uint64_t *links;
     int search_seen[CC_MAX_PLAYERS];
     uint64_t search_seen_at[CC_MAX_PLAYERS];
 } game;

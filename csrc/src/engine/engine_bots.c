@@ -191,17 +191,90 @@ static int greedy_current(game *g, int seat, int cached)
     return d;
 }
 
+void bot_links(const cc_rules *r, uint64_t *links)
+{
+    int c, j, n, s;
+    for (c = 0; c < 64; c++) {
+        const int base = c & ~15, i = c & 15;
+        uint64_t m = 0;
+        for (j = i - 1, n = 0; j >= 0 && n < 2; j--)
+            if (r->card_mask >> (base + j) & 1) {
+                m |= UINT64_C(1) << (base + j);
+                n++;
+            }
+        for (j = i + 1, n = 0; j < CC_NRANKS && n < 2; j++)
+            if (r->card_mask >> (base + j) & 1) {
+                m |= UINT64_C(1) << (base + j);
+                n++;
+            }
+        for (s = 0; s < 4; s++)
+            if (s * 16 + i != c)
+                m |= UINT64_C(1) << (s * 16 + i);
+        links[c] = r->card_mask >> c & 1 ? m & r->card_mask & ~r->joker_mask : 0;
+    }
+}
+
+/* The search's model of the expert's discard (g->links set): of the 8 hints h, the
+ * card of the fewest points left plus 1.5 for each other card held it links to, a
+ * joker last, then the card worth most (best_hint's order), then the first. Over the
+ * expert's own discards (heads-up under conga) it picks the expert's card 90.7% of the
+ * time, the greedy's rule 85.9%. `greedy`: best_hint's card, the fewest points left:
+ * when it links to nothing no card comes before it, and a card can only when its
+ * points alone do not pass that card's key. O(8). */
+static int model_discard(const game *g, const hints *h, int greedy)
+{
+    uint64_t all = 0;
+    int k, best = greedy, best_key, c = h->card[greedy];
+    for (k = 0; k < 8; k++)
+        all |= UINT64_C(1) << h->card[k];
+    best_key = 2 * h->points[greedy];
+    if (g->r.joker_mask >> c & 1)
+        best_key += 400;
+    else
+        best_key += 3 * cc_popcount(all & g->links[c] & ~(UINT64_C(1) << c));
+    if (best_key == 2 * h->points[greedy])
+        return greedy;
+    best_key = best_key << 7 | g->card_key[c];
+    for (k = 0; k < 8; k++) {
+        int key;
+        c = h->card[k];
+        if (k == greedy || 2 * h->points[k] > best_key >> 7)
+            continue;
+        key = 2 * h->points[k];
+        if (g->r.joker_mask >> c & 1)
+            key += 400;
+        else
+            key += 3 * cc_popcount(all & g->links[c] & ~(UINT64_C(1) << c));
+        key = key << 7 | g->card_key[c];
+        if (key < best_key || (key == best_key && k < best)) {
+            best = k;
+            best_key = key;
+        }
+    }
+    return best;
+}
+
 /* greedy_draw by the full hints (the rules that are not plain), on the 8 cards h8: the
- * seat's 7 and the pile's top. */
+ * seat's 7 and the pile's top. The search's model of the expert's draw (g->links set):
+ * the pile's top when it is a joker, or leaves at least 2 points and 30% of the
+ * deadwood fewer (over the expert's own draws heads-up under conga: its choice at
+ * 96.4% of them, the greedy's rule 75.5%). */
 static cc_status greedy_draw_hints(game *g, int seat, int own, cc_hand h8, int *from_pile)
 {
     hints h;
-    int best;
+    int best, take;
     eng_hints(&g->r, h8, h.points, h.outcome);
     cc_hand_indices(h8, h.card);
     best = best_hint(g, &h);
-    if (h.points[best] < greedy_current(g, seat, own)
-        || (h.outcome[best] != CC_CANNOT_CLOSE && may_close(g))) {
+    if (g->links != NULL) {
+        const int now = greedy_current(g, seat, own), saved = now - h.points[best];
+        take = (g->r.joker_mask >> g->pile[g->pile_n - 1] & 1)
+               || (saved >= 2 && 10 * saved >= 3 * now);
+    } else {
+        take = h.points[best] < greedy_current(g, seat, own)
+               || (h.outcome[best] != CC_CANNOT_CLOSE && may_close(g));
+    }
+    if (take) {
         if (own) {
             g->took = 1;
             memcpy(g->took_points, h.points, sizeof g->took_points);
@@ -256,6 +329,8 @@ static cc_status greedy_discard_hints(game *g, int seat, int own, int *card, int
     if (own)
         g->took = 0;
     best = best_hint(g, &h);
+    if (g->links != NULL && !(h.outcome[best] != CC_CANNOT_CLOSE && may_close(g)))
+        best = model_discard(g, &h, best);
     if (own && stale(g, seat) && h.outcome[best] == CC_CANNOT_CLOSE
         && cc_rng_double(&g->bot_rng[seat]) < g->cfg->stale_shake)
         best = (int)cc_rng_below(&g->bot_rng[seat], 8);

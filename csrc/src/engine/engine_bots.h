@@ -16,4 +16,10 @@ CC_INTERNAL cc_status bot_draw(game *g, int seat, int *from_pile);
  * player to act. One hints search (greedy), an outlook (expert), or a draw (random). */
 CC_INTERNAL cc_status bot_discard(game *g, int seat, int *card, int *close);
 
+/* The links of each card c under the rules r, for the search's model of the expert
+ * (game.links): the cards of c's rank in the other suits and of c's suit within two
+ * ranks of it (among the deck's ranks), jokers left out; 0 for a card not in the
+ * deck. O(64 ranks). */
+CC_INTERNAL void bot_links(const cc_rules *r, uint64_t *links);
+
 #endif /* CC_SRC_ENGINE_BOTS_H */

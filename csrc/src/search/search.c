@@ -9,11 +9,12 @@
  * other hand is then played as its seat played it (improve: a card from the stock per
  * turn it drew there, the greedy's discard of the rest: a hand kept for melds, not a
  * random one), and dealt again while the seat before could not have made its last
- * discard from the hand it is given; every
- * candidate action is then played out on that sample to the hand's end by the engine's
- * greedy bots (common random numbers: the same sample and the same bots' draws for
- * every candidate), and valued by the seat's chance to win the game from there. The
- * candidate with the best mean is chosen; ties go to the first candidate.
+ * discard from the hand it is given; every candidate action is then played out on that
+ * sample to the hand's end by the engine's greedy bots (common random numbers: the
+ * same sample and the same bots' draws for every candidate; under rules that are not
+ * plain they draw and discard as the expert most often does, game.links), and valued
+ * by the seat's chance to win the game from there. The candidate with the best mean is
+ * chosen; ties go to the first candidate.
  *
  * Nothing here reads a hidden card: srch_engine_bot copies only the public parts of the
  * engine's game into the view, and srch_choose builds its games from the view alone. */
@@ -44,10 +45,12 @@ typedef struct sampler {
 
 /* The game of the view with the other hands and the stock empty (a sample fills them),
  * its unseen cards in *sp; the playouts' bots are all greedy (cfg, the view's
- * configuration with greedy seats). CC_ERR_BAD_ARGUMENT when the view's cards do not
+ * configuration with greedy seats), under rules that are not plain with the model of
+ * the expert (g->links: each card's links, filled in `links`, 64 entries, which must
+ * outlive g and its copies). CC_ERR_BAD_ARGUMENT when the view's cards do not
  * fit its deck and counts. O(deck). */
 static cc_status template_of(const cc_search_view *v, cc_game_config *cfg,
-                             cc_game_record *rec, game *g, sampler *sp)
+                             cc_game_record *rec, uint64_t *links, game *g, sampler *sp)
 {
     int count[64], restocked[64];
     int c, k, s, i;
@@ -81,6 +84,10 @@ static cc_status template_of(const cc_search_view *v, cc_game_config *cfg,
     for (c = 0; c < CC_NRANKS; c++)
         for (k = 0; k <= g->r.points[c]; k++)
             g->points_at_least[k] |= (UINT64_C(1) << c) * CC_LANES & g->r.card_mask;
+    if (!g->r.plain) { /* the playouts' greedy bots as the expert (engine_bots.c) */
+        bot_links(&g->r, links);
+        g->links = links;
+    }
     /* the table seen */
     if (v->seat < 0 || v->seat >= g->n || !v->in[v->seat] || v->pile_n < 0
         || v->pile_n > CC_MAX_DECK || v->stock_n < 0 || v->lead < 0 || v->lead >= g->n)
@@ -355,6 +362,7 @@ static int prior_of(const game *tmpl, int seat, int discard, const candidate *ca
     int a = 0, b = 0, k;
     cfg.bots[seat] = CC_BOT_EXPERT;
     g.cfg = &cfg;
+    g.links = NULL; /* the expert's own rules, not the playouts' model */
     if ((discard ? bot_discard(&g, seat, &a, &b) : bot_draw(&g, seat, &a)) != CC_OK)
         return 0;
     for (k = 0; k < n; k++)
@@ -439,6 +447,7 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
 {
     cc_game_config cfg;
     cc_game_record rec;
+    uint64_t links[64];
     game tmpl;
     sampler sp;
     candidate cand[MAX_CANDIDATES];
@@ -451,7 +460,7 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     double best_gain;
     if (playouts == 0 && micros == 0)
         return CC_ERR_BAD_ARGUMENT;
-    st = template_of(v, &cfg, &rec, &tmpl, &sp);
+    st = template_of(v, &cfg, &rec, links, &tmpl, &sp);
     if (st != CC_OK)
         return st;
     n = candidates_of(v, &tmpl, cand);
