@@ -191,6 +191,7 @@ static int greedy_current(game *g, int seat, int cached)
     return d;
 }
 
+/* engine_bots.h: each card's links for the search's model of the expert. */
 void bot_links(const cc_rules *r, uint64_t *links)
 {
     int c, j, n, s;
@@ -214,6 +215,20 @@ void bot_links(const cc_rules *r, uint64_t *links)
     }
 }
 
+/* model_discard's key of hint k (all: the 8 cards held): twice the points left plus 3
+ * for each other card held that k's card links to, a joker's 400 more (last), then
+ * the card's order among equal points (card_key, best_hint's). O(1). */
+static int model_key(const game *g, const hints *h, int k, uint64_t all)
+{
+    const int c = h->card[k];
+    int key = 2 * h->points[k];
+    if (g->r.joker_mask >> c & 1)
+        key += 400;
+    else
+        key += 3 * cc_popcount(all & g->links[c] & ~(UINT64_C(1) << c));
+    return key << 7 | g->card_key[c];
+}
+
 /* The search's model of the expert's discard (g->links set): of the 8 hints h, the
  * card of the fewest points left plus 1.5 for each other card held it links to, a
  * joker last, then the card worth most (best_hint's order), then the first. Over the
@@ -224,28 +239,17 @@ void bot_links(const cc_rules *r, uint64_t *links)
 static int model_discard(const game *g, const hints *h, int greedy)
 {
     uint64_t all = 0;
-    int k, best = greedy, best_key, c = h->card[greedy];
+    int k, best = greedy, best_key;
     for (k = 0; k < 8; k++)
         all |= UINT64_C(1) << h->card[k];
-    best_key = 2 * h->points[greedy];
-    if (g->r.joker_mask >> c & 1)
-        best_key += 400;
-    else
-        best_key += 3 * cc_popcount(all & g->links[c] & ~(UINT64_C(1) << c));
-    if (best_key == 2 * h->points[greedy])
+    best_key = model_key(g, h, greedy, all);
+    if (best_key >> 7 == 2 * h->points[greedy])
         return greedy;
-    best_key = best_key << 7 | g->card_key[c];
     for (k = 0; k < 8; k++) {
         int key;
-        c = h->card[k];
         if (k == greedy || 2 * h->points[k] > best_key >> 7)
             continue;
-        key = 2 * h->points[k];
-        if (g->r.joker_mask >> c & 1)
-            key += 400;
-        else
-            key += 3 * cc_popcount(all & g->links[c] & ~(UINT64_C(1) << c));
-        key = key << 7 | g->card_key[c];
+        key = model_key(g, h, k, all);
         if (key < best_key || (key == best_key && k < best)) {
             best = k;
             best_key = key;
