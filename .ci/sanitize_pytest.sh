@@ -13,9 +13,12 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 CHINCHON_REQUIRE_NATIVE=1
 "$work/venv/bin/python" -m pip install --quiet "$repo[test]" \
   -C cmake.define.CHINCHON_SANITIZE=address,undefined -C cmake.define.CHINCHON_WERROR=ON \
   -C cmake.build-type=RelWithDebInfo -C build-dir="$work/build"
-# the interpreter is not built with ASan: its runtime must be loaded first
+# the interpreter is not built with ASan: its runtime must be loaded first. The tests'
+# process pools spawn their workers (tests/conftest.py): a worker forked beside a
+# thread inside ASan's allocator hangs on its lock
 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 CHINCHON_IMPLEMENTATION=native CHINCHON_TEST_SCALE=${CHINCHON_TEST_SCALE:-0.3} \
+CHINCHON_TEST_START_METHOD=spawn \
   "$work/venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir "$repo" "$repo/tests"

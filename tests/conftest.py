@@ -4,6 +4,7 @@ Helpers the tests import (oracles, generators, stacked decks) live in tests/orac
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 
 import pytest
@@ -11,6 +12,16 @@ import pytest
 import chinchon
 
 from tests.oracles.impls import IMPLEMENTATIONS, NATIVE, SCALE
+
+# How the process pools of the tests start their workers (CHINCHON_TEST_START_METHOD:
+# fork, forkserver or spawn; unset: the platform's default, fork on Linux). The
+# sanitized run (.ci/sanitize_pytest.sh) asks for spawn: a worker forked while another
+# thread of the pytest process (a pool's manager thread) is inside AddressSanitizer's
+# allocator inherits that lock held and hangs at its first allocation, for ever. Not
+# forkserver: its server keeps the environment it started with, and the tests set
+# variables for the workers as they go.
+if os.environ.get("CHINCHON_TEST_START_METHOD"):
+    multiprocessing.set_start_method(os.environ["CHINCHON_TEST_START_METHOD"], force=True)
 
 
 def pytest_report_header(config):

@@ -8,6 +8,7 @@ process left behind and no traceback.
 
 from __future__ import annotations
 
+import multiprocessing.resource_tracker
 import os
 import signal
 import subprocess
@@ -105,6 +106,9 @@ def test_an_interrupt_inside_simulate_cancels_the_queue_and_ends_the_workers():
 
     seen: list[int] = []
     workers: list[int] = []
+    # the resource tracker is no worker: started now (where the pools spawn their
+    # workers it would start inside simulate), it is one of the processes before
+    multiprocessing.resource_tracker.ensure_running()
     before = set(_descendants(os.getpid()))  # e.g. a resource tracker of earlier tests
 
     def progress(k: int) -> None:
