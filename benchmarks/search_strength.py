@@ -7,12 +7,21 @@ Not a timed test: a script that plays many whole games and prints what it measur
     python benchmarks/search_strength.py --only strength --games 2000 --budgets 250,1000,5000
     python benchmarks/search_strength.py --only strength --tables conga2 --games 600
     python benchmarks/search_strength.py --only speed --decisions 2000
+    python benchmarks/search_strength.py --only levels --tables conga2,house2 --games 20000 --search-games 300
 
 - ``strength``: for each budget, the search bot against ``--against`` (default expert)
   heads-up under conga (half of the games S E, half E S) and 4 players under the house
   rules (half S E S E, half E S E S): the search bots' share of the games won by either
   kind (drawn and stalled games left out) with a 95% Wilson interval, and games/s. The
   C engine plays the games (the same games the Python loop would play).
+- ``levels``: every level against every other (``--levels``, weakest first: random,
+  greedy, expert and the search at 250, 1000 and its default budget), on each table of
+  ``--tables``: heads-up and 4 players, under conga and the house rules (4 players: two
+  seats of each, alternating). For each pair, the stronger level's share of the games
+  won by either (the later one in ``--levels``; half of the games each way round;
+  drawn and stalled games left out) with a 95% Wilson interval, and games/s:
+  ``--games`` games a pair, ``--search-games`` where a search level plays. Not part of
+  a run without ``--only``: at the default budget it takes hours.
 - ``speed``: the wall time of each search decision (draw or discard) taken through
   :class:`~chinchon.bots.SearchBot` in the Python loop (the view built from the
   Observation included: what a server's bot seat pays), for each budget, one process:
@@ -53,6 +62,46 @@ def match(a: str, b: str, games: int, players: int, rules: str, seed: int, jobs:
     return {"a": a, "b": b, "players": players, "rules": rules, "games": games, "won": won,
             "a_wins": wins[a], "share": wins[a] / won if won else float("nan"), "ci95": (lo, hi),
             "draws": draws, "stalled": stalled, "games_per_s": games / seconds}
+
+
+#: the tables of ``--tables``: (players, rules) by name
+TABLES = {"conga2": (2, "conga"), "house2": (2, "barajamos"), "conga4": (4, "conga"),
+          "house4": (4, "barajamos")}
+#: the levels of ``levels``, weakest first
+LEVELS = f"random,greedy,expert,search:250,search:1000,search:{SearchBot.DEFAULT_PLAYOUTS}"
+
+
+def table_names(text: str) -> list[str]:
+    """The table names of ``--tables`` (``both``: conga2 and house4), checked."""
+    names = ["conga2", "house4"] if text == "both" else [t.strip() for t in text.split(",")]
+    for name in names:
+        if name not in TABLES:
+            raise SystemExit(f"unknown table {name!r}; the tables are both, "
+                             f"{', '.join(TABLES)}")
+    return names
+
+
+def levels(names: list[str], tables: list[str], games: int, search_games: int, seed: int,
+           jobs: int) -> None:
+    """Every level against every other, each table: a row per pair, the stronger (later)
+    level's share of the games won by either."""
+    print(f"## levels: each against each other ({games} games a pair, {search_games} "
+          f"where a search level plays)\n")
+    print("| stronger | weaker | table | games | stronger's share of games won "
+          "| 95% interval | draws+stalled | games/s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for table in tables:
+        players, rules = TABLES[table]
+        for j in range(1, len(names)):
+            for i in range(j):
+                a, b = names[j], names[i]
+                n = search_games if "search" in a + b else games
+                m = match(a, b, n, players, rules, seed, jobs)
+                lo, hi = m["ci95"]
+                print(f"| `{a}` | `{b}` | {players} players, {rules} | {n} "
+                      f"| {m['share']:.1%} ({m['a_wins']}/{m['won']}) | {lo:.1%}-{hi:.1%} "
+                      f"| {m['draws'] + m['stalled']} | {m['games_per_s']:.1f} |", flush=True)
+    print()
 
 
 def decision_times(bot_name: str, players: int, rules: str, decisions: int,
@@ -97,32 +146,39 @@ def percentile(xs: list[float], q: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", choices=("strength", "speed"), default=None)
+    ap.add_argument("--only", choices=("strength", "levels", "speed"), default=None)
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--decisions", type=int, default=1000)
     ap.add_argument("--budgets", default=f"250,1000,{SearchBot.DEFAULT_PLAYOUTS}")
     ap.add_argument("--against", default="expert")
-    ap.add_argument("--tables", choices=("both", "conga2", "house4"), default="both",
-                    help="the strength's tables: 2-player conga, 4-player house rules")
+    ap.add_argument("--tables", default="both",
+                    help="the tables of strength and levels, by comma: conga2, house2, "
+                         "conga4, house4 (2 or 4 players, conga or the house rules); "
+                         "both: conga2,house4")
+    ap.add_argument("--levels", default=LEVELS, help="the levels of levels, weakest first")
+    ap.add_argument("--search-games", type=int, default=200,
+                    help="the games of a levels pair where a search level plays")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=27)
     args = ap.parse_args()
     budgets = [f"search:{b}" for b in args.budgets.split(",") if b]
+    tables = table_names(args.tables)
     if args.only in (None, "strength"):
         print(f"## strength: search against {args.against}, {args.games} games each\n")
         print("| bot | table | search's share of games won | 95% interval | draws+stalled "
               "| games/s |")
         print("|---|---|---|---|---|---|")
-        tables = [t for t in ((2, "conga"), (4, "barajamos"))
-                  if args.tables in ("both", "conga2" if t[0] == 2 else "house4")]
         for name in budgets:
-            for players, rules in tables:
+            for players, rules in (TABLES[t] for t in tables):
                 m = match(name, args.against, args.games, players, rules, args.seed, args.jobs)
                 lo, hi = m["ci95"]
                 print(f"| `{name}` | {players} players, {rules} | {m['share']:.1%} "
                       f"({m['a_wins']}/{m['won']}) | {lo:.1%}-{hi:.1%} "
                       f"| {m['draws'] + m['stalled']} | {m['games_per_s']:.1f} |", flush=True)
         print()
+    if args.only == "levels":
+        levels([x.strip() for x in args.levels.split(",") if x.strip()], tables, args.games,
+               args.search_games, args.seed, args.jobs)
     if args.only in (None, "speed"):
         print(f"## speed: {args.decisions} decisions of seat 0 against expert bots, "
               f"milliseconds\n")
