@@ -64,6 +64,13 @@ def match(a: str, b: str, games: int, players: int, rules: str, seed: int, jobs:
             "draws": draws, "stalled": stalled, "games_per_s": games / seconds}
 
 
+def result_cells(m: dict) -> str:
+    """A match's share (wins/won), interval, draws+stalled and games/s as table cells."""
+    lo, hi = m["ci95"]
+    return (f"{m['share']:.1%} ({m['a_wins']}/{m['won']}) | {lo:.1%}-{hi:.1%} "
+            f"| {m['draws'] + m['stalled']} | {m['games_per_s']:.1f}")
+
+
 #: the tables of ``--tables``: (players, rules) by name
 TABLES = {"conga2": (2, "conga"), "house2": (2, "barajamos"), "conga4": (4, "conga"),
           "house4": (4, "barajamos")}
@@ -95,12 +102,11 @@ def levels(names: list[str], tables: list[str], games: int, search_games: int, s
         for j in range(1, len(names)):
             for i in range(j):
                 a, b = names[j], names[i]
-                n = search_games if "search" in a + b else games
+                searched = a.startswith("search") or b.startswith("search")
+                n = search_games if searched else games
                 m = match(a, b, n, players, rules, seed, jobs)
-                lo, hi = m["ci95"]
-                print(f"| `{a}` | `{b}` | {players} players, {rules} | {n} "
-                      f"| {m['share']:.1%} ({m['a_wins']}/{m['won']}) | {lo:.1%}-{hi:.1%} "
-                      f"| {m['draws'] + m['stalled']} | {m['games_per_s']:.1f} |", flush=True)
+                print(f"| `{a}` | `{b}` | {players} players, {rules} | {n} | {result_cells(m)} |",
+                      flush=True)
     print()
 
 
@@ -171,10 +177,8 @@ def main() -> None:
         for name in budgets:
             for players, rules in (TABLES[t] for t in tables):
                 m = match(name, args.against, args.games, players, rules, args.seed, args.jobs)
-                lo, hi = m["ci95"]
-                print(f"| `{name}` | {players} players, {rules} | {m['share']:.1%} "
-                      f"({m['a_wins']}/{m['won']}) | {lo:.1%}-{hi:.1%} "
-                      f"| {m['draws'] + m['stalled']} | {m['games_per_s']:.1f} |", flush=True)
+                print(f"| `{name}` | {players} players, {rules} | {result_cells(m)} |",
+                      flush=True)
         print()
     if args.only == "levels":
         levels([x.strip() for x in args.levels.split(",") if x.strip()], tables, args.games,
@@ -185,7 +189,7 @@ def main() -> None:
         print("| bot | table | CPU median | CPU p99 | CPU max | wall median |")
         print("|---|---|---|---|---|---|")
         for name in budgets:
-            for players, rules in ((4, "barajamos"), (2, "conga")):
+            for players, rules in (TABLES["house4"], TABLES["conga2"]):
                 ts, ws = decision_times(name, players, rules, args.decisions, args.seed)
                 print(f"| `{name}` | {players} players, {rules} | "
                       f"{1e3 * percentile(ts, 0.5):.2f} | {1e3 * percentile(ts, 0.99):.2f} "
