@@ -345,11 +345,12 @@ cc_status eng_bot_turn(game *g)
     return play_turn(g);
 }
 
-/* Python: the start of simulate.play.play_game (the table, the bots' generators, the
- * first lead and deal) for game `index` of the checked configuration cfg. O(deck). */
-void eng_new_game(game *g, const cc_game_config *cfg, uint64_t index, cc_game_record *rec)
+/* engine.h: the game of configuration cfg with nothing dealt: the seats, the decks,
+ * the deck in Python's order (deck.deck_for: ascending, copies together), the greedy's
+ * card order and point masks. O(deck). */
+void eng_game_base(game *g, const cc_game_config *cfg, cc_game_record *rec)
 {
-    int s, c, k;
+    int c, k;
     memset(g, 0, sizeof *g);
     g->cfg = cfg;
     g->rec = rec;
@@ -357,11 +358,7 @@ void eng_new_game(game *g, const cc_game_config *cfg, uint64_t index, cc_game_re
     g->decks = g->n >= 5 ? 2 : 1;
     g->r = cfg->rules;
     g->r.decks = (uint8_t)g->decks;
-    rec->status = CC_GAME_STALLED;
-    rec->winner = -1;
-    rec->hands = 0;
-    rec->n_ended = rec->n_points = rec->n_events = 0;
-    for (c = 0, k = 0; c < 64; c++) /* Python: deck.deck_for (ascending, copies together) */
+    for (c = 0, k = 0; c < 64; c++)
         if (g->r.card_mask >> c & 1) {
             g->deck[k++] = (uint8_t)c;
             if (g->decks == 2)
@@ -376,6 +373,18 @@ void eng_new_game(game *g, const cc_game_config *cfg, uint64_t index, cc_game_re
     for (c = 0; c < CC_NRANKS; c++) /* by rank: the greedy's search runs on plain rules */
         for (k = 0; k <= g->r.points[c]; k++)
             g->points_at_least[k] |= (UINT64_C(1) << c) * CC_LANES & g->r.card_mask;
+}
+
+/* Python: the start of simulate.play.play_game (the table, the bots' generators, the
+ * first lead and deal) for game `index` of the checked configuration cfg. O(deck). */
+void eng_new_game(game *g, const cc_game_config *cfg, uint64_t index, cc_game_record *rec)
+{
+    int s;
+    eng_game_base(g, cfg, rec);
+    rec->status = CC_GAME_STALLED;
+    rec->winner = -1;
+    rec->hands = 0;
+    rec->n_ended = rec->n_points = rec->n_events = 0;
     for (s = 0; s < g->n; s++) {
         g->in[s] = 1;
         g->chips[s] = cfg->rejoin_chips;

@@ -163,6 +163,12 @@ CC_INLINE void eng_turn_hints(const game *g, hints *h)
 CC_INTERNAL cc_status eng_play_game(const cc_game_config *cfg, uint64_t index,
                                     cc_game_record *rec, eng_bot_fn search);
 
+/* The game of configuration cfg (its record rec) with nothing dealt and no seat in:
+ * the seats and decks, the deck in Python's order, the greedy bot's card order and
+ * point masks; g zeroed first. eng_new_game starts from it, and the search's template
+ * (src/search/search.c) too. O(deck). */
+CC_INTERNAL void eng_game_base(game *g, const cc_game_config *cfg, cc_game_record *rec);
+
 /* The steps of a game for a caller that drives it move by move (src/rl/vecenv.c, and
  * the search's playouts on a game it sampled, src/search/search.c): the
  * start of game `index` of the checked cfg (the deal included) into *g, the record rec

@@ -55,35 +55,14 @@ static cc_status template_of(const cc_search_view *v, cc_game_config *cfg,
     int count[64], restocked[64];
     int c, k, s, i;
     uint8_t cards[CC_MAX_DECK];
-    memset(g, 0, sizeof *g);
     memset(rec, 0, sizeof *rec);
     *cfg = *v->config;
     for (s = 0; s < CC_MAX_PLAYERS; s++)
         cfg->bots[s] = CC_BOT_GREEDY;
-    g->cfg = cfg;
-    g->rec = rec;
-    g->n = cfg->players;
-    g->decks = g->n >= 5 ? 2 : 1;
-    g->r = cfg->rules;
-    g->r.decks = (uint8_t)g->decks;
-    /* as eng_play_game: the deck, the greedy's card order and point masks */
-    for (c = 0, k = 0; c < 64; c++) {
-        count[c] = 0;
-        if (g->r.card_mask >> c & 1) {
-            count[c] = g->decks;
-            for (i = 0; i < g->decks; i++)
-                g->deck[k++] = (uint8_t)c;
-        }
-    }
-    g->deck_n = k;
-    for (c = 0; c < 64; c++) {
-        const int joker = (int)(g->r.joker_mask >> c & 1);
-        if (c % 16 < CC_NRANKS || joker)
-            g->card_key[c] = (uint8_t)(joker << 6 | (joker ? 31 : 31 - bit_points(&g->r, c)));
-    }
-    for (c = 0; c < CC_NRANKS; c++)
-        for (k = 0; k <= g->r.points[c]; k++)
-            g->points_at_least[k] |= (UINT64_C(1) << c) * CC_LANES & g->r.card_mask;
+    eng_game_base(g, cfg, rec); /* as eng_play_game: the deck, the greedy's card order */
+    memset(count, 0, sizeof count);
+    for (i = 0; i < g->deck_n; i++)
+        count[g->deck[i]]++;
     if (!g->r.plain) { /* the playouts' greedy bots as the expert (engine_bots.c) */
         bot_links(&g->r, links);
         g->links = links;
