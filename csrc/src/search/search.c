@@ -59,8 +59,8 @@ static cc_status template_of(const cc_search_view *v, cc_game_config *cfg,
     *cfg = *v->config;
     for (s = 0; s < CC_MAX_PLAYERS; s++)
         cfg->bots[s] = CC_BOT_GREEDY;
-    eng_game_base(g, cfg, rec); /* as eng_play_game: the deck, the greedy's card order */
-    memset(count, 0, sizeof count);
+    eng_game_base(g, cfg, rec);
+    memset(count, 0, sizeof count); /* each card's copies in the deck, then less those seen */
     for (i = 0; i < g->deck_n; i++)
         count[g->deck[i]]++;
     if (!g->r.plain) { /* the playouts' greedy bots as the expert (engine_bots.c) */
