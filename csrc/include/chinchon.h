@@ -577,12 +577,16 @@ typedef struct cc_search_view {
  * greedy bots (under rules that are not plain, drawing and discarding as the expert
  * most often does), the same sample and draws for each; the value of the end is the
  * seat's chance to win the game, from the totals, who is in and the chips). The budget:
- * `playouts` in all (> 0), else `micros` of wall time (> 0). The same view, seed and
- * playouts give the same choice.
- * Draw: 1 in *choice to take the pile's top. Discard: the card in *choice, 1 in *close
- * to close. CC_ERR_BAD_ARGUMENT: a view the cards cannot fit (or no budget). */
+ * `playouts` in all (> 0), else `micros` of wall time (> 0). `threads`: the threads
+ * that play the samples out, the calling thread among them (0 or 1: it alone; POSIX
+ * systems only, elsewhere always it alone); the calling thread deals every sample, in
+ * order, so the same view, seed and playouts give the same choice on any number of
+ * threads. Draw: 1 in *choice to take the pile's top. Discard: the card in *choice, 1
+ * in *close to close. CC_ERR_BAD_ARGUMENT: a view the cards cannot fit, no budget, or
+ * threads outside 0..CC_SEARCH_MAX_THREADS. */
+#define CC_SEARCH_MAX_THREADS 64
 cc_status cc_search_choose(const cc_search_view *view, uint32_t playouts, uint32_t micros,
-                           uint64_t seed, int *choice, int *close);
+                           int threads, uint64_t seed, int *choice, int *close);
 
 #ifdef __cplusplus
 }

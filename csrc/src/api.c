@@ -304,16 +304,17 @@ cc_status cc_play_game(const cc_game_config *config, uint64_t index, cc_game_rec
 /* The search bot's decision: check the view's configuration and outputs, then the
  * search (search/search.c checks the cards). O(budget) playouts. */
 cc_status cc_search_choose(const cc_search_view *view, uint32_t playouts, uint32_t micros,
-                           uint64_t seed, int *choice, int *close)
+                           int threads, uint64_t seed, int *choice, int *close)
 {
-    if (view == NULL || choice == NULL || close == NULL || (playouts == 0 && micros == 0))
+    if (view == NULL || choice == NULL || close == NULL || (playouts == 0 && micros == 0)
+        || threads < 0 || threads > CC_SEARCH_MAX_THREADS)
         return CC_ERR_BAD_ARGUMENT;
     {
         const cc_status st = api_config(view->config);
         if (st != CC_OK)
             return st;
     }
-    return srch_choose(view, playouts, micros, seed, choice, close);
+    return srch_choose(view, playouts, micros, threads, seed, choice, close);
 }
 
 /* ------------------------------------------------------------------ learning tables */

@@ -5,6 +5,7 @@
  *     choice is legal (a card held; a draw 0/1), and the choice does not change when
  *     the cards the seat has not seen move between the other hands and the stock (the
  *     view holds none of them: it is the same view);
+ *   - the same choice on 2, 3 and 8 threads as on one (the caller deals the samples);
  *   - budgets smaller than the race's rounds times its candidates still choose;
  *   - a bad budget, a missing output or a view whose cards cannot fit are refused.
  * CC_ENGINE_GAMES / 30 games per table (at least 2). */
@@ -134,7 +135,21 @@ static void check_choices(void)
             v.held = th_add(v.held, deck[30]);
             v.stock_n--;
         }
-        CHECK(cc_search_choose(&v, 200, 0, 7, &choice, &close) == CC_OK, "trial %d", trial);
+        CHECK(cc_search_choose(&v, 200, 0, 1, 7, &choice, &close) == CC_OK, "trial %d", trial);
+        { /* the same choice on more threads (the samples dealt in order by the caller) */
+            static const int threads[3] = {2, 3, 8};
+            int t2, c2, c2_close;
+            for (t2 = 0; t2 < 3; t2++) {
+                CHECK(cc_search_choose(&v, 200, 0, threads[t2], 7, &c2, &c2_close) == CC_OK,
+                      "trial %d: %d threads", trial, threads[t2]);
+                CHECK(c2 == choice && c2_close == close,
+                      "trial %d: %d threads: another choice", trial, threads[t2]);
+            }
+            CHECK(cc_search_choose(&v, 0, 2000, 2, 7, &c2, &c2_close) == CC_OK,
+                  "trial %d: a time budget on 2 threads", trial);
+            CHECK(v.discard ? (v.held.once >> c2 & 1) != 0 : (c2 == 0 || c2 == 1),
+                  "trial %d: a time budget on 2 threads: not a legal choice", trial);
+        }
         if (v.discard)
             CHECK((v.held.once >> choice & 1) && (close == 0 || close == 1), "a card held");
         else
@@ -143,7 +158,7 @@ static void check_choices(void)
             static const uint32_t small[3] = {1, 5, 17};
             int b2, c2, c2_close;
             for (b2 = 0; b2 < 3; b2++) {
-                CHECK(cc_search_choose(&v, small[b2], 0, 7, &c2, &c2_close) == CC_OK,
+                CHECK(cc_search_choose(&v, small[b2], 0, 1, 7, &c2, &c2_close) == CC_OK,
                       "trial %d: budget %u", trial, (unsigned)small[b2]);
                 CHECK(v.discard ? (v.held.once >> c2 & 1) != 0 : (c2 == 0 || c2 == 1),
                       "trial %d: budget %u: not a legal choice", trial, (unsigned)small[b2]);
@@ -166,28 +181,32 @@ static void check_choices(void)
         w.held = v.held;
         w.stock_n = v.stock_n;
         CHECK(memcmp(&w, &v, sizeof w) == 0, "trial %d: the view moved", trial);
-        CHECK(cc_search_choose(&w, 200, 0, 7, &again, &again_close) == CC_OK, "again");
+        CHECK(cc_search_choose(&w, 200, 0, 1, 7, &again, &again_close) == CC_OK, "again");
         CHECK(again == choice && again_close == close, "trial %d: the same view, another choice",
               trial);
     }
     /* refused */
     view_of(&v, &cfg, deck, 3);
-    CHECK(cc_search_choose(&v, 0, 0, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "no budget");
-    CHECK(cc_search_choose(NULL, 10, 0, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "no view");
-    CHECK(cc_search_choose(&v, 10, 0, 1, NULL, &close) == CC_ERR_BAD_ARGUMENT, "no output");
+    CHECK(cc_search_choose(&v, 0, 0, 1, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "no budget");
+    CHECK(cc_search_choose(NULL, 10, 0, 1, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "no view");
+    CHECK(cc_search_choose(&v, 10, 0, 1, 1, NULL, &close) == CC_ERR_BAD_ARGUMENT, "no output");
+    CHECK(cc_search_choose(&v, 10, 0, -1, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT,
+          "threads -1");
+    CHECK(cc_search_choose(&v, 10, 0, CC_SEARCH_MAX_THREADS + 1, 1, &choice, &close)
+              == CC_ERR_BAD_ARGUMENT, "too many threads");
     w = v;
     w.pile[1] = w.pile[0]; /* one card twice with one deck */
-    CHECK(cc_search_choose(&w, 10, 0, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "a card twice");
+    CHECK(cc_search_choose(&w, 10, 0, 1, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "a card twice");
     w = v;
     w.stock_n++;
-    CHECK(cc_search_choose(&w, 10, 0, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "a card short");
+    CHECK(cc_search_choose(&w, 10, 0, 1, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "a card short");
     w = v;
     w.held = th_add(w.held, deck[30]); /* 8 cards at the draw */
-    CHECK(cc_search_choose(&w, 10, 0, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "8 at the draw");
+    CHECK(cc_search_choose(&w, 10, 0, 1, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "8 at the draw");
     w = v;
     w.seat = 4;
-    CHECK(cc_search_choose(&w, 10, 0, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "no such seat");
-    CHECK(cc_search_choose(&v, 0, 500, 1, &choice, &close) == CC_OK, "a time budget");
+    CHECK(cc_search_choose(&w, 10, 0, 1, 1, &choice, &close) == CC_ERR_BAD_ARGUMENT, "no such seat");
+    CHECK(cc_search_choose(&v, 0, 500, 1, 1, &choice, &close) == CC_OK, "a time budget");
 }
 
 int main(void)

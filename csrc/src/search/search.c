@@ -16,9 +16,19 @@
  * by the seat's chance to win the game from there. The candidate with the best mean is
  * chosen; ties go to the first candidate.
  *
+ * With threads (srch_choose's `threads` > 1) the calling thread deals the samples, in
+ * the same order from the same generator, a chunk at a time, and the threads play them
+ * out; the gains are added in the samples' order, so the choice is the same for any
+ * number of threads: only the time changes.
+ *
  * Nothing here reads a hidden card: srch_engine_bot copies only the public parts of the
  * engine's game into the view, and srch_choose builds its games from the view alone. */
 
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200112L /* pthreads under -std=c99 */
+#endif
+
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
@@ -27,6 +37,15 @@
 #include "engine/engine_bots.h"
 #include "search/search.h"
 #include "search/value.h"
+
+/* POSIX threads; elsewhere (Windows) the search plays every sample on the calling
+ * thread, whatever `threads` asks (the same choice, in more time). */
+#if defined(_WIN32) || (!defined(__unix__) && !defined(__APPLE__))
+#define SRCH_THREADS 0
+#else
+#define SRCH_THREADS 1
+#include <pthread.h>
+#endif
 
 /* the turns a playout's hand may last past the decision before it is valued as it is */
 #define PLAYOUT_TURNS 200
@@ -269,15 +288,19 @@ typedef struct candidate {
 } candidate;
 
 /* The value for `seat` of candidate c played on the sample d, then the hand played
- * out by the greedy bots seeded from `seed` (the same for every candidate). */
+ * out by the greedy bots seeded from `seed` (the same for every candidate). `rec`: the
+ * record the playout's game writes its counts and result to (each thread its own;
+ * NULL: d's), read back only for the result of a game it ends. */
 static cc_status playout(const game *d, int seat, int discard, candidate c, uint64_t seed,
-                         double *value)
+                         cc_game_record *rec, double *value)
 {
     game g = *d;
     cc_rng r;
     cc_status st;
     int s, card = 0, close = 0;
     const uint32_t cap = g.turns + PLAYOUT_TURNS;
+    if (rec != NULL)
+        g.rec = rec;
     cc_rng_seed(&r, seed);
     cc_rng_seed(&g.rng, cc_rng_next(&r)); /* the table's: a reshuffle of the pile */
     for (s = 0; s < g.n; s++)
@@ -361,33 +384,32 @@ typedef struct tally {
     uint32_t samples[MAX_CANDIDATES];
 } tally;
 
-/* One sample from the template, every live candidate played out on it, each one's gain
- * over the prior's added to t (the prior is always live). The sample is dealt again
- * (up to PREV_TRIES deals in all) while the hand of `prev` (the seat before, -1:
- * none) could not have discarded the view's prev_discard as it did (prev_close: the
- * rules let it close at that turn). */
-static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search_view *v,
-                            int prev, int prev_close, const candidate *cand,
-                            const int *live, int n_live, int prior, cc_rng *rng, tally *t)
+/* One sample from the template into *d, and the seed of its playouts (the same for
+ * every candidate). The sample is dealt again (up to PREV_TRIES deals in all) while the
+ * hand of `prev` (the seat before, -1: none) could not have discarded the view's
+ * prev_discard as it did (prev_close: the rules let it close at that turn). */
+static uint64_t deal(const game *tmpl, const sampler *sp, const cc_search_view *v, int prev,
+                     int prev_close, cc_rng *rng, game *d)
 {
-    game d = *tmpl;
-    double value[MAX_CANDIDATES];
     const uint64_t play_seed = cc_rng_next(rng);
     int i;
+    *d = *tmpl;
     for (i = 1;; i++) {
-        sample(&d, sp, v->seat, rng);
-        improve(&d, v->seat, rng);
+        sample(d, sp, v->seat, rng);
+        improve(d, v->seat, rng);
         if (prev < 0 || i == PREV_TRIES
-            || could_discard(&d.r, d.hands[prev], v->prev_discard, prev_close))
+            || could_discard(&d->r, d->hands[prev], v->prev_discard, prev_close))
             break;
-        d = *tmpl;
+        *d = *tmpl;
     }
-    for (i = 0; i < n_live; i++) {
-        const cc_status st = playout(&d, v->seat, v->discard, cand[live[i]], play_seed,
-                                     &value[live[i]]);
-        if (st != CC_OK)
-            return st;
-    }
+    return play_seed;
+}
+
+/* Each live candidate's gain on one sample (value: by candidate) over the prior's, added
+ * to t (the prior is always live). */
+static void add_gains(tally *t, const double *value, const int *live, int n_live, int prior)
+{
+    int i;
     for (i = 0; i < n_live; i++) { /* paired with the expert's choice on the same sample */
         const int k = live[i];
         const double x = value[k] - value[prior];
@@ -395,6 +417,25 @@ static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search
         t->gain2[k] += x * x;
         t->samples[k]++;
     }
+}
+
+/* One sample from the template (deal), every live candidate played out on it, each
+ * one's gain over the prior's added to t. */
+static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search_view *v,
+                            int prev, int prev_close, const candidate *cand,
+                            const int *live, int n_live, int prior, cc_rng *rng, tally *t)
+{
+    game d;
+    double value[MAX_CANDIDATES];
+    const uint64_t play_seed = deal(tmpl, sp, v, prev, prev_close, rng, &d);
+    int i;
+    for (i = 0; i < n_live; i++) {
+        const cc_status st = playout(&d, v->seat, v->discard, cand[live[i]], play_seed,
+                                     NULL, &value[live[i]]);
+        if (st != CC_OK)
+            return st;
+    }
+    add_gains(t, value, live, n_live, prior);
     return CC_OK;
 }
 
@@ -421,8 +462,299 @@ static int halve(int *live, int n_live, int prior, const tally *t)
     return out;
 }
 
+/* ------------------------------------------------------------------ the threads */
+
+/* The samples the calling thread deals ahead of the threads' playouts: a chunk in
+ * play, the next one dealt meanwhile. */
+#define CHUNK 64
+
+/* The decision in hand: what each sample reads, the generator that deals them and the
+ * gains so far. */
+typedef struct decision {
+    const game *tmpl;
+    const sampler *sp;
+    const cc_search_view *v;
+    int prev, prev_close, prior;
+    const candidate *cand;
+    cc_rng rng;
+    tally t;
+    struct crew *crew; /* NULL: the calling thread plays every sample */
+} decision;
+
+#if SRCH_THREADS
+/* The threads of a decision (the calling thread and `workers` more): the calling thread
+ * deals a chunk of samples, posts it, deals the next while the others start on it, then
+ * takes samples of the posted chunk too; each sample's playouts (every live candidate)
+ * go to one thread at a time, under the lock. The workers live for one decision (a
+ * thread starts in tens of microseconds; a decision takes milliseconds). */
+typedef struct crew {
+    int workers;
+    pthread_t thread[CC_SEARCH_MAX_THREADS - 1];
+    pthread_mutex_t lock;
+    pthread_cond_t work, finished;
+    /* the chunk in hand, set under the lock before it is posted */
+    const game *d;
+    const uint64_t *seeds;
+    const candidate *cand;
+    int live[MAX_CANDIDATES];
+    int n_live, seat, discard;
+    int n, next, done; /* its samples, the next to take, those played */
+    unsigned posted;   /* the chunks posted so far */
+    int stop;
+    /* each sample's values (by candidate) and status */
+    double value[CHUNK][MAX_CANDIDATES];
+    cc_status status[CHUNK];
+    /* the two chunks of samples and their seeds */
+    game *buf[2];
+    uint64_t seed[2][CHUNK];
+} crew;
+
+/* Sample i of the chunk in hand: each live candidate played out on it (rec: the
+ * thread's record), its status in c->status[i]. */
+static void play_sample(crew *c, int i, cc_game_record *rec)
+{
+    cc_status st = CC_OK;
+    int k;
+    for (k = 0; k < c->n_live && st == CC_OK; k++)
+        st = playout(&c->d[i], c->seat, c->discard, c->cand[c->live[k]], c->seeds[i], rec,
+                     &c->value[i][c->live[k]]);
+    c->status[i] = st;
+}
+
+/* Take the samples of the chunk in hand until none is left (c->lock held; held again
+ * on return). */
+static void take_samples(crew *c, cc_game_record *rec)
+{
+    while (c->next < c->n) {
+        const int i = c->next++;
+        pthread_mutex_unlock(&c->lock);
+        play_sample(c, i, rec);
+        pthread_mutex_lock(&c->lock);
+        if (++c->done == c->n)
+            pthread_cond_broadcast(&c->finished);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    crew *c = (crew *)arg;
+    cc_game_record rec; /* this thread's: the playouts' games write their counts here */
+    unsigned seen = 0;
+    memset(&rec, 0, sizeof rec);
+    pthread_mutex_lock(&c->lock);
+    for (;;) {
+        while (!c->stop && c->posted == seen)
+            pthread_cond_wait(&c->work, &c->lock);
+        if (c->stop)
+            break;
+        seen = c->posted;
+        take_samples(c, &rec);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+/* The threads of a decision: `threads` - 1 workers beside the calling thread, or NULL
+ * (the calling thread alone: one thread asked, or none could start). */
+static crew *crew_start(int threads)
+{
+    crew *c;
+    int i;
+    if (threads <= 1)
+        return NULL;
+    c = (crew *)calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->buf[0] = (game *)malloc(2 * CHUNK * sizeof(game));
+    if (c->buf[0] == NULL) {
+        free(c);
+        return NULL;
+    }
+    c->buf[1] = c->buf[0] + CHUNK;
+    if (pthread_mutex_init(&c->lock, NULL) != 0) {
+        free(c->buf[0]);
+        free(c);
+        return NULL;
+    }
+    if (pthread_cond_init(&c->work, NULL) != 0) {
+        pthread_mutex_destroy(&c->lock);
+        free(c->buf[0]);
+        free(c);
+        return NULL;
+    }
+    if (pthread_cond_init(&c->finished, NULL) != 0) {
+        pthread_cond_destroy(&c->work);
+        pthread_mutex_destroy(&c->lock);
+        free(c->buf[0]);
+        free(c);
+        return NULL;
+    }
+    for (i = 0; i < threads - 1; i++)
+        if (pthread_create(&c->thread[i], NULL, worker_main, c) != 0)
+            break;
+    c->workers = i;
+    return c; /* with no worker, the calling thread plays the chunks alone */
+}
+
+/* The threads of the crew c, the calling one among them. */
+static int crew_size(const crew *c)
+{
+    return c->workers + 1;
+}
+
+static void crew_stop(crew *c)
+{
+    int i;
+    if (c == NULL)
+        return;
+    pthread_mutex_lock(&c->lock);
+    c->stop = 1;
+    pthread_cond_broadcast(&c->work);
+    pthread_mutex_unlock(&c->lock);
+    for (i = 0; i < c->workers; i++)
+        pthread_join(c->thread[i], NULL);
+    pthread_cond_destroy(&c->finished);
+    pthread_cond_destroy(&c->work);
+    pthread_mutex_destroy(&c->lock);
+    free(c->buf[0]);
+    free(c);
+}
+
+/* `count` samples dealt in order by the calling thread and played by the crew, their
+ * gains added in that order: the same tally as one_sample `count` times. */
+static cc_status crew_samples(decision *dc, const int *live, int n_live, uint32_t count)
+{
+    crew *c = dc->crew;
+    const cc_search_view *v = dc->v;
+    uint32_t done = 0;
+    int cur = 0, m = count < CHUNK ? (int)count : CHUNK, i;
+    for (i = 0; i < m; i++)
+        c->seed[cur][i] = deal(dc->tmpl, dc->sp, v, dc->prev, dc->prev_close, &dc->rng,
+                               &c->buf[cur][i]);
+    while (done < count) {
+        const uint32_t left = count - done - (uint32_t)m;
+        const int next_m = left < CHUNK ? (int)left : CHUNK;
+        pthread_mutex_lock(&c->lock);
+        c->d = c->buf[cur];
+        c->seeds = c->seed[cur];
+        c->cand = dc->cand;
+        memcpy(c->live, live, (size_t)n_live * sizeof *live);
+        c->n_live = n_live;
+        c->seat = v->seat;
+        c->discard = v->discard;
+        c->n = m;
+        c->next = c->done = 0;
+        c->posted++;
+        pthread_cond_broadcast(&c->work);
+        pthread_mutex_unlock(&c->lock);
+        for (i = 0; i < next_m; i++) /* the next chunk, while the workers play this one */
+            c->seed[1 - cur][i] = deal(dc->tmpl, dc->sp, v, dc->prev, dc->prev_close,
+                                       &dc->rng, &c->buf[1 - cur][i]);
+        pthread_mutex_lock(&c->lock);
+        take_samples(c, NULL);
+        while (c->done < c->n)
+            pthread_cond_wait(&c->finished, &c->lock);
+        pthread_mutex_unlock(&c->lock);
+        for (i = 0; i < m; i++) {
+            if (c->status[i] != CC_OK)
+                return c->status[i];
+            add_gains(&dc->t, c->value[i], live, n_live, dc->prior);
+        }
+        done += (uint32_t)m;
+        cur = 1 - cur;
+        m = next_m;
+    }
+    return CC_OK;
+}
+#else
+typedef struct crew {
+    int unused;
+} crew;
+
+static crew *crew_start(int threads)
+{
+    (void)threads;
+    return NULL;
+}
+
+static int crew_size(const crew *c)
+{
+    (void)c;
+    return 1;
+}
+
+static void crew_stop(crew *c)
+{
+    (void)c;
+}
+
+static cc_status crew_samples(decision *dc, const int *live, int n_live, uint32_t count)
+{
+    (void)dc;
+    (void)live;
+    (void)n_live;
+    (void)count;
+    return CC_ERR_BAD_ARGUMENT; /* never called: no crew starts */
+}
+#endif
+
+/* `count` samples, every live candidate played out on each, their gains added to the
+ * decision's tally in the samples' order (by the crew when there is one). */
+static cc_status play_samples(decision *dc, const int *live, int n_live, uint32_t count)
+{
+    uint32_t j;
+    if (dc->crew != NULL)
+        return crew_samples(dc, live, n_live, count);
+    for (j = 0; j < count; j++) {
+        const cc_status st = one_sample(dc->tmpl, dc->sp, dc->v, dc->prev, dc->prev_close,
+                                        dc->cand, live, n_live, dc->prior, &dc->rng, &dc->t);
+        if (st != CC_OK)
+            return st;
+    }
+    return CC_OK;
+}
+
+/* The race or the clock over the candidates of the decision: its tally, and the live
+ * candidates in live[0..*n_live). */
+static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, int *live,
+                     int *n_live)
+{
+    cc_status st;
+    int k, rounds, r;
+    for (k = 0; k < n; k++)
+        live[k] = k;
+    *n_live = n;
+    if (n <= 1)
+        return CC_OK;
+    if (playouts == 0) { /* a time budget: every candidate on every sample */
+        const uint64_t start = cc_now_micros();
+        /* a sample at a time alone; with threads, 4 a thread between looks at the clock
+         * (a few hundred microseconds of playouts at most) */
+        const uint32_t step = dc->crew != NULL ? 4 * (uint32_t)crew_size(dc->crew) : 1;
+        do {
+            st = play_samples(dc, live, *n_live, step);
+            if (st != CC_OK)
+                return st;
+        } while (cc_now_micros() - start < micros);
+        return CC_OK;
+    }
+    /* a race (successive halving): each round a share of the playouts over the live
+     * candidates, then the worse half of them out */
+    for (rounds = 1; (1 << rounds) < n; rounds++)
+        ;
+    for (r = 0; r < rounds; r++) {
+        const uint32_t share = playouts / (uint32_t)rounds / (uint32_t)*n_live;
+        st = play_samples(dc, live, *n_live, share > 0 ? share : 1);
+        if (st != CC_OK)
+            return st;
+        if (r + 1 < rounds)
+            *n_live = halve(live, *n_live, dc->prior, &dc->t);
+    }
+    return CC_OK;
+}
+
 cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micros,
-                      uint64_t seed, int *choice, int *close)
+                      int threads, uint64_t seed, int *choice, int *close)
 {
     cc_game_config cfg;
     cc_game_record rec;
@@ -431,11 +763,9 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     sampler sp;
     candidate cand[MAX_CANDIDATES];
     int live[MAX_CANDIDATES];
-    tally t;
-    cc_rng rng;
+    decision dc;
     cc_status st;
-    uint64_t start = 0;
-    int n, k, best, prior, prev, prev_close, n_live, rounds, r;
+    int n, k, best, n_live, r;
     double best_gain;
     if (playouts == 0 && micros == 0)
         return CC_ERR_BAD_ARGUMENT;
@@ -443,53 +773,32 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     if (st != CC_OK)
         return st;
     n = candidates_of(v, &tmpl, cand);
-    prior = prior_of(&tmpl, v->seat, v->discard, cand, n);
-    prev = prev_seat(v, &tmpl);
-    prev_close = prev >= 0 && may_close_at(&tmpl, v->turns - 1); /* at its turn */
-    memset(&t, 0, sizeof t);
-    for (k = 0; k < n; k++)
-        live[k] = k;
-    n_live = n;
-    cc_rng_seed(&rng, seed);
-    if (playouts == 0) { /* a time budget: every candidate on every sample */
-        start = cc_now_micros();
-        while (n > 1) {
-            st = one_sample(&tmpl, &sp, v, prev, prev_close, cand, live, n_live, prior,
-                            &rng, &t);
-            if (st != CC_OK)
-                return st;
-            if (cc_now_micros() - start >= micros)
-                break;
-        }
-    } else { /* a race (successive halving): each round a share of the playouts over the
-              * live candidates, then the worse half of them out */
-        for (rounds = 1; (1 << rounds) < n; rounds++)
-            ;
-        for (r = 0; r < rounds && n > 1; r++) {
-            const uint32_t share = playouts / (uint32_t)rounds / (uint32_t)n_live;
-            uint32_t j;
-            for (j = 0; j < (share > 0 ? share : 1); j++) {
-                st = one_sample(&tmpl, &sp, v, prev, prev_close, cand, live, n_live, prior,
-                                &rng, &t);
-                if (st != CC_OK)
-                    return st;
-            }
-            if (r + 1 < rounds)
-                n_live = halve(live, n_live, prior, &t);
-        }
-    }
+    memset(&dc, 0, sizeof dc);
+    dc.tmpl = &tmpl;
+    dc.sp = &sp;
+    dc.v = v;
+    dc.cand = cand;
+    dc.prior = prior_of(&tmpl, v->seat, v->discard, cand, n);
+    dc.prev = prev_seat(v, &tmpl);
+    dc.prev_close = dc.prev >= 0 && may_close_at(&tmpl, v->turns - 1); /* at its turn */
+    cc_rng_seed(&dc.rng, seed);
+    dc.crew = n > 1 ? crew_start(threads) : NULL;
+    st = run(&dc, playouts, micros, n, live, &n_live);
+    crew_stop(dc.crew);
+    if (st != CC_OK)
+        return st;
     /* the expert's choice, unless a live candidate's mean gain over it is significant (z
      * above OVERRIDE_Z: mean**2 > z**2 var / samples); of those the largest gain */
-    best = prior;
+    best = dc.prior;
     best_gain = 0.0;
     for (r = 0; r < n_live; r++) {
-        const uint32_t m = t.samples[live[r]];
+        const uint32_t m = dc.t.samples[live[r]];
         double mean, var;
         k = live[r];
         if (m <= 1)
             continue;
-        mean = t.gain[k] / m;
-        var = t.gain2[k] / m - mean * mean;
+        mean = dc.t.gain[k] / m;
+        var = dc.t.gain2[k] / m - mean * mean;
         if (mean > best_gain && mean * mean * m > OVERRIDE_Z * OVERRIDE_Z * var) {
             best = k;
             best_gain = mean;
@@ -532,6 +841,6 @@ cc_status srch_engine_bot(game *g, int seat, int discard, int *a, int *b)
     v.has_prev_discard = g->search_seen[seat] >= 0
                          && g->search_seen_at[seat] == ((uint64_t)g->hand_number << 32 | g->turns);
     v.prev_discard = (uint8_t)(v.has_prev_discard ? g->search_seen[seat] : 0);
-    return srch_choose(&v, g->cfg->search_playouts[seat], g->cfg->search_micros[seat],
+    return srch_choose(&v, g->cfg->search_playouts[seat], g->cfg->search_micros[seat], 1,
                        cc_rng_next(&g->bot_rng[seat]), a, b != NULL ? b : &unused);
 }

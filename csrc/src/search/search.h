@@ -10,9 +10,11 @@
 #include "engine/engine.h"
 
 /* The search's choice for the view (cc_search_choose, view and outputs present): O(budget)
- * playouts of one hand each. */
+ * playouts of one hand each, on `threads` threads (the calling thread among them; 1 or
+ * less: it alone), the same choice for any number. */
 CC_INTERNAL cc_status srch_choose(const cc_search_view *view, uint32_t playouts,
-                                  uint32_t micros, uint64_t seed, int *choice, int *close);
+                                  uint32_t micros, int threads, uint64_t seed, int *choice,
+                                  int *close);
 
 /* The engine's hook (eng_bot_fn) for a search seat: the seat's view of the game g (its
  * cards and the public table, never the other hands or the stock's order), the

@@ -205,6 +205,7 @@ cdef extern from "chinchon.h" nogil:
     enum:
         CC_MAX_PLAYERS
         CC_MAX_DECK
+        CC_SEARCH_MAX_THREADS
 
     ctypedef enum cc_bot:
         CC_BOT_RANDOM
@@ -329,4 +330,5 @@ cdef extern from "chinchon.h" nogil:
         uint8_t prev_discard
 
     cc_status cc_search_choose(const cc_search_view *view, uint32_t playouts,
-                               uint32_t micros, uint64_t seed, int *choice, int *close)
+                               uint32_t micros, int threads, uint64_t seed, int *choice,
+                               int *close)

@@ -10,7 +10,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from .chinchon cimport (CC_GAME_WON, CC_HAND_VOID, CC_JOKER_CHINCHON, CC_MAX_DECK,
-                        CC_MAX_PLAYERS, CC_NORMAL, CC_OK, CC_RNG_SEED_WORDS, cc_game_config,
+                        CC_MAX_PLAYERS, CC_NORMAL, CC_OK, CC_RNG_SEED_WORDS,
+                        CC_SEARCH_MAX_THREADS, cc_game_config,
                         cc_game_record, cc_hand, cc_play_game, cc_search_choose,
                         cc_search_view, cc_status)
 from ._common cimport crules_of, raise_status, seat_bot
@@ -129,13 +130,14 @@ def _search_choose(int players, object rules, int stale_turns, double stale_shak
                    double wait_for, int seat, bint discard, held, pile, taken, restocked,
                    int stock_n, totals, chips, in_game, int lead, long long hand_number,
                    long long turns, long long playouts, long long micros, uint64_t seed,
-                   object prev_discard=None):
+                   object prev_discard=None, int threads=1):
     """The search bot's decision (cc_search_choose) for the view of ``seat`` given in
     plain values (cards as bit indices; ``taken`` a list per seat; ``restocked`` None
     before a reshuffle; ``prev_discard`` the card the seat before discarded, as the
-    pile's top showed it at this seat's draw, or None): ``(choice, close)`` -- the
-    draw's 1 for the pile's top, or the discard's card index and its close. Runs
-    without the GIL."""
+    pile's top showed it at this seat's draw, or None; ``threads`` the threads that play
+    the samples out, this one among them: the same choice for any number):
+    ``(choice, close)`` -- the draw's 1 for the pile's top, or the discard's card index
+    and its close. Runs without the GIL."""
     cdef cc_game_config cfg
     cdef cc_search_view view
     cdef cc_status st
@@ -147,6 +149,9 @@ def _search_choose(int players, object rules, int stale_turns, double stale_shak
             playouts == 0 and micros == 0):
         raise ChinchonError(f"a search budget must be 1..{0xFFFFFFFF} playouts or "
                             f"microseconds, got {playouts} playouts, {micros} us")
+    if not 1 <= threads <= CC_SEARCH_MAX_THREADS:
+        raise ChinchonError(f"a search's threads must be 1..{CC_SEARCH_MAX_THREADS}, "
+                            f"got {threads}")
     if not 0 <= seat < players or len(taken) != players or len(pile) > CC_MAX_DECK:
         raise ChinchonError(f"a search view of seat {seat} of {players} does not fit")
     if not (0 <= hand_number <= 0xFFFFFFFF and 0 <= turns <= 0xFFFFFFFF and stock_n >= 0
@@ -186,7 +191,7 @@ def _search_choose(int players, object rules, int stale_turns, double stale_shak
     n_playouts = <uint32_t>playouts
     n_micros = <uint32_t>micros
     with nogil:
-        st = cc_search_choose(&view, n_playouts, n_micros, seed, &choice, &close)
+        st = cc_search_choose(&view, n_playouts, n_micros, threads, seed, &choice, &close)
     if st != CC_OK:
         raise_status(st)
     return choice, bool(close)
