@@ -340,6 +340,10 @@ class SearchBot(Bot):
 
     The budget: ``playouts`` in all per decision (deterministic: the same observation
     and seed give the same choice), or ``ms`` of wall time (not deterministic).
+    ``threads``: the threads that play a decision's samples out (the calling one among
+    them; POSIX systems, elsewhere one): the same choice on any number, in less wall
+    time where the cores are free (a server's bot seat; a simulation gains more from
+    its ``jobs``).
     Each decision draws one 64-bit seed from :attr:`rng`, so a game plays the same
     in the Python loop and in the C engine (``simulate(engine='native')``). Needs the
     compiled extension (also under ``CHINCHON_IMPLEMENTATION=python``, like the C
@@ -350,10 +354,13 @@ class SearchBot(Bot):
     DEFAULT_PLAYOUTS = 5000
     #: the largest budget a name takes (playouts or milliseconds)
     MAX_BUDGET = 4_000_000
+    #: the most threads a decision takes
+    MAX_THREADS = 64
 
     def __init__(self, seed: Optional[int] = None, playouts: Optional[int] = None,
-                 ms: Optional[int] = None) -> None:
+                 ms: Optional[int] = None, threads: int = 1) -> None:
         super().__init__(seed)
+        self.check_threads(threads)
         if playouts is None and ms is None:
             playouts = self.DEFAULT_PLAYOUTS
         for what, value in (("playouts", playouts), ("ms", ms)):
@@ -365,9 +372,18 @@ class SearchBot(Bot):
             raise ChinchonError("a search bot's budget is playouts or ms, not both")
         self.playouts = playouts or 0
         self.ms = ms or 0
+        self.threads = threads
         self._binding = _search_binding()
         # what the seat saw as its turn began: (hand, turn, the pile's top at its draw)
         self._seen: Optional[tuple[int, int, Optional[int]]] = None
+
+    @classmethod
+    def check_threads(cls, threads: object) -> None:
+        """An error unless ``threads`` is a number of threads a search bot takes."""
+        if (isinstance(threads, bool) or not isinstance(threads, int)
+                or not 1 <= threads <= cls.MAX_THREADS):
+            raise ChinchonError(f"a search bot's threads must be an int "
+                                f"1..{cls.MAX_THREADS}, got {shown(threads)}")
 
     @classmethod
     def from_name(cls, name: str, seed: Optional[int] = None) -> SearchBot:
@@ -406,7 +422,7 @@ class SearchBot(Bot):
         prev = seen[2] if seen is not None and seen[:2] == when else None
         return cast(tuple[int, bool], self._binding._search_choose(
             *self._view_args(obs, seat, discard), self.playouts, self.ms * 1000,
-            self.rng.next64(), prev))
+            self.rng.next64(), prev, self.threads))
 
     def choose_draw(self, obs: Observation, seat: int) -> str:
         if obs.discard_top is None:
@@ -460,16 +476,21 @@ def bot_name(spec: object) -> str:
     raise ChinchonError(f"unknown bot {shown(spec)}; choose from {_FORMS}")
 
 
-def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None) -> Bot:
+def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None, *,
+             threads: int = 1) -> Bot:
     """A bot from a name (:func:`bot_name`: one of :data:`BOTS`, or ``search:<budget>``),
-    a Bot class, or a Bot (returned as is)."""
+    a Bot class, or a Bot (returned as is). ``threads``: a search bot's threads
+    (:class:`SearchBot`; the other bots play on the calling thread), 1..64."""
+    SearchBot.check_threads(threads)
     if isinstance(spec, Bot):
         return spec
     if isinstance(spec, type) and issubclass(spec, Bot):
         return spec(seed)
     name = bot_name(spec)
     if name.startswith("search:"):
-        return SearchBot.from_name(name, seed)
+        bot = SearchBot.from_name(name, seed)
+        bot.threads = threads
+        return bot
     return BOTS[name](seed)
 
 

@@ -63,6 +63,22 @@ def test_bad_budget_arguments(kwargs):
         SearchBot(1, **kwargs)
 
 
+@pytest.mark.parametrize("threads", [0, -1, SearchBot.MAX_THREADS + 1, 1.5, True, "2"])
+def test_bad_threads(threads):
+    with pytest.raises(ChinchonError, match=r"search bot's threads must be an int 1\.\.64"):
+        SearchBot(1, playouts=10, threads=threads)
+    with pytest.raises(ChinchonError, match=r"search bot's threads must be an int 1\.\.64"):
+        make_bot("greedy", 1, threads=threads)
+
+
+def test_make_bot_gives_search_bots_their_threads():
+    bot = make_bot("search:300", 4, threads=3)
+    assert isinstance(bot, SearchBot) and bot.threads == 3 and bot.spec == "search:300"
+    assert make_bot("search:2ms", threads=2).threads == 2
+    assert make_bot("search").threads == 1
+    assert isinstance(make_bot("expert", 1, threads=4), ExpertBot)  # one thread: ignored
+
+
 def test_unknown_bot_names_the_forms():
     with pytest.raises(ChinchonError, match=r"search:<playouts>"):
         make_bot("nobody")
@@ -195,6 +211,53 @@ def test_the_search_reads_the_discard_of_the_seat_before():
     top = game.discard_top
     bot.choose_draw(Observation(game, seat), seat)
     assert bot._seen == (game.hand_number, game.turns_this_hand, top.index)
+
+
+# ------------------------------------------------------------------ threads
+
+@pytest.mark.parametrize("players,rules", [(2, "conga"), (4, "barajamos"), (6, "barajamos")])
+def test_threads_choose_as_one_thread(players, rules):
+    """The caller deals every sample in order and the gains are added in that order: the
+    same choice on any number of threads, at draws and discards (budgets of several
+    chunks of samples, a round of the race cut across chunks)."""
+    rng = random.Random(41)
+    for k in range(scaled(10)):
+        game = _mid_hand(players, rules, 300 * players + k, rng.randrange(1, 30))
+        seat = game.turn
+        obs = Observation(game, seat)
+        playouts = rng.choice([150, 333, 700])
+        actions = []
+        for threads in (1, 2, 3, 5):
+            bot = SearchBot(k, playouts=playouts, threads=threads)
+            actions.append(bot.choose_draw(obs, seat) if game.phase == "draw"
+                           else bot.choose_discard(obs, seat))
+        assert actions[1:] == actions[:1] * 3, (players, rules, k, playouts)
+
+
+def test_a_game_on_threads_is_the_same_game():
+    """A whole game of a search seat on 3 threads against the expert: every decision as on
+    one thread (the bot's generator gives each decision the same seed)."""
+    played = []
+    for threads in (1, 3):
+        game = GameState(2, seed=8, rules="conga")
+        bots = [SearchBot(5, playouts=120, threads=threads), ExpertBot(6)]
+        while game.result is None and game.hand_number < 4:
+            play_turn(game, bots)
+        played.append((game.hand_number, list(game.totals), game.turns_this_hand,
+                       Observation(game, 0).to_dict()))
+    assert played[0] == played[1]
+
+
+def test_a_time_budget_on_threads_plays():
+    game = _mid_hand(4, "barajamos", 12, 6)
+    seat = game.turn
+    obs = Observation(game, seat)
+    bot = SearchBot(2, ms=3, threads=2)
+    if game.phase == "draw":
+        assert bot.choose_draw(obs, seat) in ("stock", "discard")
+    else:
+        card, close = bot.choose_discard(obs, seat)
+        assert card in obs.held(seat) and close in (True, False)
 
 
 # ------------------------------------------------------------------ the same games
