@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import chinchon
 from chinchon.cli import main
 
@@ -19,6 +21,19 @@ def test_cli_play_reads_stdin(monkeypatch, capsys):
     assert main(["play", "--players", "3", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "your hand" in out.lower()
+
+
+def test_cli_play_against_search_bots_on_threads(monkeypatch, capsys):
+    pytest.importorskip("chinchon._core.engine")
+    lines = "\n".join(["s", "1"] * 8) + "\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    assert main(["play", "--players", "2", "--seed", "3", "--bots", "search:40",
+                 "--search-threads", "2"]) == 0
+    assert "your hand" in capsys.readouterr().out.lower()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    assert main(["play", "--players", "2", "--bots", "search:40",
+                 "--search-threads", "0"]) != 0
+    assert "threads must be an int 1..64, got 0" in capsys.readouterr().err
 
 
 def test_cli_play_as_a_process():

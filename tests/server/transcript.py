@@ -232,7 +232,8 @@ def _seeded(s: _Session) -> Iterator[None]:
 
     patches: list[tuple[Any, str, Any]] = [
         (seats, "secrets", s.secrets),
-        (driving, "make_bot", lambda spec: make_bot(spec, s.secrets.randbits(64))),
+        (driving, "make_bot",
+         lambda spec, threads=1: make_bot(spec, s.secrets.randbits(64), threads=threads)),
         (asyncio, "get_running_loop", lambda: s.loop)]
     saved = [(obj, name, getattr(obj, name)) for obj, name, _ in patches]
     for obj, name, value in patches:

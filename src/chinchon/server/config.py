@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+from ..bots import SearchBot
 from ..rules import Rules
 
 __all__ = ["ServerConfig", "presets", "default_db", "DEFAULT_DB"]
@@ -52,4 +53,10 @@ class ServerConfig:
     max_tables: int = 5000
     #: "normal" or "full" (see :class:`chinchon.server.store.Store`)
     durability: str = "normal"
+    #: the threads of each decision of a search bot seat (:class:`chinchon.bots.SearchBot`:
+    #: the same moves in less time where the cores are free; the other bots take one)
+    search_threads: int = 1
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
+
+    def __post_init__(self) -> None:
+        SearchBot.check_threads(self.search_threads)

@@ -104,7 +104,8 @@ class Driving(GroupCommit):
     def _bot(self, live: Live, seat: int) -> Bot:
         bot = live.bots.get(seat)
         if bot is None:
-            bot = live.bots[seat] = make_bot(live.table.seats[seat].bot or "greedy")
+            bot = live.bots[seat] = make_bot(live.table.seats[seat].bot or "greedy",
+                                             threads=self.config.search_threads)
         return bot
 
     def _bot_move(self, live: Live) -> None:
