@@ -7,6 +7,7 @@ Not a timed test: a script that plays many whole games and prints what it measur
     python benchmarks/search_strength.py --only strength --games 2000 --budgets 250,1000,5000
     python benchmarks/search_strength.py --only strength --tables conga2 --games 600
     python benchmarks/search_strength.py --only speed --decisions 2000
+    python benchmarks/search_strength.py --only speed --budgets 5000 --threads 1,2
     python benchmarks/search_strength.py --only levels --tables conga2,house2 --games 20000 --search-games 300
 
 - ``strength``: for each budget, the search bot against ``--against`` (default expert)
@@ -26,7 +27,9 @@ Not a timed test: a script that plays many whole games and prints what it measur
   :class:`~chinchon.bots.SearchBot` in the Python loop (the view built from the
   Observation included: what a server's bot seat pays), for each budget, one process:
   median, p99 and max, in milliseconds, under the house rules (barajamos) (4 players) and conga
-  (2 players).
+  (2 players); with ``--threads``, for each number of threads (the same decisions: the
+  choice does not depend on it; the CPU time is the deciding thread's alone, the wall
+  time the one a table waits).
 """
 
 from __future__ import annotations
@@ -111,15 +114,19 @@ def levels(names: list[str], tables: list[str], games: int, search_games: int, s
 
 
 def decision_times(bot_name: str, players: int, rules: str, decisions: int,
-                   seed: int) -> tuple[list[float], list[float]]:
+                   seed: int, threads: int = 1) -> tuple[list[float], list[float]]:
     """The CPU and wall seconds of ``decisions`` search decisions of seat 0
-    (``bot_name``) against expert bots, games after games."""
+    (``bot_name`` on ``threads`` threads) against expert bots, games after games."""
     times: list[float] = []
     walls: list[float] = []
     game_index = 0
     while len(times) < decisions:
         game = GameState(players, seed=seed + game_index, rules=rules)
-        bots = [make_bot(bot_name, seed + game_index)] + [ExpertBot(s) for s in range(1, players)]
+        bot = make_bot(bot_name, seed + game_index)
+        if threads > 1:
+            bot = SearchBot(seed + game_index, playouts=bot.playouts or None,
+                            ms=bot.ms or None, threads=threads)
+        bots = [bot] + [ExpertBot(s) for s in range(1, players)]
         game_index += 1
         while game.result is None and len(times) < decisions:
             phase = game.phase
@@ -157,6 +164,8 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=1000)
     ap.add_argument("--budgets", default=f"250,1000,{SearchBot.DEFAULT_PLAYOUTS}")
     ap.add_argument("--against", default="expert")
+    ap.add_argument("--threads", default="1",
+                    help="speed: the search's threads, by comma (e.g. 1,2)")
     ap.add_argument("--tables", default="both",
                     help="the tables of strength and levels, by comma: conga2, house2, "
                          "conga4, house4 (2 or 4 players, conga or the house rules); "
@@ -186,15 +195,19 @@ def main() -> None:
     if args.only in (None, "speed"):
         print(f"## speed: {args.decisions} decisions of seat 0 against expert bots, "
               f"milliseconds\n")
-        print("| bot | table | CPU median | CPU p99 | CPU max | wall median |")
-        print("|---|---|---|---|---|---|")
+        print("| bot | table | CPU median | CPU p99 | CPU max | wall median | wall p99 |")
+        print("|---|---|---|---|---|---|---|")
+        thread_counts = [int(x) for x in args.threads.split(",") if x.strip()]
         for name in budgets:
             for players, rules in (TABLES["house4"], TABLES["conga2"]):
-                ts, ws = decision_times(name, players, rules, args.decisions, args.seed)
-                print(f"| `{name}` | {players} players, {rules} | "
-                      f"{1e3 * percentile(ts, 0.5):.2f} | {1e3 * percentile(ts, 0.99):.2f} "
-                      f"| {1e3 * max(ts):.2f} | {1e3 * percentile(ws, 0.5):.2f} |", flush=True)
-
+                for threads in thread_counts:
+                    ts, ws = decision_times(name, players, rules, args.decisions, args.seed,
+                                            threads)
+                    shown = f"`{name}`" + (f", {threads} threads" if threads > 1 else "")
+                    print(f"| {shown} | {players} players, {rules} "
+                          f"| {1e3 * percentile(ts, 0.5):.2f} | {1e3 * percentile(ts, 0.99):.2f} "
+                          f"| {1e3 * max(ts):.2f} | {1e3 * percentile(ws, 0.5):.2f} "
+                          f"| {1e3 * percentile(ws, 0.99):.2f} |", flush=True)
 
 if __name__ == "__main__":
     main()
