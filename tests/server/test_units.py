@@ -622,17 +622,21 @@ def test_search_bot_seats_take_the_servers_threads(tmp_path: Path) -> None:
         table = next(x for x in a.sent if x["type"] == "seated")["table"]
         live = m.live[table]
         rng = random.Random(5)
+
+        def drawn(seat: int) -> bool:  # the seat's bot has made a draw decision
+            bot = live.bots.get(seat)
+            return isinstance(bot, SearchBot) and bot._seen is not None
+
         for _ in range(400):
-            if live.table.game is None or live.table.game.turns_this_hand > 12:
+            if drawn(1) and drawn(2):
                 break
             views = [x for x in a.sent if x["type"] == "view"]
             action = scripted.choose(views[-1], rng) if views else None
             if action is not None:
                 m.handle(ca, json.dumps(action))
             await asyncio.sleep(0.01)
-        assert sorted(live.bots) == [1, 2]
+        assert sorted(live.bots) == [1, 2] and drawn(1) and drawn(2)
         assert all(isinstance(b, SearchBot) and b.threads == 2 for b in live.bots.values())
-        assert live.table.game.turns_this_hand > 2  # the bots moved
         m.stop()
 
     asyncio.run(scenario())
