@@ -28,8 +28,9 @@ bits; ``None``: from the OS).
 
 from __future__ import annotations
 
+import functools
 from operator import attrgetter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Optional, Union, cast
 
 from . import _backend as solver
@@ -412,7 +413,9 @@ class SearchBot(Bot):
                 obs.stock_size, list(obs.totals), list(obs.chips), list(obs.in_game),
                 obs.lead, obs.hand_number, obs.turns_this_hand)
 
-    def _choose(self, obs: Observation, seat: int, discard: bool) -> tuple[int, bool]:
+    def _decision(self, obs: Observation, seat: int,
+                  discard: bool) -> Callable[[], tuple[int, bool]]:
+        """The binding's call for this decision, its arguments read now."""
         when = (obs.hand_number, obs.turns_this_hand)
         if not discard:
             # the card the seat before discarded (none at the hand's first turn)
@@ -420,21 +423,36 @@ class SearchBot(Bot):
             self._seen = when + (top.index if top is not None and when[1] > 0 else None,)
         seen = self._seen
         prev = seen[2] if seen is not None and seen[:2] == when else None
-        return cast(tuple[int, bool], self._binding._search_choose(
-            *self._view_args(obs, seat, discard), self.playouts, self.ms * 1000,
-            self.rng.next64(), prev, self.threads))
+        return functools.partial(
+            self._binding._search_choose, *self._view_args(obs, seat, discard),
+            self.playouts, self.ms * 1000, self.rng.next64(), prev, self.threads)
 
-    def choose_draw(self, obs: Observation, seat: int) -> str:
+    def draw_decision(self, obs: Observation, seat: int) -> Callable[[], str]:
+        """:meth:`choose_draw` in two halves: the observation is read and the seed drawn
+        now; the search runs when the returned function is called, on any thread (the
+        GIL is released while it plays), which returns what ``choose_draw`` would. A
+        server plays it on a worker thread so that its other tables do not wait."""
         if obs.discard_top is None:
             self._seen = (obs.hand_number, obs.turns_this_hand, None)
-            return "stock"
-        take, _ = self._choose(obs, seat, False)
-        return "discard" if take else "stock"
+            return lambda: "stock"
+        search = self._decision(obs, seat, False)
+        return lambda: "discard" if search()[0] else "stock"
+
+    def discard_decision(self, obs: Observation, seat: int) -> Callable[[], tuple[Card, bool]]:
+        """:meth:`choose_discard` in two halves, as :meth:`draw_decision`."""
+        search = self._decision(obs, seat, True)
+        held = obs.held(seat)
+
+        def run() -> tuple[Card, bool]:
+            index, close = search()
+            return next(c for c in held if c.index == index), close
+        return run
+
+    def choose_draw(self, obs: Observation, seat: int) -> str:
+        return self.draw_decision(obs, seat)()
 
     def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
-        index, close = self._choose(obs, seat, True)
-        card = next(c for c in obs.held(seat) if c.index == index)
-        return card, close
+        return self.discard_decision(obs, seat)()
 
     def choose_rejoin(self, obs: Observation, seat: int) -> bool:
         return True
