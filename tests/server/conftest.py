@@ -184,6 +184,21 @@ class Client:
         return [m for m in self.messages if m["type"] == "view"]
 
 
+class FakeClient:
+    """A connection of the manager's own tests (no socket): what it was sent, decoded,
+    and how it was closed."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.closed: Any = None
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
 def table_record(players: int = 3, bots: int = 0) -> dict[str, Any]:
     """The create record of table T1 under the house rules, its host Ana at seat 0."""
     from chinchon.rules import HOUSE_RULES

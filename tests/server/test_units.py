@@ -6,24 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from chinchon import IllegalAction
-from chinchon.bots import SearchBot
-from chinchon.errors import ChinchonError
 from chinchon.rules import HOUSE_RULES, PRESETS, Rules
-from chinchon.server import scripted
 from chinchon.server.manager import Manager, ServerConfig
 from chinchon.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, clean_name, parse_message
 from chinchon.server.store import Store, StoreError, TableWrite
 from chinchon.server.tables import Table
 from chinchon.server.views import view_for
 
-from .conftest import table_record
+from .conftest import FakeClient, table_record
 
 
 # ---------------------------------------------------------------------------- protocol
@@ -146,18 +142,6 @@ def test_the_server_offers_every_preset_of_the_package() -> None:
 
 
 # ---------------------------------------------------------------------------- store and manager
-
-class FakeClient:
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-        self.closed: Any = None
-
-    def send(self, text: str) -> None:
-        self.sent.append(json.loads(text))
-
-    def close(self, code: int, reason: str) -> None:
-        self.closed = (code, reason)
-
 
 def test_a_store_write_is_all_or_nothing(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "s.sqlite3"))
@@ -600,46 +584,9 @@ def test_serve_refuses_nonsense_options(capsys: pytest.CaptureFixture[str]) -> N
     for bad in ("0", "65"):
         assert main(["serve", "--search-threads", bad]) == 2
         assert f"--search-threads must be 1..64, got {bad}" in capsys.readouterr().err
-
-
-def test_search_bot_seats_take_the_servers_threads(tmp_path: Path) -> None:
-    """``search_threads`` reaches every search bot seat (the other bots play on the
-    loop's thread), and a server refuses a number of threads no search takes."""
-    pytest.importorskip("chinchon._core.engine")
-    for bad in (0, 65, 1.5, True):
-        with pytest.raises(ChinchonError, match="threads must be an int 1..64"):
-            ServerConfig(db=str(tmp_path / "x.sqlite3"), search_threads=bad)
-    config = ServerConfig(db=str(tmp_path / "t.sqlite3"), bot_delay=0, search_threads=2)
-
-    async def scenario() -> None:
-        m = Manager(config)
-        m.start()
-        a = FakeClient()
-        ca = m.connect(a)
-        m.handle(ca, json.dumps({"type": "create", "name": "A", "players": 3, "bots": 2,
-                                 "bot": "search:30", "rules": "conga"}))
-        await asyncio.sleep(0)
-        table = next(x for x in a.sent if x["type"] == "seated")["table"]
-        live = m.live[table]
-        rng = random.Random(5)
-
-        def drawn(seat: int) -> bool:  # the seat's bot has made a draw decision
-            bot = live.bots.get(seat)
-            return isinstance(bot, SearchBot) and bot._seen is not None
-
-        for _ in range(400):
-            if drawn(1) and drawn(2):
-                break
-            views = [x for x in a.sent if x["type"] == "view"]
-            action = scripted.choose(views[-1], rng) if views else None
-            if action is not None:
-                m.handle(ca, json.dumps(action))
-            await asyncio.sleep(0.01)
-        assert sorted(live.bots) == [1, 2] and drawn(1) and drawn(2)
-        assert all(isinstance(b, SearchBot) and b.threads == 2 for b in live.bots.values())
-        m.stop()
-
-    asyncio.run(scenario())
+    for bad in ("-1", "1025"):
+        assert main(["serve", "--search-workers", bad]) == 2
+        assert f"--search-workers must be 0..1024, got {bad}" in capsys.readouterr().err
 
 
 def test_the_servers_json_is_the_standard_librarys_text() -> None:

@@ -43,6 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--search-threads", type=int, default=1, metavar="N",
                    help="threads of each decision of a search bot seat, 1..64 (1): "
                         "the same moves in less time where cores are free")
+    p.add_argument("--search-workers", type=int, default=None, metavar="N",
+                   help="worker threads that play the search bot seats' decisions while "
+                        "the other tables are served (one a core); 0: on the event loop")
     p.add_argument("--log-level", default="info",
                    choices=("critical", "error", "warning", "info", "debug"))
 
@@ -73,11 +76,18 @@ def main(args: argparse.Namespace) -> int:
         print(f"chinchon serve: error: --search-threads must be 1..{SearchBot.MAX_THREADS}, "
               f"got {args.search_threads}", file=sys.stderr)
         return 2
+    if args.search_workers is not None and not (
+            0 <= args.search_workers <= ServerConfig.MAX_SEARCH_WORKERS):
+        print(f"chinchon serve: error: --search-workers must be "
+              f"0..{ServerConfig.MAX_SEARCH_WORKERS}, got {args.search_workers}",
+              file=sys.stderr)
+        return 2
     db = args.db or default_db()
     config = ServerConfig(db=db, reconnect_seconds=args.reconnect_seconds,
                           bot_delay=args.bot_delay, summary_seconds=args.summary_seconds,
                           rate=args.rate, burst=args.burst, durability=args.durability,
-                          search_threads=args.search_threads)
+                          search_threads=args.search_threads,
+                          search_workers=args.search_workers)
     print(f"chinchon serve: tables in {db}; open http://{_url_host(args.host)}:{args.port}/",
           file=sys.stderr, flush=True)
     _tune_gc()

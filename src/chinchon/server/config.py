@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..bots import SearchBot
+from ..errors import ChinchonError, shown
 from ..rules import Rules
 
 __all__ = ["ServerConfig", "presets", "default_db", "DEFAULT_DB"]
@@ -56,7 +57,19 @@ class ServerConfig:
     #: the threads of each decision of a search bot seat (:class:`chinchon.bots.SearchBot`:
     #: the same moves in less time where the cores are free; the other bots take one)
     search_threads: int = 1
+    #: the worker threads that play the search bot seats' decisions while the event loop
+    #: serves the other tables (None: one a core); 0: on the event loop itself, every
+    #: other table waiting meanwhile
+    search_workers: Optional[int] = None
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
+
+    #: the most workers a server takes
+    MAX_SEARCH_WORKERS = 1024
 
     def __post_init__(self) -> None:
         SearchBot.check_threads(self.search_threads)
+        workers = self.search_workers
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                    or not 0 <= workers <= self.MAX_SEARCH_WORKERS):
+            raise ChinchonError(f"a server's search_workers must be None or an int "
+                                f"0..{self.MAX_SEARCH_WORKERS}, got {shown(workers)}")

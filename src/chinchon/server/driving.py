@@ -1,15 +1,24 @@
 """What happens next at a table without anyone's message: the timers on the table's
 clock (a disconnected seat's deadline, the summary's wait, the end of a table nobody
-waits at) and the bots' moves."""
+waits at) and the bots' moves.
+
+A search bot's decision takes milliseconds (docs/bots.md): it is played on a worker
+thread (``ServerConfig.search_workers``), the event loop serving the other tables
+meanwhile, and its move is made on the loop when it is found, if the table is still
+where it was (the same game, hand, turn and phase; otherwise the table is driven
+again). The other bots answer in microseconds and move on the loop itself."""
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
-from typing import Any, Callable
+import os
+from typing import Any, Callable, Optional
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, SearchBot, make_bot
 from ..errors import IllegalAction
+from ..game.observation import Observation
 from .commit import GroupCommit
 from .live import Live
 from .store import StoreError
@@ -21,6 +30,16 @@ log = logging.getLogger("chinchon.server")
 
 class Driving(GroupCommit):
     """The clock and the bots of :class:`~chinchon.server.manager.Manager`."""
+
+    #: the worker threads of the search bots' decisions (made at the first one)
+    _thinkers: Optional[concurrent.futures.ThreadPoolExecutor] = None
+
+    def stop_thinking(self) -> None:
+        """Let the worker threads go (a decision under way finishes; its move is not
+        made: its table's timer was cancelled)."""
+        if self._thinkers is not None:
+            self._thinkers.shutdown(wait=False, cancel_futures=True)
+            self._thinkers = None
 
     def _unload_if_done(self, live: Live) -> None:
         """A table that is over and has nobody left is dropped from memory (it stays in
@@ -116,13 +135,62 @@ class Driving(GroupCommit):
         if seat is None or live.table.seats[seat].kind != "bot":
             return
         bot = self._bot(live, seat)
-        if game.phase == "draw":
-            source = bot.choose_draw(game.observe(seat), seat)  # only what the seat sees
-            self._auto(live, {"kind": "draw", "seat": seat, "source": source})
+        obs = game.observe(seat)  # only what the seat sees
+        if isinstance(bot, SearchBot) and self.config.search_workers != 0:
+            self._think(live, bot, obs, seat)
+        elif game.phase == "draw":
+            self._bot_act(live, seat, "draw", bot.choose_draw(obs, seat))
         else:
-            card, close = bot.choose_discard(game.observe(seat), seat)
+            self._bot_act(live, seat, "discard", bot.choose_discard(obs, seat))
+
+    def _bot_act(self, live: Live, seat: int, phase: str, choice: Any) -> None:
+        """The bot's move: ``choice`` is the draw's source or the discard's (card, close)."""
+        if phase == "draw":
+            self._auto(live, {"kind": "draw", "seat": seat, "source": choice})
+        else:
+            card, close = choice
             self._auto(live, {"kind": "close" if close else "discard", "seat": seat,
                               "card": str(card)})
+
+    def _think(self, live: Live, bot: SearchBot, obs: Observation, seat: int) -> None:
+        """The search's decision on a worker thread; the move when it is found (on the
+        loop, by :meth:`_thought`). It stands as the table's ``bot`` timer meanwhile, so
+        the table schedules no other bot move, and cancelling the timer drops it."""
+        game = live.table.game
+        assert game is not None
+        phase = game.phase
+        decide = bot.draw_decision(obs, seat) if phase == "draw" \
+            else bot.discard_decision(obs, seat)
+        if self._thinkers is None:
+            self._thinkers = concurrent.futures.ThreadPoolExecutor(
+                max_workers=self.config.search_workers or os.cpu_count() or 1,
+                thread_name_prefix="chinchon-search")
+        loop = self._loop or asyncio.get_running_loop()
+        where = (game, game.hand_number, game.turns_this_hand, phase, seat)
+        future = loop.run_in_executor(self._thinkers, decide)
+        live.timers["bot"] = future
+        future.add_done_callback(lambda f: self._thought(live, where, f))
+
+    def _thought(self, live: Live, where: tuple[Any, ...], future: asyncio.Future[Any]) -> None:
+        """A search's decision found: the move, if the table is where it was when the
+        search began; else drive the table again (a new decision if still a bot's)."""
+        if live.timers.get("bot") is not future:
+            return  # cancelled: the table moved on, ended or the server stopped
+        del live.timers["bot"]
+        if self.live.get(live.table.id) is not live or future.cancelled():
+            return
+        game = live.table.game
+        if game is not where[0] or where[1:] != (game.hand_number, game.turns_this_hand,
+                                                 game.phase, game.turn):
+            self._drive(live)
+            return
+        phase, seat = where[3], where[4]
+        try:
+            self._bot_act(live, seat, phase, future.result())
+        except (IllegalAction, StoreError) as exc:
+            log.error("table %s: bot %s refused: %s", live.table.id, phase, exc)
+        except Exception:  # pragma: no cover - a bug in a search must not stop the loop
+            log.exception("table %s: error in the bot's %s", live.table.id, phase)
 
     def _summary_step(self, live: Live) -> None:
         """One automatic event of the summary: a bot's rejoin or 'ready', or the next

@@ -4,7 +4,7 @@ stored (its connections, bots and timers)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Optional, Protocol
+from typing import Any, Optional, Protocol, Union
 
 from ..bots import Bot
 from .tables import Table
@@ -46,7 +46,8 @@ class Live:
         self.stored_seq = table.seq if stored_seq is None else stored_seq
         self.conns: dict[int, list[Conn]] = {}
         self.bots: dict[int, Bot] = {}
-        self.timers: dict[str, asyncio.TimerHandle] = {}
+        #: by name: a timer, or (``bot``) a search's decision under way (its future)
+        self.timers: dict[str, Union[asyncio.TimerHandle, asyncio.Future[Any]]] = {}
 
     def connected(self) -> list[bool]:
         return [bool(self.conns.get(i)) for i in range(self.table.players)]

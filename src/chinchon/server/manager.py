@@ -106,6 +106,7 @@ class Manager(Seating):
         self.store_states()  # flushes first
         for live in self.live.values():
             live.cancel_all()
+        self.stop_thinking()
         self.store.close()
 
     # ------------------------------------------------------------------ connections
