@@ -28,8 +28,8 @@ pytest.importorskip("chinchon._core.engine")
 
 def test_search_bot_seats_take_the_servers_threads(tmp_path: Path) -> None:
     """``search_threads`` reaches every search bot seat (the other bots play on the
-    loop's thread), and a server refuses a number of threads no search takes."""
-    pytest.importorskip("chinchon._core.engine")
+    loop's thread), and a server refuses a number of threads no search takes, or of
+    workers."""
     for bad in (0, 65, 1.5, True):
         with pytest.raises(ChinchonError, match="threads must be an int 1..64"):
             ServerConfig(db=str(tmp_path / "x.sqlite3"), search_threads=bad)
