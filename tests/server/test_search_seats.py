@@ -70,20 +70,30 @@ def test_search_bot_seats_take_the_servers_threads(tmp_path: Path) -> None:
 
 
 class HeldSearch:
-    """The engine's binding with its search held: each decision waits for ``go`` and
-    notes the thread it ran on, then searches as usual."""
+    """The engine's binding with its search held: each decision waits for ``go`` (every
+    decision from then on) or for one of the permits of ``let_one``, notes the thread
+    it ran on, then searches as usual."""
 
     def __init__(self, binding: Any) -> None:
         self.binding = binding
         self.started = threading.Event()
         self.go = threading.Event()
+        self.permits = threading.Semaphore(0)
         self.threads: list[int] = []
         self.done = 0
+
+    def let_one(self) -> None:
+        """Let one decision go (the next ones wait again)."""
+        self.permits.release()
 
     def _search_choose(self, *args: Any) -> Any:
         self.threads.append(threading.get_ident())
         self.started.set()
-        assert self.go.wait(30), "the test never let the search go"
+        for _ in range(3000):  # 30 s
+            if self.go.is_set() or self.permits.acquire(timeout=0.01):
+                break
+        else:
+            raise AssertionError("the test never let the search go")
         try:
             return self.binding._search_choose(*args)
         finally:
@@ -104,6 +114,17 @@ async def _table(m: Manager, client: FakeClient, bot: str) -> Live:
     seated = next(x for x in client.sent if x["type"] == "seated")
     client.conn = conn  # type: ignore[attr-defined]
     return m.live[seated["table"]]
+
+
+async def _deciding(m: Manager, held: HeldSearch,
+                    seed: int) -> tuple[FakeClient, Live, Any]:
+    """A person's table against ``search:50`` played until the search seat's first
+    decision is under way (held): the person's client, the table and its game."""
+    a = FakeClient()
+    live = await _table(m, a, "search:50")
+    await _play_until(m, a, random.Random(seed), held.started.is_set)
+    assert live.table.game is not None
+    return a, live, live.table.game
 
 
 async def _play_until(m: Manager, client: FakeClient, rng: random.Random,
@@ -182,19 +203,17 @@ def test_a_persons_disconnection_does_not_drop_a_search_decision_under_way(
     async def scenario() -> None:
         m = Manager(config)
         m.start()
-        a = FakeClient()
-        live = await _table(m, a, "search:50")
-        await _play_until(m, a, random.Random(4), held.started.is_set)
-        game = live.table.game
-        assert game is not None
+        a, live, game = await _deciding(m, held, 4)
         where = (game.hand_number, game.turns_this_hand, game.phase, game.turn)
         m.disconnect(a.conn)  # type: ignore[attr-defined]
         await asyncio.sleep(0)
         seq = live.table.seq
         assert 0 in game.disconnected  # the person's seat
-        held.go.set()
+        held.let_one()  # that decision alone: one made again would wait for ever
         await _play_until(m, FakeClient(), random.Random(4), lambda: live.table.seq > seq)
         assert (game.hand_number, game.turns_this_hand, game.phase, game.turn) != where
+        assert held.done == 1
+        held.go.set()  # the seat's next decision, if it has one, need not wait
         m.stop()
 
     asyncio.run(scenario())
@@ -213,11 +232,7 @@ def test_a_search_decision_under_way_when_the_server_stops_makes_no_move(
     async def scenario() -> None:
         m = Manager(config)
         m.start()
-        a = FakeClient()
-        live = await _table(m, a, "search:50")
-        await _play_until(m, a, random.Random(5), held.started.is_set)
-        game = live.table.game
-        assert game is not None
+        _, live, game = await _deciding(m, held, 5)
         where = (live.table.seq, game.hand_number, game.turns_this_hand, game.phase,
                  game.turn)
         m.stop()
@@ -245,19 +260,15 @@ def test_a_search_decision_for_a_table_that_moved_on_is_dropped_and_the_table_dr
     async def scenario() -> None:
         m = Manager(config)
         m.start()
-        a = FakeClient()
-        live = await _table(m, a, "search:50")
-        await _play_until(m, a, random.Random(7), held.started.is_set)
-        game = live.table.game
-        assert game is not None
+        a, live, game = await _deciding(m, held, 7)
         running = live.timers["bot"]
         seq = live.table.seq
         # as if this decision were of the turn before: it must not be played now
         stale: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         stale.set_result("stock" if game.phase == "draw" else (None, False))
         live.timers["bot"] = stale
-        m._thought(live, (game, game.hand_number, game.turns_this_hand - 1, game.phase,
-                          game.turn), stale)
+        m._thought(live, (game, (game.hand_number, game.turns_this_hand - 1, game.phase,
+                                 game.turn)), stale)
         assert live.table.seq == seq and "bot" in live.timers  # driven again
         assert live.timers["bot"] is not stale and live.timers["bot"] is not running
         held.go.set()

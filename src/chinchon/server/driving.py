@@ -28,6 +28,12 @@ __all__ = ["Driving"]
 log = logging.getLogger("chinchon.server")
 
 
+def _moment(game: Any) -> tuple[Any, ...]:
+    """Where a game is: its hand, the turns played in it, the phase and whose turn (a
+    search's move is made only at the moment it was asked for)."""
+    return (game.hand_number, game.turns_this_hand, game.phase, game.turn)
+
+
 class Driving(GroupCommit):
     """The clock and the bots of :class:`~chinchon.server.manager.Manager`."""
 
@@ -166,12 +172,13 @@ class Driving(GroupCommit):
                 max_workers=self.config.search_workers or os.cpu_count() or 1,
                 thread_name_prefix="chinchon-search")
         loop = self._loop or asyncio.get_running_loop()
-        where = (game, game.hand_number, game.turns_this_hand, phase, seat)
+        where = (game, _moment(game))
         future = loop.run_in_executor(self._thinkers, decide)
         live.timers["bot"] = future
         future.add_done_callback(lambda f: self._thought(live, where, f))
 
-    def _thought(self, live: Live, where: tuple[Any, ...], future: asyncio.Future[Any]) -> None:
+    def _thought(self, live: Live, where: tuple[Any, tuple[Any, ...]],
+                 future: asyncio.Future[Any]) -> None:
         """A search's decision found: the move, if the table is where it was when the
         search began; else drive the table again (a new decision if still a bot's)."""
         if live.timers.get("bot") is not future:
@@ -179,12 +186,11 @@ class Driving(GroupCommit):
         del live.timers["bot"]
         if self.live.get(live.table.id) is not live or future.cancelled():
             return
-        game = live.table.game
-        if game is not where[0] or where[1:] != (game.hand_number, game.turns_this_hand,
-                                                 game.phase, game.turn):
+        game, moment = where
+        if live.table.game is not game or _moment(game) != moment:
             self._drive(live)
             return
-        phase, seat = where[3], where[4]
+        phase, seat = moment[2], moment[3]
         try:
             self._bot_act(live, seat, phase, future.result())
         except (IllegalAction, StoreError) as exc:
