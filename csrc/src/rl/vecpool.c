@@ -175,8 +175,17 @@ cc_vec_pool *pool_new(int threads)
         free(p);
         return NULL;
     }
-    pthread_cond_init(&p->work, NULL);
-    pthread_cond_init(&p->done, NULL);
+    if (pthread_cond_init(&p->work, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        return NULL;
+    }
+    if (pthread_cond_init(&p->done, NULL) != 0) {
+        pthread_cond_destroy(&p->work);
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        return NULL;
+    }
     threads = threads < 1 ? 1 : threads > POOL_MAX_WORKERS + 1 ? POOL_MAX_WORKERS + 1 : threads;
     while (p->workers < threads - 1
            && pthread_create(&p->thread[p->workers], NULL, worker, p) == 0)
