@@ -37,6 +37,7 @@ assert chinchon.IMPLEMENTATION == "python", chinchon.IMPLEMENTATION
 warned = [w for w in caught if issubclass(w.category, RuntimeWarning)
           and "pure-Python implementation" in str(w.message)]
 assert warned, [str(w.message) for w in caught]
+assert "it is not installed" in str(warned[0].message), str(warned[0].message)
 assert chinchon.deadwood("7o 7c 7b 9e 10e 11e 4o") == 4
 assert chinchon.best_melds("3e 4e 5e 6e 7e 8e 9e").points == 0
 print(f"chinchon {chinchon.__version__} from {chinchon.__file__}: "

@@ -48,7 +48,8 @@ def _load_native(required: bool) -> ModuleType | None:
             raise
         why = "it is not installed (this install built no C extension)"
         if required:
-            raise ImportError(f"CHINCHON_IMPLEMENTATION=native but the extension {why}") from None
+            raise ImportError("CHINCHON_IMPLEMENTATION=native but the extension is not installed "
+                              "(this install built no C extension)") from None
     except ImportError as exc:
         if required:
             raise

@@ -54,3 +54,41 @@ def test_docstrings_present(name):
 
     assert getattr(chinchon, name).__doc__
     assert getattr(chinchon.reference, name).__doc__
+
+
+def test_an_install_without_the_extension_says_it_is_not_installed(tmp_path):
+    """The package's Python files alone, as a pure-Python install (no compiled module):
+    the fallback's warning says the extension is not installed, and (`native` asked
+    for) the error says so too, not that a name could not be imported."""
+    import shutil
+
+    import numpy
+
+    import chinchon
+
+    shutil.copytree(os.path.dirname(chinchon.__file__), tmp_path / "chinchon",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.dylib", "__pycache__"))
+    # -S: no site-packages .pth (an editable install's finder would import the real
+    # package); numpy from where this interpreter has it
+    numpy_home = os.path.dirname(os.path.dirname(numpy.__file__))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHINCHON_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), numpy_home])
+    probe = ("import warnings\n"
+             "with warnings.catch_warnings(record=True) as caught:\n"
+             "    warnings.simplefilter('always')\n"
+             "    import chinchon\n"
+             "print(chinchon.__file__)\n"
+             "print(chinchon.IMPLEMENTATION)\n"
+             "print(*[w.message for w in caught if w.category is RuntimeWarning], sep='\\n')\n")
+    r = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True,
+                       env=env, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    where, implementation, *warned = r.stdout.splitlines()
+    assert where.startswith(str(tmp_path)) and implementation == "python"
+    assert len(warned) == 1 and "it is not installed" in warned[0], warned
+    assert "circular import" not in warned[0] and "cannot import name" not in warned[0]
+    env["CHINCHON_IMPLEMENTATION"] = "native"
+    r = subprocess.run([sys.executable, "-S", "-c", "import chinchon"], capture_output=True,
+                       text=True, env=env, cwd=str(tmp_path))
+    assert r.returncode != 0
+    assert "CHINCHON_IMPLEMENTATION=native but the extension is not installed" in r.stderr

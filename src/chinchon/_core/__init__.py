@@ -17,8 +17,14 @@ Importing it fails with ``ImportError`` where the extension was not built; ``chi
 then falls back to the reference.
 """
 
+import importlib
+
 from .._args import SOLVER_FUNCTIONS
-from . import _hands  # noqa: F401  (installs the native Hand and Card constructors)
+
+# installs the native Hand and Card constructors; imported by its full name, so that
+# where it was not built the error is ModuleNotFoundError naming it (``from . import``
+# would say "cannot import name", as if the package had a circular import)
+importlib.import_module(f"{__name__}._hands")
 from .melds import (best_melds, close_outcome, deadwood, deadwood_batch, discard_hints,
                     hints_batch)
 from .outlooks import draw_outlook, outlook, outlook_batch
