@@ -533,8 +533,8 @@ cc_status cc_vec_step(const cc_vec_config *cfg, cc_vec_table *tables, size_t fir
 
 /* Threads for cc_vec_step_all: `threads` - 1 workers beside the calling thread (none
  * where POSIX threads are not: Windows), watching a moment, then sleeping, between
- * steps; NULL when out of memory (or its lock could not be made). cc_vec_pool_free
- * stops and joins them. */
+ * steps; NULL when out of memory (or its lock or condition variables could not be
+ * made). cc_vec_pool_free stops and joins them. */
 typedef struct cc_vec_pool cc_vec_pool;
 cc_vec_pool *cc_vec_pool_new(int threads);
 void cc_vec_pool_free(cc_vec_pool *pool);

@@ -46,10 +46,11 @@ def _load_native(required: bool) -> ModuleType | None:
     except ModuleNotFoundError as exc:
         if not (exc.name or "").startswith(f"{_CORE}."):  # not a compiled module missing
             raise
-        why = "it is not installed (this install built no C extension)"
+        missing = "is not installed (this install built no C extension)"
         if required:
-            raise ImportError("CHINCHON_IMPLEMENTATION=native but the extension is not installed "
-                              "(this install built no C extension)") from None
+            raise ImportError(
+                f"CHINCHON_IMPLEMENTATION=native but the extension {missing}") from None
+        why = f"it {missing}"
     except ImportError as exc:
         if required:
             raise
