@@ -33,11 +33,13 @@ from chinchon.server.manager import Manager, ServerConfig
 
 
 class Client:
-    """A connection without a socket: the messages the manager sent it, decoded."""
+    """A connection without a socket: the messages the manager sent it since they were
+    last read, decoded (read ones are dropped: kept, they would grow the heap without
+    bound and every full garbage collection with it, pausing the loop the probe
+    measures)."""
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
-        self.read = 0
 
     def send(self, text: str) -> None:
         self.sent.append(json.loads(text))
@@ -69,8 +71,8 @@ async def run(tables: int, seconds: float, bot: str, rules: str, workers: int,
         await asyncio.sleep(0.002)
         lags.append(time.perf_counter() - asked - 0.002)
         for client, conn, rng in people:
-            views = [x for x in client.sent[client.read:] if x["type"] == "view"]
-            client.read = len(client.sent)
+            views = [x for x in client.sent if x["type"] == "view"]
+            client.sent.clear()
             if views and views[-1]["status"] == "over":  # a new table, a new game
                 m.handle(conn, json.dumps({"type": "leave"}))
                 m.handle(conn, create)
