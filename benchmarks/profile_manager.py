@@ -14,7 +14,7 @@ writes a profile of that work alone.
     python benchmarks/profile_manager.py --tables 200 --rounds 100
 
 What it leaves out, the socket layer and the event loop, was about a third of the
-server's CPU under the load test (docs/performance.md). ``--parts`` also times the
+server's CPU under the load test (docs/server-performance.md). ``--parts`` also times the
 manager's main parts around their calls (the views, the state, the commit, the game,
 parsing, scheduling; a few hundred nanoseconds a call more in all) and reports each
 in µs an action.
