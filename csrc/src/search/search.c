@@ -13,8 +13,10 @@
  * sample to the hand's end by the engine's greedy bots (common random numbers: the
  * same sample and the same bots' draws for every candidate; under rules that are not
  * plain they draw and discard as the expert most often does, game.links), and valued
- * by the seat's chance to win the game from there. The candidate with the best mean is
- * chosen; ties go to the first candidate.
+ * by the seat's chance to win the game from there. The candidates race (successive
+ * halving, each paired with the expert's choice on the same samples; a candidate far
+ * behind it leaves early), and the expert's choice is taken unless a candidate's mean
+ * gain over it is significant.
  *
  * With threads (srch_choose's `threads` > 1) the calling thread deals the samples, in
  * the same order from the same generator, a chunk at a time, and the threads play them
@@ -150,6 +152,17 @@ static int prior_of(const game *tmpl, int seat, int discard, const candidate *ca
  * about one decision in three; 2.5 about one in seven. */
 #define OVERRIDE_Z 1.5
 
+/* A candidate leaves the race as soon as its mean gain over the expert's choice is
+ * more than STOP_Z standard errors below nothing, looked at LOOKS times a round (its
+ * remaining share is not played), and the decision ends when only the expert's choice
+ * is left: most decisions are clear long before their budget is spent. Measured at
+ * 5000 playouts against the race played to its end on the same samples: heads-up
+ * under conga (30 games) 776 of 927 draws and 558 of 927 discards ended early and one
+ * discard came out otherwise; at 4 players under the house rules (8 games) 353 of 543
+ * draws and 217 of 543 discards ended early and three discards came out otherwise. */
+#define STOP_Z 2.0
+#define LOOKS 4
+
 /* The running sums of the candidates' paired gains over the expert's choice. */
 typedef struct tally {
     double gain[MAX_CANDIDATES], gain2[MAX_CANDIDATES];
@@ -190,26 +203,53 @@ static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search
     return CC_OK;
 }
 
-/* The live candidates after a round of the race: the prior and the better half of the
- * others by mean gain (ties to the first), in their order. O(candidates**2). */
-static int halve(int *live, int n_live, int prior, const tally *t)
+/* Whether candidate k's mean gain over the prior is more than STOP_Z standard errors
+ * below nothing (on more than one sample): it is dropped from the race. O(1). */
+static int hopeless(const tally *t, int k)
+{
+    const uint32_t m = t->samples[k];
+    double mean, var;
+    if (m <= 1)
+        return 0;
+    mean = t->gain[k] / m;
+    var = t->gain2[k] / m - mean * mean;
+    return mean < 0.0 && mean * mean * m > STOP_Z * STOP_Z * (var > 0.0 ? var : 0.0);
+}
+
+/* The live candidates without the hopeless ones (the prior stays), in their order; their
+ * count. O(candidates). */
+static int drop_hopeless(int *live, int n_live, int prior, const tally *t)
+{
+    int out = 0, i;
+    for (i = 0; i < n_live; i++)
+        if (live[i] == prior || !hopeless(t, live[i]))
+            live[out++] = live[i];
+    return out;
+}
+
+/* The live candidates after a round of the race: the prior and the best `keep` - 1 of
+ * the others by mean gain (ties to the first), in their order; their count. Each one's
+ * place is decided before any is moved. O(candidates**2). */
+static int halve(int *live, int n_live, int prior, const tally *t, int keep)
 {
     double mean[MAX_CANDIDATES];
-    int keep = (n_live + 1) / 2, out = 0, i, j;
+    int kept[MAX_CANDIDATES];
+    int out = 0, i, j;
     for (i = 0; i < n_live; i++)
         mean[i] = t->samples[live[i]] > 0 ? t->gain[live[i]] / t->samples[live[i]] : 0.0;
     for (i = 0; i < n_live; i++) {
         int rank = 0; /* the others ahead of it */
-        if (live[i] == prior) {
-            live[out++] = live[i];
+        kept[i] = 1;
+        if (live[i] == prior)
             continue;
-        }
         for (j = 0; j < n_live; j++)
             if (live[j] != prior && (mean[j] > mean[i] || (mean[j] == mean[i] && j < i)))
                 rank++;
-        if (rank < keep - 1)
-            live[out++] = live[i];
+        kept[i] = rank < keep - 1;
     }
+    for (i = 0; i < n_live; i++)
+        if (kept[i])
+            live[out++] = live[i];
     return out;
 }
 
@@ -471,7 +511,7 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
                      int *n_live)
 {
     cc_status st;
-    int k, rounds, r;
+    int k, rounds, r, width;
     for (k = 0; k < n; k++)
         live[k] = k;
     *n_live = n;
@@ -489,17 +529,32 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
         } while (cc_now_micros() - start < micros);
         return CC_OK;
     }
-    /* a race (successive halving): each round a share of the playouts over the live
-     * candidates, then the worse half of them out */
+    /* a race (successive halving): each round a share of the playouts over the
+     * candidates, then the worse half of them out; looked at LOOKS times a round, when a
+     * candidate far behind the expert's choice is dropped (its share not played) */
     for (rounds = 1; (1 << rounds) < n; rounds++)
         ;
-    for (r = 0; r < rounds; r++) {
-        const uint32_t share = playouts / (uint32_t)rounds / (uint32_t)*n_live;
-        st = play_samples(dc, live, *n_live, share > 0 ? share : 1);
-        if (st != CC_OK)
-            return st;
+    for (r = 0, width = n; r < rounds; r++, width = (width + 1) / 2) {
+        const uint32_t share = playouts / (uint32_t)rounds / (uint32_t)width;
+        const uint32_t samples = share > 0 ? share : 1;
+        uint32_t done = 0;
+        int look;
+        for (look = 1; look <= LOOKS; look++) {
+            const uint32_t upto = (uint32_t)((uint64_t)samples * (uint32_t)look / LOOKS);
+            if (upto > done) {
+                st = play_samples(dc, live, *n_live, upto - done);
+                if (st != CC_OK)
+                    return st;
+                done = upto;
+            }
+            if (r + 1 < rounds || look < LOOKS) {
+                *n_live = drop_hopeless(live, *n_live, dc->prior, &dc->t);
+                if (*n_live == 1)
+                    return CC_OK; /* the expert's choice alone */
+            }
+        }
         if (r + 1 < rounds)
-            *n_live = halve(live, *n_live, dc->prior, &dc->t);
+            *n_live = halve(live, *n_live, dc->prior, &dc->t, (width + 1) / 2);
     }
     return CC_OK;
 }
