@@ -339,8 +339,10 @@ class SearchBot(Bot):
     the choice with the best mean chance to win the game (from the totals, who is in and
     the chips). Always rejoins (a chip has no other use).
 
-    The budget: ``playouts`` in all per decision (deterministic: the same observation
-    and seed give the same choice), or ``ms`` of wall time (not deterministic).
+    The budget: ``playouts`` in all per decision at most (a decision ends early once every
+    other choice is far behind the expert's, docs/bots.md#the-search-bot step 4; deterministic:
+    the same observation and seed give the same choice), or ``ms`` of wall time (not
+    deterministic).
     ``threads``: the threads that play a decision's samples out (the calling one among
     them; POSIX systems, elsewhere one): the same choice on any number, in less wall
     time where the cores are free (a server's bot seat; a simulation gains more from
@@ -351,7 +353,7 @@ class SearchBot(Bot):
     engine); an error where it is not built."""
 
     name = "search"
-    #: the playouts per decision of the name ``search``
+    #: the most playouts per decision of the name ``search``
     DEFAULT_PLAYOUTS = 5000
     #: the largest budget a name takes (playouts or milliseconds)
     MAX_BUDGET = 4_000_000
