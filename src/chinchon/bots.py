@@ -339,10 +339,10 @@ class SearchBot(Bot):
     the choice with the best mean chance to win the game (from the totals, who is in and
     the chips). Always rejoins (a chip has no other use).
 
-    The budget: ``playouts`` in all per decision at most (a decision ends early once every
-    other choice is far behind the expert's, docs/bots.md#the-search-bot step 4; deterministic:
-    the same observation and seed give the same choice), or ``ms`` of wall time (not
-    deterministic).
+    The budget: ``playouts`` in all per decision at most (a decision ends early once
+    every other choice is far behind the expert's: docs/bots.md#the-search-bot, step 4;
+    deterministic: the same observation and seed give the same choice), or ``ms`` of
+    wall time (not deterministic).
     ``threads``: the threads that play a decision's samples out (the calling one among
     them; POSIX systems, elsewhere one): the same choice on any number, in less wall
     time where the cores are free (a server's bot seat; a simulation gains more from
