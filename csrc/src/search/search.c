@@ -37,6 +37,7 @@
 #include "base/hand.h"
 #include "engine/engine.h"
 #include "engine/engine_bots.h"
+#include "search/race.h"
 #include "search/samples.h"
 #include "search/search.h"
 #include "search/value.h"
@@ -52,8 +53,6 @@
 
 /* the turns a playout's hand may last past the decision before it is valued as it is */
 #define PLAYOUT_TURNS 200
-/* the candidates: a draw's 2, a discard's 8 cards each with and without closing */
-#define MAX_CANDIDATES 16
 
 /* ------------------------------------------------------------------ the playouts */
 
@@ -147,50 +146,14 @@ static int prior_of(const game *tmpl, int seat, int discard, const candidate *ca
     return 0;
 }
 
-/* The least z-score of a candidate's mean gain over the expert's choice for the search
- * to take it instead: with 16 candidates, one of them beats z = 2 by chance alone
- * about one decision in three; 2.5 about one in seven. */
-#define OVERRIDE_Z 1.5
-
-/* A candidate leaves the race as soon as its mean gain over the expert's choice is
- * more than STOP_Z standard errors below nothing, looked at LOOKS times a round (its
- * remaining share is not played), and the decision ends when only the expert's choice
- * is left: most decisions are clear long before their budget is spent. Measured at
- * 5000 playouts against the race played to its end on the same samples: heads-up
- * under conga (30 games) 776 of 927 draws and 558 of 927 discards ended early and one
- * discard came out otherwise; at 4 players under the house rules (8 games) 353 of 543
- * draws and 217 of 543 discards ended early and three discards came out otherwise. */
-#define STOP_Z 2.0
-#define LOOKS 4
-
-/* The running sums of the candidates' paired gains over the expert's choice. */
-typedef struct tally {
-    double gain[MAX_CANDIDATES], gain2[MAX_CANDIDATES];
-    uint32_t samples[MAX_CANDIDATES];
-} tally;
-
-/* Each live candidate's gain on one sample (value: by candidate) over the prior's, added
- * to t (the prior is always live). */
-static void add_gains(tally *t, const double *value, const int *live, int n_live, int prior)
-{
-    int i;
-    for (i = 0; i < n_live; i++) { /* paired with the expert's choice on the same sample */
-        const int k = live[i];
-        const double x = value[k] - value[prior];
-        t->gain[k] += x;
-        t->gain2[k] += x * x;
-        t->samples[k]++;
-    }
-}
-
 /* One sample from the template (srch_deal, samples.c), every live candidate played out on it, each
  * one's gain over the prior's added to t. */
 static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search_view *v,
                             int prev, int prev_close, const candidate *cand,
-                            const int *live, int n_live, int prior, cc_rng *rng, tally *t)
+                            const int *live, int n_live, int prior, cc_rng *rng, srch_tally *t)
 {
     game d;
-    double value[MAX_CANDIDATES];
+    double value[SRCH_MAX_CANDIDATES];
     const uint64_t play_seed = srch_deal(tmpl, sp, v, prev, prev_close, rng, &d);
     int i;
     for (i = 0; i < n_live; i++) {
@@ -199,58 +162,8 @@ static cc_status one_sample(const game *tmpl, const sampler *sp, const cc_search
         if (st != CC_OK)
             return st;
     }
-    add_gains(t, value, live, n_live, prior);
+    srch_add_gains(t, value, live, n_live, prior);
     return CC_OK;
-}
-
-/* Whether candidate k's mean gain over the prior is more than STOP_Z standard errors
- * below nothing (on more than one sample): it is dropped from the race. O(1). */
-static int hopeless(const tally *t, int k)
-{
-    const uint32_t m = t->samples[k];
-    double mean, var;
-    if (m <= 1)
-        return 0;
-    mean = t->gain[k] / m;
-    var = t->gain2[k] / m - mean * mean;
-    return mean < 0.0 && mean * mean * m > STOP_Z * STOP_Z * (var > 0.0 ? var : 0.0);
-}
-
-/* The live candidates without the hopeless ones (the prior stays), in their order; their
- * count. O(candidates). */
-static int drop_hopeless(int *live, int n_live, int prior, const tally *t)
-{
-    int out = 0, i;
-    for (i = 0; i < n_live; i++)
-        if (live[i] == prior || !hopeless(t, live[i]))
-            live[out++] = live[i];
-    return out;
-}
-
-/* The live candidates after a round of the race: the prior and the best `keep` - 1 of
- * the others by mean gain (ties to the first), in their order; their count. Each one's
- * place is decided before any is moved. O(candidates**2). */
-static int halve(int *live, int n_live, int prior, const tally *t, int keep)
-{
-    double mean[MAX_CANDIDATES];
-    int kept[MAX_CANDIDATES];
-    int out = 0, i, j;
-    for (i = 0; i < n_live; i++)
-        mean[i] = t->samples[live[i]] > 0 ? t->gain[live[i]] / t->samples[live[i]] : 0.0;
-    for (i = 0; i < n_live; i++) {
-        int rank = 0; /* the others ahead of it */
-        kept[i] = 1;
-        if (live[i] == prior)
-            continue;
-        for (j = 0; j < n_live; j++)
-            if (live[j] != prior && (mean[j] > mean[i] || (mean[j] == mean[i] && j < i)))
-                rank++;
-        kept[i] = rank < keep - 1;
-    }
-    for (i = 0; i < n_live; i++)
-        if (kept[i])
-            live[out++] = live[i];
-    return out;
 }
 
 /* ------------------------------------------------------------------ the threads */
@@ -268,7 +181,7 @@ typedef struct decision {
     int prev, prev_close, prior;
     const candidate *cand;
     cc_rng rng;
-    tally t;
+    srch_tally t;
     struct crew *crew; /* NULL: the calling thread plays every sample */
 } decision;
 
@@ -287,13 +200,13 @@ typedef struct crew {
     const game *d;
     const uint64_t *seeds;
     const candidate *cand;
-    int live[MAX_CANDIDATES];
+    int live[SRCH_MAX_CANDIDATES];
     int n_live, seat, discard;
     int n, next, done; /* its samples, the next to take, those played */
     unsigned posted;   /* the chunks posted so far */
     int stop;
     /* each sample's values (by candidate) and status */
-    double value[CHUNK][MAX_CANDIDATES];
+    double value[CHUNK][SRCH_MAX_CANDIDATES];
     cc_status status[CHUNK];
     /* the two chunks of samples and their seeds */
     game *buf[2];
@@ -449,7 +362,7 @@ static cc_status crew_samples(decision *dc, const int *live, int n_live, uint32_
         for (i = 0; i < m; i++) {
             if (c->status[i] != CC_OK)
                 return c->status[i];
-            add_gains(&dc->t, c->value[i], live, n_live, dc->prior);
+            srch_add_gains(&dc->t, c->value[i], live, n_live, dc->prior);
         }
         done += (uint32_t)m;
         cur = 1 - cur;
@@ -529,9 +442,9 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
         } while (cc_now_micros() - start < micros);
         return CC_OK;
     }
-    /* a race (successive halving): each round a share of the playouts over the
-     * candidates, then the worse half of them out; looked at LOOKS times a round, when a
-     * candidate far behind the expert's choice is dropped (its share not played) */
+    /* a race (successive halving, race.c): each round a share of the playouts over the
+     * candidates, then the worse half of them out; looked at SRCH_LOOKS times a round,
+     * when a candidate far behind the expert's choice is dropped (its share not played) */
     for (rounds = 1; (1 << rounds) < n; rounds++)
         ;
     for (r = 0, width = n; r < rounds; r++, width = (width + 1) / 2) {
@@ -539,22 +452,22 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
         const uint32_t samples = share > 0 ? share : 1;
         uint32_t done = 0;
         int look;
-        for (look = 1; look <= LOOKS; look++) {
-            const uint32_t upto = (uint32_t)((uint64_t)samples * (uint32_t)look / LOOKS);
+        for (look = 1; look <= SRCH_LOOKS; look++) {
+            const uint32_t upto = (uint32_t)((uint64_t)samples * (uint32_t)look / SRCH_LOOKS);
             if (upto > done) {
                 st = play_samples(dc, live, *n_live, upto - done);
                 if (st != CC_OK)
                     return st;
                 done = upto;
             }
-            if (r + 1 < rounds || look < LOOKS) {
-                *n_live = drop_hopeless(live, *n_live, dc->prior, &dc->t);
+            if (r + 1 < rounds || look < SRCH_LOOKS) {
+                *n_live = srch_drop_hopeless(live, *n_live, dc->prior, &dc->t);
                 if (*n_live == 1)
                     return CC_OK; /* the expert's choice alone */
             }
         }
         if (r + 1 < rounds)
-            *n_live = halve(live, *n_live, dc->prior, &dc->t, (width + 1) / 2);
+            *n_live = srch_halve(live, *n_live, dc->prior, &dc->t, (width + 1) / 2);
     }
     return CC_OK;
 }
@@ -567,12 +480,11 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     uint64_t links[64];
     game tmpl;
     sampler sp;
-    candidate cand[MAX_CANDIDATES];
-    int live[MAX_CANDIDATES];
+    candidate cand[SRCH_MAX_CANDIDATES];
+    int live[SRCH_MAX_CANDIDATES];
     decision dc;
     cc_status st;
-    int n, k, best, n_live, r;
-    double best_gain;
+    int n, best, n_live;
     if (playouts == 0 && micros == 0)
         return CC_ERR_BAD_ARGUMENT;
     st = srch_template(v, &cfg, &rec, links, &tmpl, &sp);
@@ -593,23 +505,7 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     crew_stop(dc.crew);
     if (st != CC_OK)
         return st;
-    /* the expert's choice, unless a live candidate's mean gain over it is significant (z
-     * above OVERRIDE_Z: mean**2 > z**2 var / samples); of those the largest gain */
-    best = dc.prior;
-    best_gain = 0.0;
-    for (r = 0; r < n_live; r++) {
-        const uint32_t m = dc.t.samples[live[r]];
-        double mean, var;
-        k = live[r];
-        if (m <= 1)
-            continue;
-        mean = dc.t.gain[k] / m;
-        var = dc.t.gain2[k] / m - mean * mean;
-        if (mean > best_gain && mean * mean * m > OVERRIDE_Z * OVERRIDE_Z * var) {
-            best = k;
-            best_gain = mean;
-        }
-    }
+    best = srch_pick(&dc.t, live, n_live, dc.prior);
     *choice = cand[best].a;
     *close = cand[best].b;
     return CC_OK;
