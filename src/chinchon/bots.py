@@ -340,7 +340,8 @@ class SearchBot(Bot):
     the chips). Always rejoins (a chip has no other use).
 
     The budget: ``playouts`` in all per decision at most (a decision ends early once
-    every other choice is far behind the expert's: docs/bots.md#the-search-bot, step 4;
+    every other choice is far behind the expert's or could no longer be taken:
+    docs/bots.md#the-search-bot, step 4;
     deterministic: the same observation and seed give the same choice), or ``ms`` of
     wall time (not deterministic).
     ``threads``: the threads that play a decision's samples out (the calling one among

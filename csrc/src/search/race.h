@@ -13,7 +13,8 @@
 #define SRCH_MAX_CANDIDATES 16
 
 /* The looks at each round of the race, after each 1/SRCH_LOOKS of its share: a
- * candidate far behind the expert's choice leaves the race (srch_drop_hopeless). */
+ * candidate far behind the expert's choice, or that could no longer be taken, leaves
+ * the race (srch_drop_hopeless). */
 #define SRCH_LOOKS 4
 
 /* The running sums of the candidates' paired gains over the expert's choice. */
@@ -27,9 +28,11 @@ typedef struct srch_tally {
 CC_INTERNAL void srch_add_gains(srch_tally *t, const double *value, const int *live,
                                 int n_live, int prior);
 
-/* The live candidates without those far behind the prior (the prior stays), in their
- * order; their count. O(live). */
-CC_INTERNAL int srch_drop_hopeless(int *live, int n_live, int prior, const srch_tally *t);
+/* The live candidates without those far behind the prior, or that could no longer be
+ * taken by the race's end, with `last` samples each at most (0: not judged so); the
+ * prior stays. In their order; their count. O(live). */
+CC_INTERNAL int srch_drop_hopeless(int *live, int n_live, int prior, const srch_tally *t,
+                                   uint32_t last);
 
 /* The live candidates after a round: the prior and the best `keep` - 1 of the others by
  * mean gain (ties to the first), in their order; their count. O(live**2). */

@@ -15,8 +15,8 @@
  * plain they draw and discard as the expert most often does, game.links), and valued
  * by the seat's chance to win the game from there. The candidates race (successive
  * halving, each paired with the expert's choice on the same samples; a candidate far
- * behind it leaves early), and the expert's choice is taken unless a candidate's mean
- * gain over it is significant.
+ * behind it, or that could no longer be taken, leaves early), and the expert's choice
+ * is taken unless a candidate's mean gain over it is significant.
  *
  * With threads (srch_choose's `threads` > 1) the calling thread deals the samples, in
  * the same order from the same generator, a chunk at a time, and the threads play them
@@ -424,6 +424,7 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
                      int *n_live)
 {
     cc_status st;
+    uint32_t samples[SRCH_MAX_CANDIDATES], later[SRCH_MAX_CANDIDATES], after;
     int k, rounds, r, width;
     for (k = 0; k < n; k++)
         live[k] = k;
@@ -444,16 +445,23 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
     }
     /* a race (successive halving, race.c): each round a share of the playouts over the
      * candidates, then the worse half of them out; looked at SRCH_LOOKS times a round,
-     * when a candidate far behind the expert's choice is dropped (its share not played) */
+     * when a candidate far behind the expert's choice, or that could no longer be taken
+     * by the race's end, is dropped (its share not played) */
     for (rounds = 1; (1 << rounds) < n; rounds++)
         ;
     for (r = 0, width = n; r < rounds; r++, width = (width + 1) / 2) {
         const uint32_t share = playouts / (uint32_t)rounds / (uint32_t)width;
-        const uint32_t samples = share > 0 ? share : 1;
+        samples[r] = share > 0 ? share : 1; /* each live candidate's, this round */
+    }
+    for (r = rounds - 1, after = 0; r >= 0; r--) {
+        later[r] = after; /* the samples of the rounds after r */
+        after += samples[r];
+    }
+    for (r = 0, width = n; r < rounds; r++, width = (width + 1) / 2) {
         uint32_t done = 0;
         int look;
         for (look = 1; look <= SRCH_LOOKS; look++) {
-            const uint32_t upto = (uint32_t)((uint64_t)samples * (uint32_t)look / SRCH_LOOKS);
+            const uint32_t upto = (uint32_t)((uint64_t)samples[r] * (uint32_t)look / SRCH_LOOKS);
             if (upto > done) {
                 st = play_samples(dc, live, *n_live, upto - done);
                 if (st != CC_OK)
@@ -461,7 +469,9 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
                 done = upto;
             }
             if (r + 1 < rounds || look < SRCH_LOOKS) {
-                *n_live = srch_drop_hopeless(live, *n_live, dc->prior, &dc->t);
+                /* the samples a live candidate has at the race's end if it stays */
+                const uint32_t last = dc->t.samples[dc->prior] + (samples[r] - done) + later[r];
+                *n_live = srch_drop_hopeless(live, *n_live, dc->prior, &dc->t, last);
                 if (*n_live == 1)
                     return CC_OK; /* the expert's choice alone */
             }
