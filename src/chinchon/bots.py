@@ -341,9 +341,8 @@ class SearchBot(Bot):
 
     The budget: ``playouts`` in all per decision at most (a decision ends early once
     every other choice is far behind the expert's or could no longer be taken:
-    docs/bots.md#the-search-bot, step 4;
-    deterministic: the same observation and seed give the same choice), or ``ms`` of
-    wall time (not deterministic).
+    docs/bots.md#the-search-bot, step 4; deterministic: the same observation and seed
+    give the same choice), or ``ms`` of wall time (not deterministic).
     ``threads``: the threads that play a decision's samples out (the calling one among
     them; POSIX systems, elsewhere one): the same choice on any number, in less wall
     time where the cores are free (a server's bot seat; a simulation gains more from

@@ -424,7 +424,7 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
                      int *n_live)
 {
     cc_status st;
-    uint32_t samples[SRCH_MAX_CANDIDATES], later[SRCH_MAX_CANDIDATES], after;
+    uint32_t samples[SRCH_MAX_CANDIDATES], last; /* by round (fewer than candidates) */
     int k, rounds, r, width;
     for (k = 0; k < n; k++)
         live[k] = k;
@@ -449,13 +449,12 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
      * by the race's end, is dropped (its share not played) */
     for (rounds = 1; (1 << rounds) < n; rounds++)
         ;
-    for (r = 0, width = n; r < rounds; r++, width = (width + 1) / 2) {
+    /* each live candidate's samples by round; `last`: all of them, the samples of a
+     * candidate live to the race's end (a live one has played every sample so far) */
+    for (r = 0, width = n, last = 0; r < rounds; r++, width = (width + 1) / 2) {
         const uint32_t share = playouts / (uint32_t)rounds / (uint32_t)width;
-        samples[r] = share > 0 ? share : 1; /* each live candidate's, this round */
-    }
-    for (r = rounds - 1, after = 0; r >= 0; r--) {
-        later[r] = after; /* the samples of the rounds after r */
-        after += samples[r];
+        samples[r] = share > 0 ? share : 1;
+        last += samples[r];
     }
     for (r = 0, width = n; r < rounds; r++, width = (width + 1) / 2) {
         uint32_t done = 0;
@@ -469,8 +468,6 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
                 done = upto;
             }
             if (r + 1 < rounds || look < SRCH_LOOKS) {
-                /* the samples a live candidate has at the race's end if it stays */
-                const uint32_t last = dc->t.samples[dc->prior] + (samples[r] - done) + later[r];
                 *n_live = srch_drop_hopeless(live, *n_live, dc->prior, &dc->t, last);
                 if (*n_live == 1)
                     return CC_OK; /* the expert's choice alone */
