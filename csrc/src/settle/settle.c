@@ -162,15 +162,14 @@ static void consider(seat *z, const own_meld *const *own, int n)
     }
 }
 
-/* The best plan of a 7-card hand onto the targets of z->s: every collection of own
- * melds (none, one, two -- the same one twice when the hand holds it twice), each pair
+/* The best plan of a 7-card hand onto the targets of z->s (its items found: cc_lay_items):
+ * every collection of own melds (none, one, two -- the same one twice when the hand holds it twice), each pair
  * put in ascending key order. <= 1 + k + k(k+1)/2 lay-off searches for k candidates. */
 static void best_plan(seat *z, int decks)
 {
     own_meld cand[CC_VAR_MAX_CAND];
     const own_meld *pair[CC_MAX_MELDS] = {NULL, NULL};
     int n = own_candidates(z->rules, z->hand, decks, cand), i, j;
-    cc_lay_items(z->rules, &z->s, z->hand);
     z->have_best = 0;
     consider(z, pair, 0);
     for (i = 0; i < n; i++) {
@@ -336,27 +335,31 @@ static cc_status settle_closer(const cc_rules *rules, cc_hand closer, cc_settlem
 
 /* Opponent k's side onto the table as it stands: their plan, its lay-offs applied, their
  * own melds added (open). One plan search (the bulk of cc_settle's time), or one
- * arrangement when nothing is open to lay off onto. */
+ * arrangement when no card of the hand has a table meld open to it. */
 static void settle_opponent(const cc_rules *rules, int k, cc_hand hand, cc_settlement *out)
 {
     cc_seat_result *r = &out->opponents[k - 1];
     cc_lay_target tg[CC_MAX_TABLE];
-    int n_tg = open_targets(rules, out, tg);
-    if (n_tg == 0) {
-        /* nothing to lay off onto: the best arrangement (the plan key reduces to it) */
+    seat z;
+    z.s.n_tg = open_targets(rules, out, tg);
+    z.s.n_all = 0;
+    if (z.s.n_tg > 0) {
+        z.s.cap = 4 * out->decks;
+        z.s.tg = tg;
+        cc_lay_items(rules, &z.s, hand);
+    }
+    if (z.s.n_all == 0) {
+        /* nothing to lay off onto, or no card with somewhere to go: the best arrangement
+         * (every plan lays nothing, and the plan key reduces to the arrangement's) */
         cc_arrangement a;
         cc_var_arrange(rules, hand, out->decks, &a);
         seat_from_arrangement(&a, r);
         if (out->outcome == CC_CHINCHON)
             r->points = 0;
     } else {
-        seat z;
         z.rules = rules;
         z.hand = hand;
         z.hand_cards = cc_hand_count(hand);
-        z.s.cap = 4 * out->decks;
-        z.s.tg = tg;
-        z.s.n_tg = n_tg;
         best_plan(&z, out->decks);
         seat_from_plan(rules, &z.best, tg, out, r);
     }
