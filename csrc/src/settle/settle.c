@@ -346,7 +346,8 @@ static void settle_opponent(const cc_rules *rules, int k, cc_hand hand, cc_settl
     if (z.s.n_tg > 0) {
         z.s.cap = 4 * out->decks;
         z.s.tg = tg;
-        cc_lay_items(rules, &z.s, hand);
+        if (cc_lay_any(rules, &z.s, hand))
+            cc_lay_items(rules, &z.s, hand);
     }
     if (z.s.n_all == 0) {
         /* nothing to lay off onto, or no card with somewhere to go: the best arrangement

@@ -237,6 +237,32 @@ void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
     s->n_all = n;
 }
 
+/* Whether any card of the hand might have an option by cc_lay_items's rules: a natural
+ * card of a set's rank with room, or next to a run's places (the first of any chain
+ * onto it), or a joker with a meld without one. 0: cc_lay_items would keep no card.
+ * O(targets). */
+int cc_lay_any(const cc_rules *rules, const cc_lay_search *s, cc_hand hand)
+{
+    const uint64_t jm = rules->joker_mask, naturals = hand.once & ~jm;
+    const uint64_t nat = cc_space_compact(rules->deck, naturals);
+    const unsigned all = rules->deck == 40 ? 0x3FFu : 0xFFFu;
+    const int jokers = (hand.once & jm) != 0;
+    int t;
+    for (t = 0; t < s->n_tg; t++) {
+        const cc_lay_target *g = &s->tg[t];
+        if (g->kind == CC_SET) {
+            if (g->count < s->cap
+                && ((jokers && !g->joker) || (naturals & (CC_LANES << (g->rank - 1))) != 0))
+                return 1;
+        } else {
+            const unsigned next = ((g->lane << 1) | (g->lane >> 1)) & ~g->lane & all;
+            if ((jokers && !g->joker) || ((unsigned)(nat >> (16 * g->suit)) & next) != 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* Select the items of the cards of rest (within the hand of cc_lay_items): a card held once
  * in rest keeps the first of its items. Returns the points they hold (suffix[0]).
  * O(items). */
