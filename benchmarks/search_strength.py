@@ -4,19 +4,22 @@ Not a timed test: a script that plays many whole games and prints what it measur
 (the table of docs/bots.md#the-search-bot comes from it).
 
     python benchmarks/search_strength.py --games 2000 --jobs 2          # everything
-    python benchmarks/search_strength.py --only strength --games 2000 --budgets 250,1000,5000
+    python benchmarks/search_strength.py --only strength --games 2000 --budgets 250,1000,default
     python benchmarks/search_strength.py --only strength --tables conga2 --games 600
     python benchmarks/search_strength.py --only speed --decisions 2000
-    python benchmarks/search_strength.py --only speed --budgets 5000 --threads 1,2
+    python benchmarks/search_strength.py --only speed --budgets default --threads 1,2
     python benchmarks/search_strength.py --only levels --tables conga2,house2 --games 20000 --search-games 300
 
+- ``--budgets``: playouts per decision, by comma; ``default``: the name ``search``
+  alone, each table's default budget (SearchBot.default_playouts).
 - ``strength``: for each budget, the search bot against ``--against`` (default expert)
-  heads-up under conga (half of the games S E, half E S) and 4 players under the house
-  rules (half S E S E, half E S E S): the search bots' share of the games won by either
-  kind (drawn and stalled games left out) with a 95% Wilson interval, and games/s. The
-  C engine plays the games (the same games the Python loop would play).
+  on each table of ``--tables`` (by default heads-up under conga, half of the games S E,
+  half E S, and 4 players under the house rules, half S E S E, half E S E S): the
+  search bots' share of the games won by either kind (drawn and stalled games left
+  out) with a 95% Wilson interval, and games/s. The C engine plays the games (the same
+  games the Python loop would play).
 - ``levels``: every level against every other (``--levels``, weakest first: random,
-  greedy, expert and the search at 250, 1000 and its default budget), on each table of
+  greedy, expert and the search at 250, 1000 and each table's default), on each table of
   ``--tables``: heads-up and 4 players, under conga and the house rules (4 players: two
   seats of each, alternating). For each pair, the stronger level's share of the games
   won by either (the later one in ``--levels``; half of the games each way round;
@@ -26,8 +29,8 @@ Not a timed test: a script that plays many whole games and prints what it measur
 - ``speed``: the wall time of each search decision (draw or discard) taken through
   :class:`~chinchon.bots.SearchBot` in the Python loop (the view built from the
   Observation included: what a server's bot seat pays), for each budget, one process:
-  median, p99 and max, in milliseconds, under the house rules (barajamos) (4 players) and conga
-  (2 players); with ``--threads``, for each number of threads (the same decisions: the
+  median, p99 and max, in milliseconds, on each table of ``--tables``; with
+  ``--threads``, for each number of threads (the same decisions: the
   choice does not depend on it; the CPU time is the deciding thread's alone, the wall
   time the one a table waits).
 """
@@ -46,8 +49,8 @@ from chinchon.simulation.plot import proportion_interval  # imports no matplotli
 
 def match(a: str, b: str, games: int, players: int, rules: str, seed: int, jobs: int) -> dict:
     """``a`` against ``b`` in alternating seats: a's share of the games either won."""
-    first = [a, b] * (players // 2)
-    second = [b, a] * (players // 2)
+    first = [(a, b)[s % 2] for s in range(players)]
+    second = [(b, a)[s % 2] for s in range(players)]
     half = games // 2
     t = time.perf_counter()
     wins = {a: 0, b: 0}
@@ -74,11 +77,12 @@ def result_cells(m: dict) -> str:
             f"| {m['draws'] + m['stalled']} | {m['games_per_s']:.1f}")
 
 
-#: the tables of ``--tables``: (players, rules) by name
-TABLES = {"conga2": (2, "conga"), "house2": (2, "barajamos"), "conga4": (4, "conga"),
-          "house4": (4, "barajamos")}
+#: the tables of ``--tables``: (players, rules) by name: conga or house (the house rules)
+#: and the players, 2 to 6 (``conga2``, ``house4``, ``house6``)
+TABLES = {f"{name}{players}": (players, rules) for name, rules in
+          (("conga", "conga"), ("house", "barajamos")) for players in range(2, 7)}
 #: the levels of ``levels``, weakest first
-LEVELS = f"random,greedy,expert,search:250,search:1000,search:{SearchBot.DEFAULT_PLAYOUTS}"
+LEVELS = "random,greedy,expert,search:250,search:1000,search"
 
 
 def table_names(text: str) -> list[str]:
@@ -86,8 +90,8 @@ def table_names(text: str) -> list[str]:
     names = ["conga2", "house4"] if text == "both" else [t.strip() for t in text.split(",")]
     for name in names:
         if name not in TABLES:
-            raise SystemExit(f"unknown table {name!r}; the tables are both, "
-                             f"{', '.join(TABLES)}")
+            raise SystemExit(f"unknown table {name!r}; the tables are both, or conga or "
+                             f"house with 2 to 6 players: {', '.join(TABLES)}")
     return names
 
 
@@ -162,21 +166,22 @@ def main() -> None:
     ap.add_argument("--only", choices=("strength", "levels", "speed"), default=None)
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--decisions", type=int, default=1000)
-    ap.add_argument("--budgets", default=f"250,1000,{SearchBot.DEFAULT_PLAYOUTS}")
+    ap.add_argument("--budgets", default="250,1000,default",
+                    help="playouts per decision, by comma; default: each table's (search)")
     ap.add_argument("--against", default="expert")
     ap.add_argument("--threads", default="1",
                     help="speed: the search's threads, by comma (e.g. 1,2)")
     ap.add_argument("--tables", default="both",
-                    help="the tables of strength and levels, by comma: conga2, house2, "
-                         "conga4, house4 (2 or 4 players, conga or the house rules); "
-                         "both: conga2,house4")
+                    help="the tables, by comma: conga or house (the house rules) and the "
+                         "players, 2 to 6 (conga2, house4, house6); both: conga2,house4")
     ap.add_argument("--levels", default=LEVELS, help="the levels of levels, weakest first")
     ap.add_argument("--search-games", type=int, default=200,
                     help="the games of a levels pair where a search level plays")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=27)
     args = ap.parse_args()
-    budgets = [f"search:{b}" for b in args.budgets.split(",") if b]
+    budgets = ["search" if b.strip() == "default" else f"search:{b.strip()}"
+               for b in args.budgets.split(",") if b.strip()]
     tables = table_names(args.tables)
     if args.only in (None, "strength"):
         print(f"## strength: search against {args.against}, {args.games} games each\n")
@@ -199,7 +204,7 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|")
         thread_counts = [int(x) for x in args.threads.split(",") if x.strip()]
         for name in budgets:
-            for players, rules in (TABLES["house4"], TABLES["conga2"]):
+            for players, rules in (TABLES[t] for t in tables):
                 for threads in thread_counts:
                     ts, ws = decision_times(name, players, rules, args.decisions, args.seed,
                                             threads)
