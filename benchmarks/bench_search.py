@@ -1,9 +1,9 @@
 """The search bot's decisions (pytest-benchmark; outside testpaths).
 
 Run: ``pytest benchmarks/bench_search.py``. One discard decision of ``SearchBot`` at the
-default budget (the view built from the Observation included: what a server's bot seat
-pays) in a fixed position of a 4-player house-rules game and of a 2-player conga game,
-one thread; and the same decision at a fixed 1000 playouts, so that the cost of the
+table's default budget (the view built from the Observation included: what a server's
+bot seat pays) in a fixed position of a 4-player house-rules game and of a 2-player
+conga game, one thread; and the same decision at a fixed 1000 playouts, so that the cost of the
 search itself compares across versions whose default budgets differ; and at the default
 budget on 2 threads (the same choice; the wall time a table waits). Target: <= 20 ms
 at the default budget (docs/bots.md; the distribution over whole games, p99 included,
@@ -42,5 +42,5 @@ def test_search_discard(benchmark, players, rules, playouts, threads):
     card, close = benchmark.pedantic(bot.choose_discard, args=(obs, seat), rounds=30,
                                      iterations=1, warmup_rounds=2)
     assert card in obs.held(seat)
-    benchmark.extra_info["playouts"] = playouts or SearchBot.DEFAULT_PLAYOUTS
+    benchmark.extra_info["playouts"] = playouts or SearchBot.default_playouts(players)
     benchmark.extra_info["threads"] = threads

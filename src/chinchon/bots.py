@@ -342,7 +342,8 @@ class SearchBot(Bot):
     The budget: ``playouts`` in all per decision at most (a decision ends early once
     every other choice is far behind the expert's or could no longer be taken:
     docs/bots.md#the-search-bot, step 4; deterministic: the same observation and seed
-    give the same choice), or ``ms`` of wall time (not deterministic).
+    give the same choice), or ``ms`` of wall time (not deterministic); neither: the
+    table's default, :meth:`default_playouts` for the players of the observation.
     ``threads``: the threads that play a decision's samples out (the calling one among
     them; POSIX systems, elsewhere one): the same choice on any number, in less wall
     time where the cores are free (a server's bot seat; a simulation gains more from
@@ -353,8 +354,11 @@ class SearchBot(Bot):
     engine); an error where it is not built."""
 
     name = "search"
-    #: the most playouts per decision of the name ``search``
+    #: the most playouts per decision of the name ``search`` at a table of 2 or 3 players
     DEFAULT_PLAYOUTS = 5000
+    #: the same at a table of 4 players or more, whose playouts take longer (more seats'
+    #: turns): within the time a server table waits on a slower machine (docs/bots.md)
+    DEFAULT_PLAYOUTS_LARGE = 3000
     #: the largest budget a name takes (playouts or milliseconds)
     MAX_BUDGET = 4_000_000
     #: the most threads a decision takes
@@ -364,8 +368,6 @@ class SearchBot(Bot):
                  ms: Optional[int] = None, threads: int = 1) -> None:
         super().__init__(seed)
         self.check_threads(threads)
-        if playouts is None and ms is None:
-            playouts = self.DEFAULT_PLAYOUTS
         for what, value in (("playouts", playouts), ("ms", ms)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                       or not 0 < value <= self.MAX_BUDGET):
@@ -381,6 +383,11 @@ class SearchBot(Bot):
         self._seen: Optional[tuple[int, int, Optional[int]]] = None
 
     @classmethod
+    def default_playouts(cls, players: int) -> int:
+        """The playouts per decision of the name ``search`` at a table of ``players``."""
+        return cls.DEFAULT_PLAYOUTS if players <= 3 else cls.DEFAULT_PLAYOUTS_LARGE
+
+    @classmethod
     def check_threads(cls, threads: object) -> None:
         """An error unless ``threads`` is a number of threads a search bot takes."""
         if (isinstance(threads, bool) or not isinstance(threads, int)
@@ -390,7 +397,10 @@ class SearchBot(Bot):
 
     @classmethod
     def from_name(cls, name: str, seed: Optional[int] = None) -> SearchBot:
-        """The bot of a canonical name ``search:<playouts>`` or ``search:<ms>ms``."""
+        """The bot of a canonical name: ``search`` (the table's default budget),
+        ``search:<playouts>`` or ``search:<ms>ms``."""
+        if name == "search":
+            return cls(seed)
         budget = name[len("search:"):]
         if budget.endswith("ms"):
             return cls(seed, ms=int(budget[:-2]))
@@ -398,8 +408,11 @@ class SearchBot(Bot):
 
     @property
     def spec(self) -> str:
-        """The bot's name with its budget (``search:1000``, ``search:10ms``)."""
-        return f"search:{self.ms}ms" if self.ms else f"search:{self.playouts}"
+        """The bot's name with its budget (``search:1000``, ``search:10ms``; ``search``:
+        the table's default)."""
+        if self.ms:
+            return f"search:{self.ms}ms"
+        return f"search:{self.playouts}" if self.playouts else "search"
 
     @staticmethod
     def _view_args(obs: Observation, seat: int, discard: bool) -> tuple[Any, ...]:
@@ -427,7 +440,8 @@ class SearchBot(Bot):
         prev = seen[2] if seen is not None and seen[:2] == when else None
         return functools.partial(
             self._binding._search_choose, *self._view_args(obs, seat, discard),
-            self.playouts, self.ms * 1000, self.rng.next64(), prev, self.threads)
+            self.playouts or (0 if self.ms else self.default_playouts(obs.players)),
+            self.ms * 1000, self.rng.next64(), prev, self.threads)
 
     def draw_decision(self, obs: Observation, seat: int) -> Callable[[], str]:
         """:meth:`choose_draw` in two halves: the observation is read and the seed drawn
@@ -472,16 +486,17 @@ BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert"
 _FORMS = "random, greedy, expert, search, search:<playouts> (e.g. search:2000), search:<ms>ms (e.g. search:10ms)"
 
 
-def bot_name(spec: object) -> str:
+def bot_name(spec: object, players: Optional[int] = None) -> str:
     """The canonical name of the bot name ``spec``: one of :data:`BOTS` (case and spaces
-    ignored), the search's with its budget spelt out (``'search'`` ->
-    ``'search:<SearchBot.DEFAULT_PLAYOUTS>'``, ``'search:10ms'``); an error naming the
-    accepted forms otherwise (``search:0``, ``search:-1``, ``search:abc`` among them)."""
+    ignored), the search's with its budget (``'search:2000'``, ``'search:10ms'``;
+    ``'search'``, the table's default budget, spelt out for a table of ``players``:
+    ``'search:<SearchBot.default_playouts(players)>'``); an error naming the accepted
+    forms otherwise (``search:0``, ``search:-1``, ``search:abc`` among them)."""
     if not isinstance(spec, str):
         raise ChinchonError(f"a bot name must be a str, got {shown(spec)}; choose from {_FORMS}")
     name = spec.strip().lower()
     if name == "search":
-        return f"search:{SearchBot.DEFAULT_PLAYOUTS}"
+        return name if players is None else f"search:{SearchBot.default_playouts(players)}"
     if name.startswith("search:"):
         budget = name[len("search:"):].strip()
         ms = budget.endswith("ms")
@@ -498,7 +513,8 @@ def bot_name(spec: object) -> str:
 
 def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None, *,
              threads: int = 1) -> Bot:
-    """A bot from a name (:func:`bot_name`: one of :data:`BOTS`, or ``search:<budget>``),
+    """A bot from a name (:func:`bot_name`: one of :data:`BOTS`, or ``search:<budget>``;
+    ``search`` alone takes the default budget of each table it plays at),
     a Bot class, or a Bot (returned as is). ``threads``: a search bot's threads
     (:class:`SearchBot`; the other bots play on the calling thread), 1..64."""
     SearchBot.check_threads(threads)
@@ -507,7 +523,7 @@ def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None, *,
     if isinstance(spec, type) and issubclass(spec, Bot):
         return spec(seed)
     name = bot_name(spec)
-    if name.startswith("search:"):
+    if name.startswith("search"):
         bot = SearchBot.from_name(name, seed)
         bot.threads = threads
         return bot

@@ -28,7 +28,12 @@ PURE = chinchon.IMPLEMENTATION == "python"
 # ------------------------------------------------------------------ names and budgets
 
 def test_names_and_budgets():
-    assert bot_name("search") == f"search:{SearchBot.DEFAULT_PLAYOUTS}"
+    assert bot_name("search") == "search"  # the default budget of each table
+    for players in (2, 3):
+        assert bot_name(" Search ", players) == f"search:{SearchBot.DEFAULT_PLAYOUTS}"
+    for players in (4, 5, 6):
+        assert bot_name("search", players) == f"search:{SearchBot.DEFAULT_PLAYOUTS_LARGE}"
+    assert bot_name("search:2000", 4) == "search:2000" and bot_name("greedy", 4) == "greedy"
     assert bot_name(" Search:2000 ") == "search:2000"
     assert bot_name("search:10ms") == "search:10ms"
     assert bot_name("search:007") == "search:7"
@@ -37,7 +42,10 @@ def test_names_and_budgets():
     assert bot.spec == "search:300" and bot.rng == make_bot("greedy", 5).rng
     timed = make_bot("search:3ms")
     assert (timed.playouts, timed.ms, timed.spec) == (0, 3, "search:3ms")
-    assert make_bot("search").playouts == SearchBot.DEFAULT_PLAYOUTS
+    default = make_bot("search")
+    assert (default.playouts, default.ms, default.spec) == (0, 0, "search")
+    assert repr(SearchBot()) == "SearchBot('search')"
+    assert SearchBot.DEFAULT_PLAYOUTS_LARGE < SearchBot.DEFAULT_PLAYOUTS
     assert isinstance(make_bot(SearchBot), SearchBot)
     assert list(bots_module.BOTS) == ["random", "greedy", "expert", "search"]
 
@@ -77,6 +85,40 @@ def test_make_bot_gives_search_bots_their_threads():
     assert make_bot("search:2ms", threads=2).threads == 2
     assert make_bot("search").threads == 1
     assert isinstance(make_bot("expert", 1, threads=4), ExpertBot)  # one thread: ignored
+
+
+class _Spy:
+    """A binding that records the arguments of each search it passes on."""
+
+    def __init__(self, binding):
+        self.binding = binding
+        self.calls = []
+
+    def _search_choose(self, *args):
+        self.calls.append(args)
+        return self.binding._search_choose(*args)
+
+
+@pytest.mark.parametrize("players,rules", [(2, "conga"), (3, "barajamos"), (4, "barajamos"),
+                                           (6, "barajamos")])
+def test_the_default_budget_is_the_tables(players, rules):
+    """``search`` alone searches as ``search:<default_playouts(players)>``: the same calls
+    to the core, the same choices, at draws and discards; the other default differs."""
+    expected = SearchBot.default_playouts(players)
+    other = (SearchBot.DEFAULT_PLAYOUTS_LARGE if expected == SearchBot.DEFAULT_PLAYOUTS
+             else SearchBot.DEFAULT_PLAYOUTS)
+    game = _mid_hand(players, rules, 60 + players, 7)
+    seat = game.turn
+    obs = Observation(game, seat)
+    calls = []
+    for spec in ("search", f"search:{expected}", f"search:{other}"):
+        bot = make_bot(spec, 9)
+        bot._binding = _Spy(bot._binding)
+        choice = (bot.choose_draw(obs, seat) if game.phase == "draw"
+                  else bot.choose_discard(obs, seat))
+        calls.append((bot._binding.calls, choice))
+    assert len(calls[0][0]) == 1 and calls[0] == calls[1]
+    assert calls[0][0] != calls[2][0]
 
 
 def test_unknown_bot_names_the_forms():
@@ -283,6 +325,22 @@ def test_deterministic_for_a_seed_and_playouts():
     assert a.stats() == b.stats()
     assert [r.totals for r in a.records] == [r.totals for r in b.records]
     assert a.bots == ["search:80", "expert"]
+
+
+@pytest.mark.parametrize("players,rules", [(2, "conga"), (4, None)])
+def test_the_engine_plays_the_tables_default(players, rules):
+    """``search`` alone in the C engine is the table's default budget, spelt out."""
+    spelt = f"search:{SearchBot.default_playouts(players)}"
+    a = simulate(1, players, bots=engine_diff.seat_bots("search,greedy", players), seed=2,
+                 rules=rules, engine="native")
+    b = simulate(1, players, bots=engine_diff.seat_bots(f"{spelt},greedy", players), seed=2,
+                 rules=rules, engine="native")
+    assert [r.totals for r in a.records] == [r.totals for r in b.records]
+    named = ("bots", "wins_per_bot")
+    assert ({k: v for k, v in a.stats().items() if k not in named}
+            == {k: v for k, v in b.stats().items() if k not in named})
+    assert a.bots[0] == "search" and b.bots[0] == spelt
+    assert builtin_bots(["search"] * players) == [spelt] * players
 
 
 # ------------------------------------------------------------------ every hand ends

@@ -114,6 +114,13 @@ def test_same_games_against_the_search_bot():
     assert _same_trajectory(vec, ref, scaled(300), seed=11) > 0
 
 
+def test_same_games_against_the_default_search():
+    """``search`` alone: the table's default budget in the C env as in SearchBot."""
+    vec, ref = _pair(1, 4, "search")
+    assert vec.opponents == ["search"] * 3
+    assert _same_trajectory(vec, ref, 30, seed=4) > 0
+
+
 def test_same_games_with_illegal_actions_penalised():
     vec, ref = _pair(4, 2, "greedy", None, illegal_action_penalty=-3.5)
     _same_trajectory(vec, ref, scaled(1_000), seed=9, illegal=0.1)

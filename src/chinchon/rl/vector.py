@@ -116,7 +116,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         others = iter(self.opponents)
-        seat_bots = [next(others) if s != seat else "greedy" for s in range(players)]
+        # the search's default budget spelt out for this table (the engine takes budgets)
+        seat_bots = [_bots.bot_name(next(others), players) if s != seat else "greedy"
+                     for s in range(players)]
         constant = E.Encoder(players, self.rules, _decks(players)).observe(seat)
         self._tables = _native.Tables(
             num_envs, players, seat_bots, self.rules, seat, reward == "hand", max_turns,

@@ -34,19 +34,21 @@ _NATIVE_MINUS_TEN = 2**31 - 1
 
 def builtin_bots(specs: Sequence[BotSpec]) -> Optional[list[str]]:
     """The built-in bots' names of ``specs``, one per seat, or None when a seat is not
-    a built-in bot (a custom class or a subclass)."""
+    a built-in bot (a custom class or a subclass). The search's with its budget: that
+    of the name, or the default of a table of ``len(specs)`` players."""
     names = []
+    players = len(specs)
     for spec in specs:
         if isinstance(spec, str):
             try:
-                names.append(_bots.bot_name(spec))  # search's with its budget
+                names.append(_bots.bot_name(spec, players))
             except ChinchonError:
                 return None
             continue
         name = next((n for n, cls in _bots.BOTS.items() if spec is cls), None)
         if name is None:
             return None
-        names.append(_bots.bot_name(name))
+        names.append(_bots.bot_name(name, players))
     return names
 
 
