@@ -329,13 +329,18 @@ def test_deterministic_for_a_seed_and_playouts():
 
 @pytest.mark.parametrize("players,rules", [(2, "conga"), (4, None)])
 def test_the_engine_plays_the_tables_default(players, rules):
-    """``search`` alone in the C engine is the table's default budget, spelt out."""
+    """``search`` alone in the C engine is the table's default budget, spelt out, and
+    the Python loop's SearchBot plays the same game."""
     spelt = f"search:{SearchBot.default_playouts(players)}"
     a = simulate(1, players, bots=engine_diff.seat_bots("search,greedy", players), seed=2,
                  rules=rules, engine="native")
     b = simulate(1, players, bots=engine_diff.seat_bots(f"{spelt},greedy", players), seed=2,
                  rules=rules, engine="native")
+    c = simulate(1, players, bots=engine_diff.seat_bots("search,greedy", players), seed=2,
+                 rules=rules, engine="python")
     assert [r.totals for r in a.records] == [r.totals for r in b.records]
+    assert [(r.totals, r.hands, r.winner) for r in a.records] == [
+        (r.totals, r.hands, r.winner) for r in c.records]
     named = ("bots", "wins_per_bot")
     assert ({k: v for k, v in a.stats().items() if k not in named}
             == {k: v for k, v in b.stats().items() if k not in named})
