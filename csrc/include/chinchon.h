@@ -580,9 +580,9 @@ typedef struct cc_search_view {
  * seat's chance to win the game, from the totals, who is in and the chips). The budget:
  * `playouts` in all at most (> 0; the race drops a candidate far behind the expert's
  * choice or that could no longer be taken, and ends when that choice alone is left),
- * else `micros` of wall time (> 0; every candidate on every sample).
- * `threads`: the threads that play the samples out, the calling thread among them (0 or 1: it alone; POSIX
- * systems only, elsewhere always it alone); the calling thread deals every sample, in
+ * else `micros` of wall time (> 0; every candidate on every sample). `threads`: the
+ * threads that play the samples out, the calling thread among them (0 or 1: it alone;
+ * POSIX systems only, elsewhere always it alone); the calling thread deals every sample, in
  * order, so the same view, seed and playouts give the same choice on any number of
  * threads. Draw: 1 in *choice to take the pile's top. Discard: the card in *choice, 1
  * in *close to close. CC_ERR_BAD_ARGUMENT: a view the cards cannot fit, no budget, or

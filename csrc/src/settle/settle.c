@@ -163,8 +163,8 @@ static void consider(seat *z, const own_meld *const *own, int n)
 }
 
 /* The best plan of a 7-card hand onto the targets of z->s (its items found: cc_lay_items):
- * every collection of own melds (none, one, two -- the same one twice when the hand holds it twice), each pair
- * put in ascending key order. <= 1 + k + k(k+1)/2 lay-off searches for k candidates. */
+ * every collection of own melds (none, one, two -- the same one twice when the hand
+ * holds it twice), each pair put in ascending key order. <= 1 + k + k(k+1)/2 lay-off searches for k candidates. */
 static void best_plan(seat *z, int decks)
 {
     own_meld cand[CC_VAR_MAX_CAND];
@@ -346,8 +346,7 @@ static void settle_opponent(const cc_rules *rules, int k, cc_hand hand, cc_settl
     if (z.s.n_tg > 0) {
         z.s.cap = 4 * out->decks;
         z.s.tg = tg;
-        if (cc_lay_any(rules, &z.s, hand))
-            cc_lay_items(rules, &z.s, hand);
+        cc_lay_items(rules, &z.s, hand);
     }
     if (z.s.n_all == 0) {
         /* nothing to lay off onto, or no card with somewhere to go: the best arrangement

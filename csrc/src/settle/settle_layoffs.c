@@ -144,6 +144,30 @@ CC_INLINE int item_of(cc_hand hand, int c, int *copies)
     return cc_popcount(hand.once & below) + cc_popcount(hand.twice & below);
 }
 
+/* Whether any card of the hand might have an option by cc_lay_items's rules: a natural
+ * card of a set's rank with room, or next to a run's places (the first of any chain
+ * onto it), or a joker with a meld without one; `all`: the places of a suit. 0: none
+ * has (half the opponents the search's playouts settle at 4 players), without finding
+ * the items. O(targets). */
+static int any_option(const cc_lay_search *s, uint64_t naturals, uint64_t nat, int jokers,
+                      unsigned all)
+{
+    int t;
+    for (t = 0; t < s->n_tg; t++) {
+        const cc_lay_target *g = &s->tg[t];
+        if (g->kind == CC_SET) {
+            if (g->count < s->cap
+                && ((jokers && !g->joker) || (naturals & (CC_LANES << (g->rank - 1))) != 0))
+                return 1;
+        } else {
+            const unsigned next = ((g->lane << 1) | (g->lane >> 1)) & ~g->lane & all;
+            if ((jokers && !g->joker) || ((unsigned)(nat >> (16 * g->suit)) & next) != 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* The items of a hand (raw, valid, <= 7 cards: one per card, a copy held twice two) and
  * their options onto the targets, target by target so that each item's options come in
  * ascending code order: a natural card onto a set of its rank with room, or onto a run
@@ -159,6 +183,10 @@ void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
     int deck = rules->deck, places = deck == 40 ? 10 : CC_NRANKS, n_tg = s->n_tg;
     int cap = s->cap, n, i, t, k, copies;
     uint8_t cards[2 * CC_HAND_CARDS];
+    if (!any_option(s, naturals, nat, jokers != 0, (1u << places) - 1u)) {
+        s->n_all = 0;
+        return;
+    }
     n = cc_hand_indices(hand, cards);
     s->n_all = n < CC_HAND_CARDS ? n : CC_HAND_CARDS; /* 7: the hand is valid */
     memcpy(s->card, cards, (size_t)s->n_all);
@@ -235,32 +263,6 @@ void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand)
         n++;
     }
     s->n_all = n;
-}
-
-/* Whether any card of the hand might have an option by cc_lay_items's rules: a natural
- * card of a set's rank with room, or next to a run's places (the first of any chain
- * onto it), or a joker with a meld without one. 0: cc_lay_items would keep no card.
- * O(targets). */
-int cc_lay_any(const cc_rules *rules, const cc_lay_search *s, cc_hand hand)
-{
-    const uint64_t jm = rules->joker_mask, naturals = hand.once & ~jm;
-    const uint64_t nat = cc_space_compact(rules->deck, naturals);
-    const unsigned all = rules->deck == 40 ? 0x3FFu : 0xFFFu;
-    const int jokers = (hand.once & jm) != 0;
-    int t;
-    for (t = 0; t < s->n_tg; t++) {
-        const cc_lay_target *g = &s->tg[t];
-        if (g->kind == CC_SET) {
-            if (g->count < s->cap
-                && ((jokers && !g->joker) || (naturals & (CC_LANES << (g->rank - 1))) != 0))
-                return 1;
-        } else {
-            const unsigned next = ((g->lane << 1) | (g->lane >> 1)) & ~g->lane & all;
-            if ((jokers && !g->joker) || ((unsigned)(nat >> (16 * g->suit)) & next) != 0)
-                return 1;
-        }
-    }
-    return 0;
 }
 
 /* Select the items of the cards of rest (within the hand of cc_lay_items): a card held once

@@ -68,13 +68,10 @@ typedef struct cc_lay_search {
 } cc_lay_search;
 
 /* Where each card of the hand may go (a superset of what the cards left by any own
- * melds can reach; the leaves check the rest), once per hand. s->cap, s->tg and s->n_tg
+ * melds can reach; the leaves check the rest), once per hand; s->n_all 0 when no card
+ * has anywhere to go (told from the targets alone first). s->cap, s->tg and s->n_tg
  * set; the hand valid, <= 7 cards. O(targets + options). */
 CC_INTERNAL void cc_lay_items(const cc_rules *rules, cc_lay_search *s, cc_hand hand);
-
-/* Whether any card of the hand might have somewhere to go (0: cc_lay_items would keep
- * none; a cheap test of the targets alone). s->cap, s->tg and s->n_tg set. O(targets). */
-CC_INTERNAL int cc_lay_any(const cc_rules *rules, const cc_lay_search *s, cc_hand hand);
 
 /* Select the items of the cards of rest (within the hand of cc_lay_items); returns the
  * points they hold. O(items). */
