@@ -162,9 +162,10 @@ static void consider(seat *z, const own_meld *const *own, int n)
     }
 }
 
-/* The best plan of a 7-card hand onto the targets of z->s (its items found: cc_lay_items):
- * every collection of own melds (none, one, two -- the same one twice when the hand
- * holds it twice), each pair put in ascending key order. <= 1 + k + k(k+1)/2 lay-off searches for k candidates. */
+/* The best plan of a 7-card hand onto the targets of z->s, its items already found
+ * (cc_lay_items): every collection of own melds (none, one, two -- the same one twice
+ * when the hand holds it twice), each pair put in ascending key order.
+ * <= 1 + k + k(k+1)/2 lay-off searches for k candidates. */
 static void best_plan(seat *z, int decks)
 {
     own_meld cand[CC_VAR_MAX_CAND];
