@@ -45,6 +45,15 @@ ARTIFACTS = Path(os.environ.get("CHINCHON_ARTIFACTS") or Path(__file__).parent /
 
 NAME = "Ana <b>&amp; \"quotes\""
 
+#: how often a wait looks at the page again, in seconds (Selenium's default, 0.5, would
+#: sleep half a second at each of the hundreds of waits of a hand played by clicking)
+POLL = 0.02
+
+
+def waiting(driver: Any, seconds: float, **kwargs: Any) -> WebDriverWait:
+    """A wait of up to ``seconds`` that looks at the page every :data:`POLL` seconds."""
+    return WebDriverWait(driver, seconds, poll_frequency=POLL, **kwargs)
+
 
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
@@ -74,11 +83,24 @@ if (document.querySelector('#hand .left')) return 'discard';
 return null;
 """
 
+#: the hand as drawn, in one round trip: each card's data-card and its points-left
+#: label's data-points and data-close (null where the card closes nothing); null while a
+#: view is being drawn and some card has no label yet
+HAND_JS = """
+const cards = Array.from(document.querySelectorAll('#hand .card'));
+if (cards.some((c) => !c.querySelector('.left'))) return null;
+return cards.map((c) => {
+  const label = c.querySelector('.left');
+  return [c.getAttribute('data-card'), label.getAttribute('data-points'),
+          label.getAttribute('data-close')];
+});
+"""
+
 
 def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
     d = browser
     d.get(web_server.http + "/")
-    wait = WebDriverWait(d, 20)
+    wait = waiting(d, 20)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#players option"))
     d.find_element(By.ID, "name").send_keys(NAME)
     # the note under the rules is the chosen preset's description, as the server sent it
@@ -97,7 +119,7 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
 
     # the name is shown as typed, as text: no element was made of it (the seat box is
     # re-drawn on every view, so read it inside the wait)
-    steady = WebDriverWait(d, 20, ignored_exceptions=(StaleElementReferenceException,))
+    steady = waiting(d, 20, ignored_exceptions=(StaleElementReferenceException,))
     assert steady.until(lambda d: d.find_element(By.CSS_SELECTOR, "#me-seat .name").text) == NAME
     assert not d.find_elements(By.CSS_SELECTOR, "#me-seat b, #opponents b")
 
@@ -109,7 +131,7 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
     # and a hand has been settled after that (or the game ends)
     for _ in range(1500):
         try:
-            state = WebDriverWait(d, 30).until(lambda d: d.execute_script(STATE_JS))
+            state = waiting(d, 30).until(lambda d: d.execute_script(STATE_JS))
             if state == "over":
                 break
             if state == "summary":
@@ -127,23 +149,23 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
                 button = d.find_elements(By.CSS_SELECTOR, "#btn-rejoin:not([hidden])") or \
                     d.find_elements(By.CSS_SELECTOR, "#btn-ready:not([hidden])")
                 button[0].click()
-                WebDriverWait(d, 20).until(lambda d: d.find_element(By.ID, "bar-table").text != hand
-                                           or d.execute_script(STATE_JS) == "over")
+                waiting(d, 20).until(lambda d: d.find_element(By.ID, "bar-table").text != hand
+                                     or d.execute_script(STATE_JS) == "over")
                 continue
             if state == "draw":
                 d.find_element(By.ID, "stock").click()
-                WebDriverWait(d, 10).until(lambda d: d.execute_script(STATE_JS) != "draw")
+                waiting(d, 10).until(lambda d: d.execute_script(STATE_JS) != "draw")
                 continue
             # discard: every card carries the points left; compare with the library
-            cards = d.find_elements(By.CSS_SELECTOR, "#hand .card")
-            held = [c.get_attribute("data-card") for c in cards]
+            shown = d.execute_script(HAND_JS)
+            if shown is None:
+                continue  # a new view is being drawn: look again
+            held = [card for card, _, _ in shown]
             assert len(held) == 8
             hints = {str(h.card): h for h in chinchon.discard_hints(held)}
-            for c in cards:
-                label = c.find_element(By.CSS_SELECTOR, ".left")
-                h = hints[c.get_attribute("data-card")]
-                assert int(label.get_attribute("data-points")) == h.points
-                assert (label.get_attribute("data-close") or None) == h.outcome
+            for card, points, outcome in shown:
+                assert int(points) == hints[card].points
+                assert (outcome or None) == hints[card].outcome
             any_close = any(h.can_close for h in hints.values())
             close = d.find_element(By.ID, "btn-close")
             assert ("lit" in close.get_attribute("class")) == any_close
@@ -173,7 +195,7 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
             # until the server's next view is drawn: the hand is down to 7 cards (the page
             # may clear its selection before that view comes, so a selection gone proves
             # nothing), or the hand is settled
-            WebDriverWait(d, 10).until(
+            waiting(d, 10).until(
                 lambda d: d.execute_script(STATE_JS) in ("summary", "over")
                 or len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) != 8)
 
@@ -289,7 +311,7 @@ def _open_table(d: Any, server: Server, table: str) -> WebDriverWait:
     d.execute_script("localStorage.setItem('chinchon.seats', JSON.stringify(arguments[0]))",
                      {table: {"seat": 0, "token": TOKEN, "at": 0}})
     d.get(f"{server.http}/?{table}#t={table}")
-    return WebDriverWait(d, 20, ignored_exceptions=(StaleElementReferenceException,))
+    return waiting(d, 20, ignored_exceptions=(StaleElementReferenceException,))
 
 
 def _page_errors(d: Any) -> list[str]:
