@@ -94,6 +94,13 @@ return Array.from(document.querySelectorAll('#hand .card'), (c) => {
 });
 """
 
+#: at the draw: the hand's cards and the discard pile's top (null when the pile is empty)
+DRAW_JS = """
+const top = document.querySelector('#discard[data-card]');
+return [Array.from(document.querySelectorAll('#hand .card'), (c) => c.getAttribute('data-card')),
+        top && top.getAttribute('data-card')];
+"""
+
 
 def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
     d = browser
@@ -151,7 +158,16 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
                                      or d.execute_script(STATE_JS) == "over")
                 continue
             if state == "draw":
-                d.find_element(By.ID, "stock").click()
+                # as the greedy bot draws: the pile's top where it lowers the points
+                # (so Close is lit sooner, and the pile is clicked too)
+                held, top = d.execute_script(DRAW_JS)
+                source = "stock"
+                if top is not None:
+                    after = chinchon.discard_hints(held + [top])
+                    if (min(h.points for h in after) < chinchon.deadwood(held)
+                            or any(h.can_close for h in after)):
+                        source = "discard"
+                d.find_element(By.ID, source).click()
                 waiting(d, 10).until(lambda d: d.execute_script(STATE_JS) != "draw")
                 continue
             # discard: every card carries the points left; compare with the library
