@@ -158,8 +158,9 @@ def test_play_a_hand_by_clicking(web_server: Server, browser: Any) -> None:
                                      or d.execute_script(STATE_JS) == "over")
                 continue
             if state == "draw":
-                # as the greedy bot draws: the pile's top where it lowers the points
-                # (so Close is lit sooner, and the pile is clicked too)
+                # much as the greedy bot draws (without its first-round rule): the
+                # pile's top where it lowers the points or may close, so Close is lit
+                # sooner and the pile is clicked too
                 held, top = d.execute_script(DRAW_JS)
                 source = "stock"
                 if top is not None:
