@@ -80,6 +80,30 @@ def test_single_hands(native, name, rules, jokers, decks):
 
 @pytest.mark.parametrize("name,rules,jokers,decks", CONFIGS,
                          ids=[f"{c[0]}-j{c[2]}-d{c[3]}" for c in CONFIGS])
+def test_numpy_decks_are_the_decks_they_hold(native, name, rules, jokers, decks):
+    """``decks=`` of numpy's integer types gives the set capacity of that many decks, as
+    the int does (a 5-card set of one rank and a joker needs two decks)."""
+    hands = _hands(rules, jokers, decks, scaled(12), f"np{name}{jokers}{decks}")
+    if decks == 2 and rules.solver.joker_mask:
+        joker = next(i for i in sorted(pool_of(rules, 2)) if rules.is_joker(i))
+        hands.append(Hand(["5o", "5c", "5e", "5b", CARD_AT[joker]], decks=2))
+    for hand in hands:
+        cards = [str(c) for c in hand]
+        want = reference.best_melds(hand, rules=rules)
+        for impl in (native, reference):
+            for d in (np.int64(decks), np.uint8(decks)):
+                assert impl.best_melds(cards, decks=d, rules=rules) == want, (str(hand), d)
+                assert impl.deadwood(cards, decks=d, rules=rules) == want.points
+                if len(cards) == 7:
+                    assert impl.close_outcome(cards, decks=d, rules=rules) == \
+                        reference.close_outcome(hand, rules=rules)
+                if len(cards) == 8:
+                    assert impl.discard_hints(cards, decks=d, rules=rules) == \
+                        reference.discard_hints(cards, decks=decks, rules=rules)
+
+
+@pytest.mark.parametrize("name,rules,jokers,decks", CONFIGS,
+                         ids=[f"{c[0]}-j{c[2]}-d{c[3]}" for c in CONFIGS])
 def test_batches(native, name, rules, jokers, decks):
     hands = _hands(rules, jokers, decks, scaled(100), f"{name}{jokers}{decks}b")
     rows = _rows(hands, decks)

@@ -14,6 +14,7 @@
   GIL).
 """
 
+import operator
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -120,9 +121,23 @@ cdef int rules_for(object rules, object hand, object decks, cc_rules *out) excep
         out.decks = <uint8_t>decks
     elif decks is None and type(hand) is Hand:
         out.decks = <uint8_t>read_slot(hand, _H_DECKS, "_decks")
+    elif decks is not None and type(decks) is not int:  # numpy's integers too
+        out.decks = <uint8_t>_decks_given(decks)
     else:
-        out.decks = 0
+        out.decks = 0  # a bad decks= is refused with the hand
     return 0
+
+
+cdef int _decks_given(object decks) except -1:
+    """1 or 2 for a ``decks=`` of any integer type that says so, else 0 (the hand's
+    check then refuses it by name)."""
+    if isinstance(decks, bool):
+        return 0
+    try:
+        d = operator.index(decks)
+    except TypeError:
+        return 0
+    return d if d == 1 or d == 2 else 0
 
 
 # ---------------------------------------------------------------- slots
