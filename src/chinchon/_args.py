@@ -373,6 +373,20 @@ def cannot_close_error(closer: tuple[int, int], deadwood: int, rules: Rules) -> 
 # ---------------------------------------------------------------- outlook
 
 
+def read_once(obj: Any) -> Any:
+    """A one-shot iterable of cards (a generator, an iterator) as a list, read once, so
+    that a function that reads its hand or its unseen cards twice (to check them, then
+    for their order) sees them both times; anything else as it is."""
+    if obj is None or isinstance(obj, (Hand, Card, str, list, tuple, bytes, bytearray,
+                                       memoryview)):
+        return obj
+    try:
+        items = iter(obj)
+    except TypeError:
+        return obj  # refused by name where it is read
+    return list(items)
+
+
 def check_unseen(hand: HandLike, unseen: object, decks: Optional[int], rules: Rules,
                  exact: int, top: object = None) -> tuple[Hand, int, int, Optional[Card]]:
     """The arguments of ``outlook`` (``exact=8``) and ``draw_outlook`` (``exact=7``, with

@@ -93,6 +93,20 @@ def test_explicit_unseen_and_draw_outlook(oimpl):
     assert d2.stock.draws == 4 and d2.stock.p_minus_ten == 2 / 4
 
 
+def test_a_one_shot_iterable_is_read_once(oimpl):
+    """A generator or an iterator of cards is a hand like the list of its cards: the
+    outlook reads it once, however many times it looks at it."""
+    hand8, unseen = "1o 2o 3o 4o 5o 6c 7c 12c".split(), "1c 2c 7b".split()
+    for u in (None, unseen):
+        want = oimpl.outlook(hand8, u)
+        assert len(want) == 8
+        assert oimpl.outlook(iter(hand8), None if u is None else iter(u)) == want
+        assert oimpl.outlook((c for c in hand8), None if u is None else (c for c in u)) == want
+        want = oimpl.draw_outlook(hand8[:7], "12c", u)
+        assert oimpl.draw_outlook(iter(hand8[:7]), iter(["12c"]),
+                                  None if u is None else iter(u)) == want
+
+
 def test_unseen_checks(oimpl):
     hand = "1o 2o 3o 4c 4e 4b 12o 11c"
     with pytest.raises(DuplicateCardError, match="card 4c is both held and unseen"):

@@ -20,7 +20,7 @@ from ._results cimport draw_outlook_of, outlook_of
 import numpy as np
 
 from .._args import (check_rules, check_threads, check_unseen, normalize_outlook_batch,
-                     row_error, row_status, unseen_row_error, unseen_row_status)
+                     read_once, row_error, row_status, unseen_row_error, unseen_row_status)
 from ..cards import LANE_MASK, Card, Hand, coerce_cards
 from ..rules import HOUSE_RULES
 
@@ -95,6 +95,13 @@ cdef int _fast_unseen(object unseen, object decks, int nd, uint64_t cm, uint64_t
     return nd
 
 
+cdef inline object _once(object cards):
+    """read_once, without a call for the common types."""
+    if cards is None or type(cards) is Hand or type(cards) is str or type(cards) is list:
+        return cards
+    return read_once(cards)
+
+
 def outlook(hand8, unseen=None, *, decks=None, rules=None):
     cdef cc_hand h, u
     cdef int nd
@@ -105,6 +112,8 @@ def outlook(hand8, unseen=None, *, decks=None, rules=None):
     cdef cc_status st
     order = None
     cdef uint64_t cm = _card_mask(rules)  # a bad rules argument first, as check_unseen's caller
+    hand8 = _once(hand8)  # read more than once below
+    unseen = _once(unseen)
     nd = _fast_hand(hand8, decks, 8, &h)
     if nd:
         nd = _fast_unseen(unseen, decks, nd, cm, 0, h, &u)
@@ -132,6 +141,9 @@ def draw_outlook(hand7, top, unseen=None, *, decks=None, rules=None):
     cdef cc_prospect take, stock
     cdef cc_status st
     cm = _card_mask(rules)  # a bad rules argument first, as check_unseen's caller
+    hand7 = _once(hand7)  # read more than once below
+    top = _once(top)
+    unseen = _once(unseen)
     nd = _fast_hand(hand7, decks, 7, &h) if type(top) is Card else 0
     if nd:
         bit = (<uint64_t>1) << (<int>top.index)

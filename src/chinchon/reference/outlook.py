@@ -21,6 +21,7 @@ from .._args import (
     check_threads,
     check_unseen,
     normalize_outlook_batch,
+    read_once,
     row_error,
     row_status,
     unseen_row_error,
@@ -94,6 +95,7 @@ def outlook(hand8: HandLike, unseen: Any = None, *, decks: Optional[int] = None,
     does not hold), then the best of the 8 is discarded: fewest points, then the better
     close. Exact (no sampling). See docs/rules.md#the-outlook-one-draw-ahead."""
     rules = check_rules(rules)
+    hand8 = read_once(hand8)  # read twice below: checked, then for its order
     h, u_once, u_twice, _ = check_unseen(hand8, unseen, decks, rules, 8)
     order = list(h) if isinstance(hand8, Hand) else coerce_cards(hand8)
     view = solver_view(rules.solver, h.decks)
