@@ -367,6 +367,18 @@ def check_decks(decks: object) -> int | None:
 
 
 
+def _mask_int(mask: object) -> int:
+    """A mask as an int: any integer type, numpy's too; nothing else (no float, text or
+    bool)."""
+    if not isinstance(mask, bool):
+        try:
+            return _as_index(mask)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise InvalidHandError(
+        f"a mask is an int, or (once, twice) of ints, got {shown(mask)}")
+
+
 class Hand:
     """An immutable multiset of cards, single deck (``decks=1``) or double (``decks=2``).
 
@@ -406,11 +418,11 @@ class Hand:
             if len(mask) != 2:
                 raise InvalidHandError(
                     f"a double-deck mask is (once, twice), got {shown(mask)}")
-            once, twice = (int(x) for x in mask)
+            once, twice = (_mask_int(x) for x in mask)
             if decks is None:
                 decks = 2
         else:
-            once, twice = int(mask), 0
+            once, twice = _mask_int(mask), 0
             if decks is None:
                 decks = 1
         for name, m in (("once", once), ("twice", twice)):

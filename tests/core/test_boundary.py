@@ -67,7 +67,7 @@ def test_deadwood_of_every_form_as_the_reference(pieces, sep):
 
 @pytest.mark.parametrize("mask", [0, 1, 5, (1 << 12) | (1 << 28), cards.CARD_MASK, -1,
                                   1 << 13, 1 << 64, 1 << 80, (1 << 64) - 1, True, 7.0,
-                                  (3, 1), (1, 3), (1,)])
+                                  (3, 1), (1, 3), (1,), 7.5, "7", (1.0, 0), [1, 1]])
 @pytest.mark.parametrize("decks", [None, 1, 2])
 def test_from_mask_as_the_python_method(mask, decks):
     got = _outcome(Hand.from_mask, mask, decks=decks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import pickle
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -177,3 +178,16 @@ def test_mask_round_trip(cards):
 
 def test_mask_to_cards_order():
     assert [str(c) for c in mask_to_cards((1 << 4) | (1 << 20), 1 << 4)] == ["5o", "5o", "5c"]
+
+
+@pytest.mark.parametrize("mask", [7.0, 7.5, "7", True, [1, 1], None, (1.0, 0), (1, "0"),
+                                  (False, 0), np.array([7, 0], dtype=np.uint64)])
+def test_a_mask_that_is_not_an_int_is_refused_by_name(mask):
+    """Nothing is converted: a float, text, a bool or an array is not a mask."""
+    with pytest.raises(InvalidHandError, match="a mask is an int"):
+        Hand.from_mask(mask)
+
+
+def test_numpy_integers_are_masks():
+    assert Hand.from_mask(np.uint64(7)) == Hand.from_mask(7) == Hand("1o 2o 3o")
+    assert Hand.from_mask((np.uint64(7), np.int64(1))) == Hand("1o 1o 2o 3o", decks=2)
