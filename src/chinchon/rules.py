@@ -17,12 +17,13 @@ True
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple, Optional
 
-from .cards import JOKER_BITS, LANE_MASK, rank_of
+from .cards import JOKER_BITS, LANE_MASK, Card, as_card, rank_of
 from .errors import ChinchonError, shown
 
 __all__ = [
@@ -176,12 +177,31 @@ class SolverRules(_SolverFields):
         """Points of the card of bit ``index`` left unmatched: ``joker_points`` for a
         joker (the extra jokers' bits 12 and 28, the wild ace), else
         ``points[rank - 1]``."""
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+                index in JOKER_BITS or 0 <= index < 64 and rank_of(index) <= 12):
+            raise ChinchonError(f"{index!r} is not a card bit index")
         if index in JOKER_BITS or self.joker_mask >> index & 1:
             return self.joker_points
-        if isinstance(index, bool) or not isinstance(index, int) or not (
-                0 <= index < 64 and rank_of(index) <= 12):
-            raise ChinchonError(f"{index!r} is not a card bit index")
         return self.points[rank_of(index) - 1]
+
+
+def _card_bit(card: object) -> int:
+    """The bit index of ``card``: a :class:`~chinchon.Card`, its text or its bit index
+    (any integer type); anything else, or an index no card has, is refused by name."""
+    if type(card) is Card:
+        return card.index
+    if isinstance(card, str):
+        return as_card(card).index  # CardParseError names the text
+    if not isinstance(card, bool):
+        try:
+            index = operator.index(card)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if index in JOKER_BITS or 0 <= index < 64 and rank_of(index) <= 12:
+                return index
+    raise ChinchonError(
+        f"expected a Card, card text or a card's bit index, got {shown(card)}")
 
 
 def _int_field(name: str, value: object, lo: int, hi: Optional[int]) -> None:
@@ -329,17 +349,16 @@ class Rules:
         return self._plain  # type: ignore[attr-defined, no-any-return]
 
     def card_points(self, card: Any) -> int:
-        """Points of ``card`` (a :class:`~chinchon.Card` or its bit index) left unmatched
-        under these rules: ``joker_points`` for a joker, else the rank's entry of
+        """Points of ``card`` (a :class:`~chinchon.Card`, its text or its bit index) left
+        unmatched under these rules: ``joker_points`` for a joker, else the rank's entry of
         ``points``."""
-        index = card if isinstance(card, int) and not isinstance(card, bool) else card.index
-        return self._solver.card_points(index)  # type: ignore[attr-defined, no-any-return]
+        solver = self._solver  # type: ignore[attr-defined]
+        return solver.card_points(_card_bit(card))  # type: ignore[no-any-return]
 
     def is_joker(self, card: Any) -> bool:
-        """Whether ``card`` (a Card or bit index) is a joker under these rules: an extra
-        joker card, or the ace of coins under ``wild_ace_of_coins``."""
-        index = card if isinstance(card, int) and not isinstance(card, bool) else card.index
-        return bool(self._solver.joker_mask >> index & 1)  # type: ignore[attr-defined]
+        """Whether ``card`` (a Card, its text or its bit index) is a joker under these
+        rules: an extra joker card, or the ace of coins under ``wild_ace_of_coins``."""
+        return bool(self._solver.joker_mask >> _card_bit(card) & 1)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ names and JSON
 

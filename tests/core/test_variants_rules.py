@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
+import re
 
+import numpy as np
 import pytest
 
 import chinchon
@@ -195,6 +197,17 @@ def test_card_points_and_jokers():
     assert not HOUSE_RULES.is_joker(Card("1o"))
     with pytest.raises(ChinchonError):
         r.solver.card_points(13)
+    assert r.card_points("12b") == 10 and r.card_points(np.int64(0)) == 20
+    assert r.is_joker("*1") and r.is_joker(np.uint8(0)) and not r.is_joker("1c")
+
+
+@pytest.mark.parametrize("card", [-1, 13, 64, 100, 12.0, None, True, [0], "13o"])
+def test_card_points_and_jokers_refuse_what_is_not_a_card(card):
+    """Every refusal is a ChinchonError naming the argument, never a shift's error."""
+    for ask in (HOUSE_RULES.card_points, HOUSE_RULES.is_joker, Rules(jokers=2).card_points):
+        with pytest.raises(ChinchonError, match=re.escape(repr(card)) if card != "13o"
+                           else "13o"):
+            ask(card)
 
 
 @pytest.mark.parametrize("field, value", [("eliminate_above", -5), ("eliminate_above", -1),
