@@ -188,7 +188,7 @@ class SolverRules(_SolverFields):
 def _card_bit(card: object) -> int:
     """The bit index of ``card``: a :class:`~chinchon.Card`, its text or its bit index
     (any integer type); anything else, or an index no card has, is refused by name."""
-    if type(card) is Card:
+    if isinstance(card, Card):
         return card.index
     if isinstance(card, str):
         return as_card(card).index  # CardParseError names the text
@@ -352,13 +352,14 @@ class Rules:
         """Points of ``card`` (a :class:`~chinchon.Card`, its text or its bit index) left
         unmatched under these rules: ``joker_points`` for a joker, else the rank's entry of
         ``points``."""
-        solver = self._solver  # type: ignore[attr-defined]
-        return solver.card_points(_card_bit(card))  # type: ignore[no-any-return]
+        index = card.index if type(card) is Card else _card_bit(card)
+        return self._solver.card_points(index)  # type: ignore[attr-defined, no-any-return]
 
     def is_joker(self, card: Any) -> bool:
         """Whether ``card`` (a Card, its text or its bit index) is a joker under these
         rules: an extra joker card, or the ace of coins under ``wild_ace_of_coins``."""
-        return bool(self._solver.joker_mask >> _card_bit(card) & 1)  # type: ignore[attr-defined]
+        index = card.index if type(card) is Card else _card_bit(card)
+        return bool(self._solver.joker_mask >> index & 1)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ names and JSON
 
