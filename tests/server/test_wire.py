@@ -21,8 +21,12 @@ from .conftest import Server  # noqa: E402
 class Raw:
     """A WebSocket client that writes its frames by hand."""
 
-    def __init__(self, port: int, path: str = "/ws") -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port: int, path: str = "/ws", rcvbuf: Optional[int] = None) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf is not None:  # before connecting: the window it offers stays small
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(10)
+        self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
@@ -89,8 +93,8 @@ class Raw:
 def raw(server: Server) -> Iterator[Any]:
     opened: list[Raw] = []
 
-    def make(path: str = "/ws") -> Raw:
-        r = Raw(server.port, path)
+    def make(path: str = "/ws", rcvbuf: Optional[int] = None) -> Raw:
+        r = Raw(server.port, path, rcvbuf)
         opened.append(r)
         return r
 
@@ -143,3 +147,38 @@ def test_a_close_is_answered(raw: Any) -> None:
     c.frame(8, (1000).to_bytes(2, "big") + b"bye")
     assert c.closed_with() == 1000
     assert c.read() == (-1, b"")
+
+
+def test_a_peer_that_pings_and_never_reads_holds_one_pong(raw: Any) -> None:
+    """Pings answered while the peer's socket takes them; while it is full, only the
+    last ping's pong waits (memory bounded however long it pings), sent once the
+    socket takes more, before what the server sends after it. 100,000 pongs would
+    take 12.7 MB: more than the kernel's buffers hold for a peer whose receive buffer
+    is 4 KiB (before this rule every pong waited, and the server's first message
+    after them closed the connection as too slow)."""
+    c = raw(rcvbuf=4096)
+    assert c.message()["type"] == "welcome"
+    n = 100_000
+    frames = []
+    for i in range(n):
+        payload = b"%07d" % i + b"." * 118  # the longest a control frame may be
+        mask = os.urandom(4)
+        frames.append(bytes([0x89, 0x80 | len(payload)]) + mask
+                      + bytes(b ^ mask[k % 4] for k, b in enumerate(payload)))
+    for start in range(0, n, 1000):
+        c.sock.sendall(b"".join(frames[start:start + 1000]))
+    c.frame(1, b'{"type":"ping","id":1}')
+    pongs = []
+    while True:
+        opcode, payload = c.read()
+        if opcode == 10:
+            pongs.append(payload)
+            continue
+        assert opcode == 1, (opcode, payload)
+        assert json.loads(payload) == {"type": "pong", "id": 1}
+        break
+    assert len(pongs) < n // 2, len(pongs)
+    # in order, the skipped ones those of the pings answered while a later one came in,
+    # and the last ping's answered
+    seen = [int(p[:7]) for p in pongs]
+    assert seen == sorted(set(seen)) and seen[-1] == n - 1, seen[-5:]

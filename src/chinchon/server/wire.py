@@ -18,7 +18,7 @@ that is no UTF-8 with 1007; a ping is answered, and the server pings every
 late (1011); a close is answered and ends the connection. A peer that stops reading is
 written to until the transport's buffer is full, then its messages wait, bounded
 (:data:`SEND_QUEUE`, the same rule as the ASGI endpoint of :mod:`.app`): past that it
-is closed with 1013. Other paths are refused (403), as the app does.
+is closed with 1013; of its pings, only the last one's pong waits. Other paths are refused (403), as the app does.
 
 This module imports nothing of uvicorn: the class only has the constructor uvicorn
 calls (``config``, ``server_state``, ``app_state``) and reads the ``ws_*`` settings of
@@ -114,6 +114,7 @@ class Wire(asyncio.Protocol):
         self.lost = False                    # the transport is closed
         self.paused = False                  # the transport's buffer is full
         self.backlog: list[bytes] = []       # frames waiting for it to drain
+        self.pong: Optional[bytes] = None     # the pong of the peer's last ping, waiting too
         self.fragments: list[bytes] = []
         self.fragment_opcode: Optional[int] = None
         self.timer: Optional[asyncio.TimerHandle] = None   # the next ping, or its deadline
@@ -128,6 +129,7 @@ class Wire(asyncio.Protocol):
     def connection_lost(self, exc: Optional[Exception]) -> None:
         self.lost = self.close_sent = True
         self.backlog.clear()
+        self.pong = None
         for timer in (self.timer, self.close_timer):
             if timer is not None:
                 timer.cancel()
@@ -139,6 +141,9 @@ class Wire(asyncio.Protocol):
 
     def resume_writing(self) -> None:
         self.paused = False
+        if self.pong is not None:  # first: a control frame may come between messages
+            self.backlog.insert(0, self.pong)
+            self.pong = None
         if self.backlog and not self.lost:
             data, self.backlog = b"".join(self.backlog), []
             self.transport.write(data)
@@ -199,8 +204,15 @@ class Wire(asyncio.Protocol):
         elif opcode == _CLOSE:
             self._peer_closed(payload)
         elif opcode == _PING:
-            if not self.close_sent:
-                self._write(_header(_PONG, len(payload)) + payload)
+            pong = _header(_PONG, len(payload)) + payload
+            if self.close_sent:
+                pass
+            elif self.paused:
+                # only the last ping's pong waits (RFC 6455, 5.5.3, allows it): a peer
+                # that pings and never reads holds one pong, not one a ping
+                self.pong = pong
+            else:
+                self.transport.write(pong)
         elif opcode == _PONG:
             if self.timer is not None and self.ping_interval:  # the pong came in time
                 self.timer.cancel()
