@@ -39,12 +39,28 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Server:
-    """``python -m chinchon.server`` on 127.0.0.1, its own database file."""
+#: the app's own ASGI ``/ws`` under uvicorn (``chinchon serve`` serves it otherwise):
+#: argv: the database, the port, uvicorn's ``ws`` implementation
+_ASGI = """
+import sys, uvicorn
+from chinchon.server.app import create_app
+from chinchon.server.config import ServerConfig
+db, port, ws = sys.argv[1:]
+uvicorn.run(create_app(ServerConfig(db=db)), host="127.0.0.1", port=int(port), ws=ws,
+            log_level="warning")
+"""
 
-    def __init__(self, db: Path, *options: str, port: Optional[int] = None) -> None:
+
+class Server:
+    """``python -m chinchon.server`` on 127.0.0.1, its own database file; with ``asgi``
+    (uvicorn's ``ws`` setting) the app's ASGI ``/ws`` under uvicorn instead, with the
+    default settings (``options`` are then ignored)."""
+
+    def __init__(self, db: Path, *options: str, port: Optional[int] = None,
+                 asgi: Optional[str] = None) -> None:
         self.db = db
         self.options = options
+        self.asgi = asgi
         self.port = port or free_port()
         self.proc: Optional[subprocess.Popen[bytes]] = None
         self.start()
@@ -60,11 +76,12 @@ class Server:
     def start(self) -> None:
         self.log = self.db.with_suffix(f".{int(time.time() * 1000)}.log")
         self._log_file = open(self.log, "wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "chinchon.server", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", str(self.db), "--log-level", "warning",
-             *self.options],
-            stdout=self._log_file, stderr=subprocess.STDOUT)
+        command = [sys.executable, "-m", "chinchon.server", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--db", str(self.db), "--log-level", "warning",
+                   *self.options]
+        if self.asgi is not None:
+            command = [sys.executable, "-c", _ASGI, str(self.db), str(self.port), self.asgi]
+        self.proc = subprocess.Popen(command, stdout=self._log_file, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
             try:

@@ -39,6 +39,8 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 #: messages queued for one connection before it counts as too slow and is dropped
 SEND_QUEUE = 1024
+#: the longest a connection this side closes may take to end, in seconds
+CLOSE_SECONDS = 5.0
 
 _SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -79,7 +81,10 @@ class _SocketClient:
     only suspends when the socket cannot take more (the peer is not reading), so it is
     run right here and, in that rare case, finished by a task, with the messages that
     follow queued behind it in order. No task wakes per message (the server sends
-    three views or more for every action: this is much of its cost per action)."""
+    three views or more for every action: this is much of its cost per action). A close
+    is awaited whole in a task of its own: an ASGI server's close may time itself out
+    (uvicorn's ``websockets`` implementation does), which a coroutine can only do from
+    inside one task."""
 
     def __init__(self, asgi_send: Send) -> None:
         self.asgi_send = asgi_send
@@ -107,17 +112,26 @@ class _SocketClient:
         self.closed = True
         message: Message = {"type": "websocket.close", "code": code, "reason": reason}
         if self.busy is not None:
-            self.backlog.append(message)
+            self.backlog.append(message)  # the last: nothing more is queued
         else:
-            self._run(message)
+            self.busy = asyncio.ensure_future(self._close(message))
+
+    async def _close(self, message: Message) -> None:
+        """Send the close (once), awaited as any coroutine is, in this task."""
+        if self.sent_close:
+            return
+        self.sent_close = True
+        try:
+            await self.asgi_send(message)
+        except Exception:  # the socket is gone; the reader sees the disconnect
+            self._gone()
+        finally:
+            if self.busy is asyncio.current_task():
+                self.busy = None
 
     def _step(self, message: Message) -> Optional[tuple[Any, Any]]:
-        """Start sending ``message``: None once sent (or the socket is gone), else the
-        suspended coroutine and what it waits for."""
-        if message["type"] == "websocket.close":
-            if self.sent_close:
-                return None
-            self.sent_close = True
+        """Start sending the text ``message``: None once sent (or the socket is gone),
+        else the suspended coroutine and what it waits for."""
         # an ASGI server's send is a coroutine function (the spec types it Awaitable)
         coro = cast(Coroutine[Any, None, None], self.asgi_send(message))
         try:
@@ -149,7 +163,11 @@ class _SocketClient:
                         break
                 suspended = None
                 while suspended is None and self.backlog:
-                    suspended = self._step(self.backlog.popleft())
+                    message = self.backlog.popleft()
+                    if message["type"] == "websocket.close":
+                        await self._close(message)
+                        return
+                    suspended = self._step(message)
                 if suspended is None:
                     return
                 coro, waiting = suspended
@@ -220,6 +238,7 @@ def create_app_and_wire(config: Optional[ServerConfig] = None, *,
         client = _SocketClient(send)
         conn = manager.connect(client)
         try:
+            kind = ""
             while not client.closed:
                 message = await receive()
                 kind = message["type"]
@@ -228,12 +247,20 @@ def create_app_and_wire(config: Optional[ServerConfig] = None, *,
                     manager.handle(conn, message.get("bytes") if data is None else data)
                 elif kind == "websocket.disconnect":
                     break
-        except Exception:  # the connection broke under us: treat it as closed
+            # closed by this side: what the peer still sends is read and dropped until
+            # its close ends the socket (a server whose close waits for the peer's
+            # answer, as uvicorn's `websockets` does, reads it only once the messages
+            # before it are taken), for as long as a close may take
+            deadline = asyncio.get_running_loop().time() + CLOSE_SECONDS
+            while kind != "websocket.disconnect":
+                left = deadline - asyncio.get_running_loop().time()
+                kind = (await asyncio.wait_for(receive(), max(left, 0)))["type"]
+        except Exception:  # the connection broke under us (or would not close in time)
             pass
         finally:
             manager.disconnect(conn)
             client.close(1000, "bye")
-            await client.drained(5)
+            await client.drained(CLOSE_SECONDS)
 
     app = Starlette(
         routes=[
