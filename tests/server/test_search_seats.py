@@ -106,6 +106,42 @@ def _held(monkeypatch: pytest.MonkeyPatch) -> HeldSearch:
     return held
 
 
+def test_a_table_asks_for_a_search_budget_within_the_servers(tmp_path: Path) -> None:
+    """A search is not stopped once begun and every table's search seats share the
+    workers: a table may ask for at most the server's budget (in playouts, in
+    milliseconds), listed in ``welcome.limits``; ``search`` alone always does."""
+    for name in ("max_search_playouts", "max_search_ms"):
+        for bad in (0, -1, 4_000_001, 2.0, True, "50"):
+            with pytest.raises(ChinchonError, match=f"{name} must be an int 1..4000000"):
+                ServerConfig(db=str(tmp_path / "x.sqlite3"), **{name: bad})
+    config = ServerConfig(db=str(tmp_path / "t.sqlite3"), bot_delay=0,
+                          max_search_playouts=300, max_search_ms=20)
+
+    async def scenario() -> None:
+        m = Manager(config)
+        m.start()
+        try:
+            a = FakeClient()
+            conn = m.connect(a)
+            assert a.sent[0]["limits"]["search_playouts"] == 300
+            assert a.sent[0]["limits"]["search_ms"] == 20
+            for bot in ("search:301", "search:21ms", "Search:4000000ms"):
+                m.handle(conn, json.dumps({"type": "create", "name": "A", "players": 2,
+                                           "bots": 1, "bot": bot, "rules": "conga"}))
+                await asyncio.sleep(0)
+                error = a.sent[-1]
+                assert error["type"] == "error" and error["code"] == "bad_message", error
+                assert "at most 300 playouts or 20 ms" in error["message"], error
+                assert not m.live
+            for bot in ("search:300", "search:20ms", "search", "expert"):
+                live = await _table(m, FakeClient(), bot)
+                assert live.table.seats[1].bot == bot
+        finally:
+            m.stop()
+
+    asyncio.run(scenario())
+
+
 async def _table(m: Manager, client: FakeClient, bot: str) -> Live:
     conn = m.connect(client)
     m.handle(conn, json.dumps({"type": "create", "name": "A", "players": 2, "bots": 1,

@@ -46,6 +46,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--search-workers", type=int, default=None, metavar="N",
                    help="worker threads that play the search bot seats' decisions while "
                         "the other tables are served (one a core); 0: on the event loop")
+    p.add_argument("--max-search-playouts", type=int, default=20_000, metavar="N",
+                   help="the largest search budget a table may ask for, in playouts "
+                        "(20000)")
+    p.add_argument("--max-search-ms", type=int, default=50, metavar="MS",
+                   help="the largest search budget a table may ask for, in milliseconds "
+                        "(50)")
     p.add_argument("--log-level", default="info",
                    choices=("critical", "error", "warning", "info", "debug"))
 
@@ -63,7 +69,11 @@ def main(args: argparse.Namespace) -> int:
     from .manager import ServerConfig
 
     if not (0 < args.rate <= 1e6 and 1 <= args.burst <= 1e6):
-        print("chinchon serve: error: --rate must be 0..1e6, --burst 1..1e6",
+        print(f"chinchon serve: error: --rate must be over 0 and at most 1e6, --burst "
+              f"1..1e6, got {args.rate:g} and {args.burst}", file=sys.stderr)
+        return 2
+    if not 0 <= args.port <= 65535:
+        print(f"chinchon serve: error: --port must be 0..65535, got {args.port}",
               file=sys.stderr)
         return 2
     for name in ("reconnect_seconds", "bot_delay", "summary_seconds"):
@@ -82,12 +92,24 @@ def main(args: argparse.Namespace) -> int:
               f"0..{ServerConfig.MAX_SEARCH_WORKERS}, got {args.search_workers}",
               file=sys.stderr)
         return 2
+    for name in ("max_search_playouts", "max_search_ms"):
+        if not 1 <= getattr(args, name) <= SearchBot.MAX_BUDGET:
+            print(f"chinchon serve: error: --{name.replace('_', '-')} must be "
+                  f"1..{SearchBot.MAX_BUDGET}, got {getattr(args, name)}", file=sys.stderr)
+            return 2
     db = args.db or default_db()
+    problem = _unusable_db(db, args.durability)
+    if problem is not None:
+        print(f"chinchon serve: error: the tables' database {db} cannot be opened: "
+              f"{problem}", file=sys.stderr)
+        return 2
     config = ServerConfig(db=db, reconnect_seconds=args.reconnect_seconds,
                           bot_delay=args.bot_delay, summary_seconds=args.summary_seconds,
                           rate=args.rate, burst=args.burst, durability=args.durability,
                           search_threads=args.search_threads,
-                          search_workers=args.search_workers)
+                          search_workers=args.search_workers,
+                          max_search_playouts=args.max_search_playouts,
+                          max_search_ms=args.max_search_ms)
     print(f"chinchon serve: tables in {db}; open http://{_url_host(args.host)}:{args.port}/",
           file=sys.stderr, flush=True)
     _tune_gc()
@@ -116,6 +138,22 @@ def _tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _unusable_db(db: str, durability: str) -> Optional[str]:
+    """Why the SQLite file ``db`` cannot hold the tables (its folder made if missing),
+    or None: found before the server starts, where the error is one line."""
+    import sqlite3
+    from pathlib import Path
+
+    from .store import Store
+
+    try:
+        Path(db).parent.mkdir(parents=True, exist_ok=True)
+        Store(db, durability=durability).close()
+    except (OSError, sqlite3.Error) as exc:
+        return str(exc)
+    return None
 
 
 def _url_host(host: str) -> str:

@@ -61,6 +61,12 @@ class ServerConfig:
     #: serves the other tables (None: one a core); 0: on the event loop itself, every
     #: other table waiting meanwhile
     search_workers: Optional[int] = None
+    #: the largest search budget a table may ask for (``create``'s ``bot``), in
+    #: playouts and in milliseconds: a search is not stopped once begun, and every
+    #: table's search seats share the workers, so one table asking for minutes a
+    #: decision would hold them from the others
+    max_search_playouts: int = 20_000
+    max_search_ms: int = 50
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
 
     #: the most workers a server takes
@@ -73,3 +79,24 @@ class ServerConfig:
                                     or not 0 <= workers <= self.MAX_SEARCH_WORKERS):
             raise ChinchonError(f"a server's search_workers must be None or an int "
                                 f"0..{self.MAX_SEARCH_WORKERS}, got {shown(workers)}")
+        for name in ("max_search_playouts", "max_search_ms"):
+            value = getattr(self, name)
+            if (isinstance(value, bool) or not isinstance(value, int)
+                    or not 1 <= value <= SearchBot.MAX_BUDGET):
+                raise ChinchonError(f"a server's {name} must be an int "
+                                    f"1..{SearchBot.MAX_BUDGET}, got {shown(value)}")
+
+    def check_bot(self, bot: str) -> None:
+        """An error unless the canonical bot name ``bot`` is one a table may ask for
+        here: a search's budget within :attr:`max_search_playouts` and
+        :attr:`max_search_ms` (``search`` alone, each table's default, always is)."""
+        if not bot.startswith("search:"):
+            return
+        budget = bot[len("search:"):]
+        ms = budget.endswith("ms")
+        value = int(budget[:-2] if ms else budget)
+        if value > (self.max_search_ms if ms else self.max_search_playouts):
+            raise ChinchonError(f"a table's search bot may take at most "
+                                f"{self.max_search_playouts} playouts or "
+                                f"{self.max_search_ms} ms a decision on this server, "
+                                f"got {bot}")

@@ -124,7 +124,9 @@ class Manager(Seating):
                 "players": self.player_counts,
                 "cards": CARD_FACES, "outcomes": OUTCOMES,
                 "limits": {"message_bytes": MAX_MESSAGE_BYTES, "rate": self.config.rate,
-                           "burst": self.config.burst, "name_chars": MAX_NAME_CHARS},
+                           "burst": self.config.burst, "name_chars": MAX_NAME_CHARS,
+                           "search_playouts": self.config.max_search_playouts,
+                           "search_ms": self.config.max_search_ms},
             }))
         self._send(client, self._welcome[1])
         return conn
