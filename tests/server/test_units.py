@@ -61,6 +61,21 @@ def test_names_lose_control_and_format_characters_only() -> None:
         clean_name("\u200b\u200c")
 
 
+def test_a_name_counts_the_characters_it_shows() -> None:
+    """An accent typed apart rides on its letter (13 of them are 13 characters); a
+    filler that shows as nothing is a space; marks alone show nothing."""
+    accented = "e\u0301" * 13
+    assert clean_name(accented) == accented
+    assert clean_name("Ana\u3164Bea") == "Ana Bea"
+    for blank in ("\u3164", "\u115f\u1160", "\uffa0 \u2800", "\u0301", " \u0301\u0302 "):
+        with pytest.raises(ProtocolError, match="visible"):
+            clean_name(blank)
+    for long in ("x" * 25, "e\u0301" * 25, "x" + "\u0301" * 96):
+        with pytest.raises(ProtocolError, match="at most 24"):
+            clean_name(long)
+    assert clean_name("x" * 24) == "x" * 24
+
+
 # ---------------------------------------------------------------------------- tables
 
 def test_a_table_is_its_events_and_a_refused_event_changes_nothing() -> None:
@@ -256,6 +271,31 @@ def test_serve_refuses_nonsense_options(capsys: pytest.CaptureFixture[str]) -> N
     for bad in ("-1", "1025"):
         assert main(["serve", "--search-workers", bad]) == 2
         assert f"--search-workers must be 0..1024, got {bad}" in capsys.readouterr().err
+    for option in ("--max-search-playouts", "--max-search-ms"):
+        for bad in ("0", "4000001"):
+            assert main(["serve", option, bad]) == 2
+            assert f"{option} must be 1..4000000, got {bad}" in capsys.readouterr().err
+    assert main(["serve", "--rate", "0"]) == 2
+    assert "--rate must be over 0" in capsys.readouterr().err
+    for bad in ("99999", "-1", "65536"):  # 99999 was served on 99999 mod 65536
+        assert main(["serve", "--port", bad]) == 2
+        assert f"--port must be 0..65535, got {bad}" in capsys.readouterr().err
+
+
+def test_serve_names_a_database_it_cannot_open_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found before the server starts (it was a traceback in uvicorn's startup)."""
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    from chinchon.cli import main
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    for db in (blocker / "tables.sqlite3", tmp_path):
+        assert main(["serve", "--db", str(db)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"chinchon serve: error: the tables' database {db} cannot "
+                              f"be opened") and "\n" not in err, err
 
 
 def test_the_servers_json_is_the_standard_librarys_text() -> None:

@@ -36,6 +36,12 @@ PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 2048
 
 MAX_NAME_CHARS = 24
+#: the code points a name may hold in all: its characters and the combining marks on
+#: them (an accent typed apart, ``e`` then U+0301, is one character of two)
+MAX_NAME_CODE_POINTS = 4 * MAX_NAME_CHARS
+#: what shows as nothing though Unicode files it as a letter or a symbol (the Hangul
+#: fillers, the braille blank): read as a space
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _TABLE_ID_CHARS = 32
 _TOKEN_CHARS = 128
 _ID_CHARS = 64
@@ -92,15 +98,19 @@ def _name(field: str, value: Any) -> str:
 
 def clean_name(text: str) -> str:
     """A player's name as shown to the table: control and format characters (newlines,
-    bidi overrides, zero-width...) removed, whitespace collapsed, 1 to
-    :data:`MAX_NAME_CHARS` characters. HTML is *not* escaped here: the page writes
-    names as text, never as markup, and the protocol carries them verbatim."""
-    kept = "".join(" " if ch.isspace() else ch for ch in text
-                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    bidi overrides, zero-width...) removed, blanks read as spaces and whitespace
+    collapsed; 1 to :data:`MAX_NAME_CHARS` characters, a combining mark counted with
+    the character it marks (at most :data:`MAX_NAME_CODE_POINTS` code points in all),
+    at least one of them neither a space nor a mark. HTML is *not* escaped here: the
+    page writes names as text, never as markup, and the protocol carries them
+    verbatim."""
+    kept = "".join(" " if ch.isspace() or ch in _BLANKS else ch for ch in text
+                   if ch.isspace() or ch in _BLANKS or unicodedata.category(ch)[0] != "C")
     name = " ".join(kept.split())
-    if not name:
+    marks = sum(1 for ch in name if unicodedata.category(ch)[0] == "M")
+    if len(name) == marks + name.count(" "):
         raise ProtocolError("bad_message", "name must hold at least one visible character")
-    if len(name) > MAX_NAME_CHARS:
+    if len(name) - marks > MAX_NAME_CHARS or len(name) > MAX_NAME_CODE_POINTS:
         raise ProtocolError("bad_message", f"name must be at most {MAX_NAME_CHARS} characters")
     return name
 
