@@ -16,7 +16,8 @@ pytest.importorskip("gymnasium")
 from pettingzoo.test import api_test, performance_benchmark, seed_test  # noqa: E402
 
 import chinchon.rl as rl  # noqa: E402
-from chinchon import ActionNotAllowed, Game, IllegalAction, Rules  # noqa: E402
+from chinchon import ActionNotAllowed, ChinchonError, Game, IllegalAction, Rules  # noqa: E402
+from chinchon.bots import GreedyBot, make_bot  # noqa: E402
 from chinchon.cards import full_deck  # noqa: E402
 from chinchon.game.observation import Observation  # noqa: E402
 from chinchon.rl import encoding as E  # noqa: E402
@@ -281,6 +282,18 @@ def test_calls_out_of_order_raise():
         env.step(0)
     env.reset(seed=1)  # usable again
     assert env.agents == ["player_0", "player_1"]
+
+
+def test_a_bad_agent_or_bot_is_named():
+    env = rl.raw_env(players=3)
+    env.reset(seed=1)
+    for agent in ("player_9", 0, ["player_0"]):
+        with pytest.raises(ChinchonError, match=r"agent must be one of player_0\.\.player_2"):
+            env.observe(agent)
+    for bot in ("greedy", GreedyBot, None):
+        with pytest.raises(ChinchonError, match="bot must be a chinchon.bots bot"):
+            env.bot_action(bot)
+    assert env.action_mask()[env.bot_action(make_bot("greedy", 1))]
 
 
 @pytest.mark.parametrize("kwargs", [

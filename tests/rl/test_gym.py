@@ -1,5 +1,5 @@
 """The Gymnasium environment: Gymnasium's check_env, the mask conventions, bots between
-the learner's actions, the penalty and the errors."""
+the learner's actions, the penalty, the errors, refused resets and negative seeds."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import chinchon.rl as rl  # noqa: E402
-from chinchon import ActionNotAllowed, IllegalAction  # noqa: E402
+from chinchon import ActionNotAllowed, ChinchonError, IllegalAction  # noqa: E402
+from chinchon.bots import make_bot  # noqa: E402
 from chinchon.rl import encoding as E  # noqa: E402
+from chinchon.simulation import simulate  # noqa: E402
+from chinchon.simulation.play import game_seed  # noqa: E402
 
 
 @pytest.mark.parametrize("opponents", ["greedy", "expert", "random"])
@@ -80,3 +83,61 @@ def test_illegal_actions():
 def test_bad_arguments(kwargs):
     with pytest.raises(ValueError):
         rl.ChinchonEnv(**kwargs)
+
+
+def _moves(env, n):
+    """``n`` steps of the first allowed action (a ``reset()`` when a game ends): every
+    observation returned."""
+    out = []
+    for _ in range(n):
+        obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        out.append(obs.tobytes())
+        if terminated or truncated:
+            out.append(env.reset()[0].tobytes())
+    return out
+
+
+@pytest.mark.parametrize("seed,options,match", [
+    (2, {"lead": 9}, "lead"), (None, {"lead": 9}, "lead"), (2**300, None, "seed"),
+    (-(2**256), None, "seed"), (True, None, "seed"), (1.5, None, "seed"),
+    (np.int64(2), None, "seed")],
+    ids=["new-seed-bad-lead", "next-game-bad-lead", "seed-301-bits", "seed-257-bits",
+         "seed-True", "seed-float", "seed-numpy-int"])
+def test_a_refused_reset_changes_nothing(seed, options, match):
+    env, ref = (rl.ChinchonEnv(players=3, opponents="random") for _ in range(2))
+    for e in (env, ref):
+        e.reset(seed=1)
+        _moves(e, 3)
+    with pytest.raises(ChinchonError, match=match):
+        env.reset(seed=seed, options=options)
+    # the same game goes on with the same bots, then the same next games
+    assert _moves(env, 80) == _moves(ref, 80)
+    assert env.reset()[0].tobytes() == ref.reset()[0].tobytes()
+    assert env.np_random.bit_generator.state == ref.np_random.bit_generator.state
+
+
+def test_a_refused_first_reset_draws_no_seed():
+    env, ref = rl.ChinchonEnv(), rl.ChinchonEnv()
+    env.np_random, ref.np_random = np.random.default_rng(5), np.random.default_rng(5)
+    with pytest.raises(IllegalAction, match="lead"):
+        env.reset(options={"lead": 2})
+    assert env.reset()[0].tobytes() == ref.reset()[0].tobytes()  # game 0 of the same seed
+    assert _moves(env, 40) == _moves(ref, 40)
+
+
+@pytest.mark.parametrize("seed", [-1, -(2**256 - 1)], ids=["-1", "-(2**256-1)"])
+def test_negative_seeds_play_the_games_of_simulate(seed):
+    want = simulate(3, 3, bots="greedy", seed=seed).records
+    env = rl.ChinchonEnv(players=3, opponents="greedy", seat=1)
+    for k, record in enumerate(want):
+        env.reset(seed=seed) if k == 0 else env.reset()
+        learner = make_bot("greedy", game_seed(seed, k, 1 + 1))  # the seat's bot
+        done = False
+        while not done:
+            *_, terminated, truncated, _ = env.step(env.aec.bot_action(learner))
+            done = terminated or truncated
+        game = env.aec.game
+        assert game.result is not None
+        assert (game.result.status, game.result.winner, list(game.totals)) == (
+            record.status, record.winner, record.totals)
+    assert env.np_random_seed == 2**256 - 1 - seed  # Gymnasium's seeding: non-negative

@@ -246,6 +246,15 @@ def test_bad_actions_get_a_clear_error_and_the_env_goes_on(actions, match):
     assert out[4]["action_mask"].any(axis=1).all()
 
 
+def test_a_refused_action_is_named_as_passed():
+    env = rl.VectorEnv(3, 2, illegal_action_penalty=None)
+    env.reset(seed=1)
+    with pytest.raises(ActionNotAllowed, match=r"action 18446744073709551615 \(the actions "
+                                               r"are 0\.\.131\) is not allowed at table 0") as exc:
+        env.step(np.full(3, 2**64 - 1, np.uint64))
+    assert exc.value.action == 2**64 - 1
+
+
 def test_bad_arguments_get_a_clear_error():
     with pytest.raises(ChinchonError, match="num_envs"):
         rl.VectorEnv(0)
@@ -259,6 +268,9 @@ def test_bad_arguments_get_a_clear_error():
         rl.VectorEnv(2, threads=0)
     with pytest.raises(ChinchonError, match="seat"):
         rl.VectorEnv(2, seat=2)
+    for copy in ("no", 0, None):
+        with pytest.raises(ChinchonError, match="copy must be a bool"):
+            rl.VectorEnv(2, copy=copy)
     env = rl.VectorEnv(2)
     with pytest.raises(IllegalAction, match="before reset"):
         env.step(np.zeros(2, np.int64))

@@ -166,7 +166,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (OBS_SIZE,), "action_mask": int8 (N_ACTIONS,)}``
         for ``agent``; the mask is all zero but for the agent to act."""
-        seat = self._seats[agent]
+        try:
+            seat = self._seats[agent]
+        except (KeyError, TypeError):  # TypeError: unhashable
+            raise ChinchonError(f"agent must be one of player_0..player_{self.players - 1}, "
+                                f"got {shown(agent)}") from None
         enc = self._encoder
         if enc is None:
             raise IllegalAction("the environment has no game yet: call reset() first")
@@ -180,6 +184,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
     def bot_action(self, bot: Bot) -> int:
         """The action number ``bot`` (a :mod:`chinchon.bots` bot) picks for the agent to
         act, given that seat's :class:`~chinchon.game.Observation` only."""
+        if not isinstance(bot, Bot):
+            raise ChinchonError(f"bot must be a chinchon.bots bot (a Bot, e.g. "
+                                f"make_bot('greedy')), got {shown(bot)}")
         seat, phase, st = self._actor, self._phase, self.state_
         if seat is None or phase == "over" or st is None:
             raise IllegalAction("no agent is to act: the game is over")

@@ -14,6 +14,7 @@ from gymnasium import spaces
 
 from ..bots import BOTS, Bot, bot_name, make_bot
 from ..errors import ChinchonError, IllegalAction, shown
+from ..game.rng import MAX_SEED_BITS
 from ..rules import Rules
 from ..simulation.play import game_seed
 from . import encoding as E
@@ -64,11 +65,14 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
     bots' moves after it; ``terminated`` at the end of the game, ``truncated`` after
     ``max_turns``. ``rules``, ``reward``, ``max_turns``, ``illegal_action_penalty`` and
     ``render_mode`` are as for :class:`~chinchon.rl.raw_env`. ``reset(seed=s)`` plays
-    game 0 of seed ``s``, each ``reset()`` after it the next game (game ``k`` is dealt
-    and its bots seeded as game ``k`` of ``simulate(..., seed=s)``: the games of
-    :class:`~chinchon.rl.VectorEnv`); the first ``reset()`` without a seed draws one
-    from ``np_random``. A game over before the learner's first decision is skipped.
-    ``options`` as for :class:`~chinchon.rl.raw_env`.
+    game 0 of seed ``s`` (an int of at most 256 bits, either sign, as a game's), each
+    ``reset()`` after it the next game (game ``k`` is dealt and its bots seeded as game
+    ``k`` of ``simulate(..., seed=s)``: the games of :class:`~chinchon.rl.VectorEnv`);
+    the first ``reset()`` without a seed draws one from ``np_random``. ``np_random`` is
+    seeded with ``s``, or ``2**256 - 1 - s`` for a negative ``s`` (Gymnasium's seeding
+    takes none). A game over before the learner's first decision is skipped.
+    ``options`` as for :class:`~chinchon.rl.raw_env`. A refused ``reset`` (a bad seed
+    or option) changes nothing.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -104,36 +108,50 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        if seed is not None or self._base is None:
-            # a new seed: its game 0; never seeded: a seed drawn from np_random
-            self._base = seed if seed is not None else int(self.np_random.integers(2**63))
-            self._game = 0
-        else:
-            self._game += 1
+        # every check before any change: a refused reset leaves the env as it was
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                                 or seed.bit_length() > MAX_SEED_BITS):
+            raise IllegalAction(f"seed must be an int of at most {MAX_SEED_BITS} bits or "
+                                f"None, got {shown(seed)}")
+        rng, rng_seed = self._np_random, self._np_random_seed
+        rng_state = rng.bit_generator.state if rng is not None else {}
+        if seed is not None:  # a new seed: its game 0
+            base, game = seed, 0
+        elif self._base is not None:  # the next game
+            base, game = self._base, self._game + 1
+        else:  # never seeded: a seed drawn from np_random (put back if refused)
+            base, game = int(self.np_random.integers(2**63)), 0
+        try:
+            self._start(base, game, options)  # the AEC env checks the options first
+        except BaseException:
+            if rng is not None:  # a seed drawn from it: undrawn
+                rng.bit_generator.state = rng_state
+            self._np_random, self._np_random_seed = rng, rng_seed
+            raise
+        if seed is not None:  # Gymnasium's np_random takes non-negative seeds only
+            super().reset(seed=seed if seed >= 0 else 2**MAX_SEED_BITS - 1 - seed)
+        self._base, self._game = base, game
         while True:
-            self._start(options)
             self._done = False
             self._play_bots()
             _, terminated, truncated = self._result()
             if not (terminated or truncated):
                 break
             self._game += 1  # over before the learner's first decision: the next game
-            options = None
+            self._start(self._base, self._game, None)
         return self._result()[0], self._info()
 
-    def _start(self, options: Optional[dict[str, Any]]) -> None:
-        """Game ``self._game`` of seed ``self._base``: dealt and its bots seeded as that
-        game of a simulation with that seed (``chinchon.simulation.play.game_seed``:
-        stream 0 the table, ``1 + s`` the bot at seat ``s``), so the C vector
-        environment plays the same games."""
-        base, k = self._base, self._game
-        assert base is not None
+    def _start(self, base: int, k: int, options: Optional[dict[str, Any]]) -> None:
+        """Game ``k`` of seed ``base``: dealt and its bots seeded as that game of a
+        simulation with that seed (``chinchon.simulation.play.game_seed``: stream 0 the
+        table, ``1 + s`` the bot at seat ``s``), so the C vector environment plays the
+        same games. The bots are kept once the AEC env has taken the game (its reset
+        refuses bad options before it changes anything)."""
         others = iter(self.opponents)
-        self._bots = [None if s == self.seat else make_bot(next(others),
-                                                           game_seed(base, k, 1 + s))
-                      for s in range(self._aec.players)]
+        bots = [None if s == self.seat else make_bot(next(others), game_seed(base, k, 1 + s))
+                for s in range(self._aec.players)]
         self._aec.reset(seed=game_seed(base, k, 0), options=options)
+        self._bots = bots
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._done:

@@ -97,6 +97,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         names = check_opponents(players, seat, opponents)
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ChinchonError(f"threads must be a positive int, got {shown(threads)}")
+        if not isinstance(copy, (bool, np.bool_)):
+            raise ChinchonError(f"copy must be a bool, got {shown(copy)}")
         self.rules = check_rules(rules)
         if self.rules.minus_ten > 2**31 - 1:
             raise ChinchonError(f"the native engine takes Rules.minus_ten up to {2**31 - 1}, "
@@ -201,12 +203,12 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         """Step every table with its action (an int array of shape ``(num_envs,)``)."""
         if not self._started:
             raise IllegalAction("step() before reset(): call reset() first")
-        acts = self._checked(actions)
+        acts, given = self._checked(actions)
         tables = self._tables
         if self.illegal_action_penalty is None:
             bad = tables.refused(acts)
             if bad < self.num_envs:
-                a = int(acts[bad])
+                a = int(given[bad])  # as passed (acts clips a uint64 above 2**63 - 1)
                 allowed = ", ".join(f"{k} ({E.action_name(int(k))})"
                                     for k in np.flatnonzero(self._masks[bad]))
                 what = (f"action {a} ({E.action_name(a)})" if 0 <= a < E.N_ACTIONS
@@ -222,8 +224,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         obs, rewards, terminated, truncated = self._views
         return obs, rewards, terminated, truncated, info
 
-    def _checked(self, actions: Any) -> np.ndarray:
-        """The actions as the int64 array the tables read; else a clear error."""
+    def _checked(self, actions: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The actions as the int64 array the tables read (a uint64 above 2**63 - 1, no
+        action, clipped to it) and as given; else a clear error."""
         n = self.num_envs
         a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
         if a.shape != (n,):
@@ -233,12 +236,13 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             raise ChinchonError(f"actions must be integers (an int array), got dtype "
                                 f"{a.dtype}")
         if a.dtype == np.int64 and a.flags.c_contiguous:
-            return a
+            return a, a
+        clipped = a
         if a.dtype.kind == "u" and a.dtype.itemsize == 8 and a.size and a.max() >= 2**63:
-            a = np.minimum(a, 2**63 - 1)
+            clipped = np.minimum(a, 2**63 - 1)
         acts = self._actions
-        acts[:] = a
-        return acts
+        acts[:] = clipped
+        return acts, a
 
     def _info(self, stepped: bool) -> dict[str, Any]:
         masks = self._masks.copy() if self.copy else self._mask_view
