@@ -146,3 +146,32 @@ def test_numpy_seats_and_finite_rules():
     for bad in (float("inf"), float("nan"), -1):
         with pytest.raises(ValueError):
             Rules(reconnect_seconds=bad)
+
+
+def test_a_deck_given_as_an_iterator_deals_as_its_list():
+    """The game reads a one-shot deck once (it was dealt, then read again for the log,
+    and the log's reading found nothing: "got 0")."""
+    order = [str(c) for c in full_deck(1)][::-1]
+    want = Game(3, deck=order, seed=4)
+    for deck in (iter(order), (c for c in order)):
+        g = Game(3, deck=deck, seed=4)
+        assert g.to_json() == want.to_json()
+
+
+def test_a_reshuffle_in_an_order_takes_card_text_and_names_what_is_wrong():
+    """A recorded reshuffle's order may be the state's card text; anything that is not
+    cards is refused by name, the game as it was."""
+    from chinchon.bots import make_bot, play_turn
+
+    g = Game(2, seed=3, lead=0)
+    bots = [make_bot("random", s) for s in range(2)]
+    while not (g.phase == "draw" and g.stock_size == 0):
+        play_turn(g, bots)
+    before = g.to_json()
+    pile = g.state_dict()["discard"]
+    for bad, words in (([None], "bad recorded stock"), (5, "bad recorded stock"),
+                       (["zz"], "unknown card 'zz'"), (pile[:-1], "not the discard pile")):
+        with pytest.raises(IllegalAction, match=words):
+            g.reshuffle(bad)
+        assert g.to_json() == before
+    assert [str(c) for c in g.reshuffle(iter(pile[::-1]))] == pile[::-1]

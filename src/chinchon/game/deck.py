@@ -76,21 +76,31 @@ def deck_for(rules: Rules, decks: int) -> list[Card]:
     return full_deck(decks, rules=rules)
 
 
+def cards_of(order: Union[str, Sequence[CardLike]], what: str) -> list[Card]:
+    """Card text or a sequence of cards (or their texts) as cards; an
+    :class:`IllegalAction` naming ``what`` and the problem otherwise."""
+    if isinstance(order, str):
+        try:
+            return parse_cards(order)
+        except ValueError as exc:
+            raise IllegalAction(f"bad {what}: {exc}") from None
+    try:
+        items = iter(order)
+    except TypeError:
+        raise IllegalAction(f"bad {what}: expected card text or a sequence of cards, "
+                            f"got {shown(order)}") from None
+    try:
+        return [as_card(c) for c in items]
+    except (ValueError, TypeError) as exc:
+        raise IllegalAction(f"bad {what}: {exc}") from None
+
+
 def checked_order(order: Union[str, Sequence[CardLike]], rules: Rules, players: int
                   ) -> list[Card]:
     """A stacked order (card text, or cards) as cards, checked to hold every card of the
     deck of a table of ``players`` exactly once per deck; :class:`IllegalAction`
     otherwise."""
-    if isinstance(order, str):
-        try:
-            cards = parse_cards(order)
-        except ValueError as exc:
-            raise IllegalAction(f"bad deck: {exc}") from None
-    else:
-        try:
-            cards = [as_card(c) for c in order]
-        except (ValueError, TypeError) as exc:
-            raise IllegalAction(f"bad deck: {exc}") from None
+    cards = cards_of(order, "deck")
     decks = decks_for(players)
     want = deck_for(rules, decks)
     if len(cards) != len(want):

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 from ..cards import Card, Hand
 from ..errors import IllegalAction
-from .deck import card_order, multiset_problem, unseen_cards
+from .deck import CardLike, card_order, cards_of, multiset_problem, unseen_cards
 
 __all__ = ["Piles"]
 
@@ -56,9 +56,10 @@ class Piles:
         if card in taken:
             taken.remove(card)
 
-    def reshuffle(self, rng: Any, order: Optional[Sequence[Card]]) -> list[Card]:
+    def reshuffle(self, rng: Any, order: Optional[Sequence[CardLike]]) -> list[Card]:
         """The discard pile becomes the (empty) stock: shuffled by ``rng``, or in
-        ``order`` (checked to be the pile's cards). Returns the new stock, top first."""
+        ``order`` (card text or cards, checked to be the pile's cards). Returns the new
+        stock, top first."""
         if self.stock or not self.discard:
             raise IllegalAction("the stock is reshuffled only when it is empty at a draw "
                                 "and the discard pile is not")
@@ -66,10 +67,10 @@ class Piles:
             pile = self.discard
             rng.shuffle(pile)
         else:
-            problem = multiset_problem(order, self.discard, "in the recorded stock")
+            pile = cards_of(order, "recorded stock")
+            problem = multiset_problem(pile, self.discard, "in the recorded stock")
             if problem is not None:
                 raise IllegalAction(f"the recorded stock is not the discard pile: {problem}")
-            pile = list(order)
         self.stock = pile
         self.discard = []
         self.restocked = sorted(pile, key=card_order)

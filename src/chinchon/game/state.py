@@ -328,7 +328,7 @@ class GameState:
         self._hints = None
         return card
 
-    def reshuffle(self, order: Optional[Sequence[Card]] = None) -> list[Card]:
+    def reshuffle(self, order: Optional[Sequence[CardLike]] = None) -> list[Card]:
         """At a draw from an empty stock, the discard pile becomes the stock, shuffled
         by the game's generator or in ``order`` (a recorded reshuffle replayed, checked);
         returns it, top first. :meth:`draw` does it itself when needed."""

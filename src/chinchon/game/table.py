@@ -49,6 +49,7 @@ import json
 from operator import attrgetter
 from typing import Any, Optional, Sequence, Union
 
+from .._args import read_once
 from ..cards import Card, as_card
 from ..errors import IllegalAction, shown
 from ..rules import Rules
@@ -137,6 +138,7 @@ class Game:
             n = len(names)
         check_seat_count(n)
         self._disconnected: dict[int, float] = {}
+        deck = read_once(deck)  # read twice below: dealt, then logged
         st = self._state = GameState(n, names=names, seed=seed, rules=rules, deck=deck,
                                      lead=lead, _generator=_generator)
         # the log: its first event (the opening, or a checkpoint of the state) and the
@@ -296,7 +298,7 @@ class Game:
         self._log.append({"event": "draw", "source": source})  # the discard checks the size
         return card
 
-    def reshuffle(self, order: Optional[Sequence[Card]] = None) -> list[Card]:
+    def reshuffle(self, order: Optional[Sequence[CardLike]] = None) -> list[Card]:
         """As :meth:`GameState.reshuffle <chinchon.game.state.GameState.reshuffle>`,
         logged with the new stock's order (what a replay after a checkpoint reads)."""
         self._require_here("draw")
