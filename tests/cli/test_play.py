@@ -23,6 +23,17 @@ def test_cli_play_reads_stdin(monkeypatch, capsys):
     assert "your hand" in out.lower()
 
 
+@pytest.mark.parametrize("seed", [2**256 - 1, 2**256 - 2, -(2**256 - 1)])
+def test_cli_play_takes_every_seed_a_game_takes(monkeypatch, capsys, seed):
+    """The bots' seeds follow the game's: at the largest seeds they are taken back into
+    the 256 bits instead of refused (the game itself took the seed)."""
+    lines = "\n".join(["s", "1"] * 20) + "\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    assert main(["play", "--players", "3", "--seed", str(seed)]) == 0
+    captured = capsys.readouterr()
+    assert "your hand" in captured.out.lower() and "error" not in captured.err
+
+
 def test_cli_play_against_search_bots_on_threads(monkeypatch, capsys):
     pytest.importorskip("chinchon._core.engine")
     lines = "\n".join(["s", "1"] * 8) + "\n"

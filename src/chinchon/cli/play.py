@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, Optional, cast
 
 from .._backend import outlook as solver_outlook
 from ..bots import bots_rejoin, make_bot
@@ -142,13 +142,21 @@ def _try_card(text: str) -> Any:
         return None
 
 
+def _bot_seed(seed: Optional[int], seat: int) -> Optional[int]:
+    """Seat ``seat``'s bot's seed of the game's ``seed``: ``seed + seat``, taken back
+    into the seeds (at most 256 bits) past the largest."""
+    if seed is None:
+        return None
+    return seed + seat if seed + seat < 2**256 else seed + seat - 2**256
+
+
 def run(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     game = Game(args.players, seed=args.seed, rules=rules)
     me = 0
     names = ["You"] + [f"Bot {i}" for i in range(1, args.players)]
-    bots = [make_bot(args.bots, None if args.seed is None else args.seed + s,
-                     threads=args.search_threads) for s in range(args.players)]
+    bots = [make_bot(args.bots, _bot_seed(args.seed, s), threads=args.search_threads)
+            for s in range(args.players)]
     print(f"Chinchón, {args.players} players, {game.decks} deck"
           f"{'s' if game.decks > 1 else ''}. You are seat 0. Seed {game.seed}.")
     print(f"Rules: {rules_summary(rules)}")
