@@ -6,20 +6,23 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
+import socket
 import threading
 import time
 
 import pytest
 
 distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
 pytest.importorskip("pyarrow")
 
 import chinchon  # noqa: E402
 from chinchon.cli import main  # noqa: E402
 from chinchon.errors import ChinchonError, SimulationError  # noqa: E402
 from chinchon.simulation import read_records, simulate  # noqa: E402
-from chinchon.simulation.cluster import parse_scheduler  # noqa: E402
+from chinchon.simulation.cluster import SchedulerError, dask_client, parse_scheduler  # noqa: E402
 
 from . import faulty  # noqa: E402
 from .test_records import check_records  # noqa: E402
@@ -193,3 +196,30 @@ def test_scheduler_text():
     for bad in ("local:0", "local:x", "", "local:9999"):
         with pytest.raises(ChinchonError, match="scheduler"):
             parse_scheduler(bad)
+
+
+def _free_port() -> int:
+    """A port of the loopback interface that nothing listens on (bound, then freed)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_bad_scheduler_is_one_line_naming_it(capsys):
+    closed = f"tcp://127.0.0.1:{_free_port()}"
+    cases = [("bogus", "is not an address Dask takes"),
+             ("nosuch://x", "is not an address Dask takes"),
+             (closed, "cannot connect")]
+    # the connection to nobody fails after Dask's connect timeout: a short one here
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        for address, words in cases:
+            with pytest.raises(SchedulerError, match=re.escape(f"scheduler '{address}'")):
+                with dask_client(address):
+                    pass
+            assert main(["simulate", "--games", "3", "--no-progress", "--scheduler",
+                         address]) == 2
+            captured = capsys.readouterr()
+            assert captured.out == "" and captured.err.count("\n") == 1, captured.err
+            assert captured.err.startswith(f"chinchon simulate: error: scheduler "
+                                           f"'{address}'")
+            assert words in captured.err

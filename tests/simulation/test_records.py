@@ -12,7 +12,8 @@ pa = pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")
 
 import chinchon  # noqa: E402
-from chinchon.errors import ChinchonError  # noqa: E402
+from chinchon.cli import main  # noqa: E402
+from chinchon.errors import ChinchonError, RecordsError  # noqa: E402
 from chinchon.game.state import GameState  # noqa: E402
 from chinchon.simulation import SimulationParams, game_seed, play_chunk, read_records, simulate  # noqa: E402
 from chinchon.simulation.records import COLUMNS, part_name, prepare  # noqa: E402
@@ -116,6 +117,32 @@ def test_an_earlier_run_is_replaced_and_foreign_files_refused(tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(ChinchonError, match="is a file"):
         simulate(2, 3, records=tmp_path / "file")
+
+
+def test_a_records_directory_that_cannot_be_made(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    bad = tmp_path / "file" / "games"  # under a file: no directory can be made there
+    with pytest.raises(RecordsError, match="cannot make the directory .*games"):
+        simulate(2, 2, records=bad)
+    assert main(["simulate", "--games", "3", "--records", str(bad), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("chinchon simulate: error: records: cannot make the directory")
+    assert err.count("\n") == 1 and str(bad) in err
+
+
+def test_an_empty_records_path_is_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # "" would be this directory: its files are left alone
+    part, meta = tmp_path / part_name(0), tmp_path / "_chinchon.json"
+    part.write_text("mine")
+    meta.write_text("{}")
+    with pytest.raises(RecordsError, match="records: the path is empty"):
+        simulate(2, 2, records="")
+    assert main(["simulate", "--games", "3", "--records", "", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("chinchon simulate: error: records: the path is empty")
+    assert err.count("\n") == 1
+    assert part.read_text() == "mine" and meta.read_text() == "{}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_chinchon.json", part.name]
 
 
 def test_read_records_with_columns(tmp_path):

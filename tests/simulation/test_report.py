@@ -187,6 +187,50 @@ def test_bad_records_folders(runs, tmp_path, capsys):
     assert not (tmp_path / "x.html").exists()
 
 
+def _edited(root, tmp_path, name, **changes):
+    """A copy of the records ``root / 'a'`` whose _chinchon.json has ``changes`` (a
+    value of None: the key removed)."""
+    folder = tmp_path / name
+    shutil.copytree(root / "a", folder)
+    meta = json.loads((folder / "_chinchon.json").read_text())
+    for key, value in changes.items():
+        if value is None:
+            del meta[key]
+        else:
+            meta[key] = value
+    (folder / "_chinchon.json").write_text(json.dumps(meta))
+    return folder
+
+
+@pytest.mark.parametrize("key", ["seed", "rules_name", "games", "players", "bots", "rules"])
+def test_metadata_lacking_a_key(runs, tmp_path, capsys, key):
+    root, _, _ = runs
+    folder = _edited(root, tmp_path, "lacking", **{key: None})
+    err = _error(capsys, "report", str(folder), "--out", str(tmp_path / "x.html"))
+    assert f"_chinchon.json lacks the key '{key}'" in err and str(folder) in err
+    assert "mixes" not in err
+    with pytest.raises(RecordsError, match=f"lacks the key '{key}'"):
+        load_records(str(folder))
+    assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.parametrize("changes,words", [
+    ({"players": "4"}, "'players' must be an int 2..6, got '4'"),
+    ({"seed": "five"}, "'seed' must be the simulation's seed"),
+    ({"bots": "greedy"}, "'bots' must be a list of bot names"),
+    ({"bots": ["greedy"]}, "'bots' names 1 bots for 4 players"),
+    ({"rules": {"deck": 41}}, "'rules' holds no valid rules"),
+    ({"run": {"jobs": "two"}}, "'run' must be an object of the run's engine"),
+    ({"rules_name": "classic"}, "holds games of the rules barajamos, but its "
+                                "_chinchon.json says classic"),
+])
+def test_metadata_with_a_bad_value(runs, tmp_path, capsys, changes, words):
+    root, _, _ = runs
+    folder = _edited(root, tmp_path, "bad", **changes)
+    err = _error(capsys, "report", str(folder), "--out", str(tmp_path / "x.html"))
+    assert words in err and str(folder) in err
+
+
 def test_mixed_rule_sets_only_with_compare(runs, tmp_path, capsys):
     root, _, _ = runs
     mixed = tmp_path / "mixed"

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Optional, Union
 
 from .._args import check_rules
@@ -56,6 +57,49 @@ def _int_arg(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
+def _bot_specs(bots: object, players: int) -> list[BotSpec]:
+    """The bot of each seat: ``bots`` as :func:`simulate` takes it, checked."""
+    if isinstance(bots, str):
+        specs: list[BotSpec] = [b for b in bots.split(",") if b.strip()]
+    elif isinstance(bots, (bytes, bytearray, Mapping, AbstractSet)) or \
+            not isinstance(bots, Iterable):
+        raise ChinchonError(f"bots must be a bot name, a comma-separated list of them, or "
+                            f"a sequence of bot names or Bot classes, got {shown(bots)}")
+    else:
+        specs = list(bots)
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ChinchonError(f"{len(specs)} bots for {players} players")
+    for s in specs:
+        make_bot(s)  # checks the name early, in this process
+        if isinstance(s, Bot):
+            raise ChinchonError("pass bot names or Bot classes (each game makes its own bots)")
+    return specs
+
+
+def _records_path(records: object) -> Optional[str]:
+    """``records`` as a path (str), or None; the directory itself is checked where it is
+    made (:func:`.records.prepare`)."""
+    if records is None:
+        return None
+    path = os.fspath(records) if isinstance(records, os.PathLike) else records
+    if not isinstance(path, str):
+        raise ChinchonError(f"records must be a directory's path (a str or an os.PathLike),"
+                            f" got {shown(records)}")
+    return path
+
+
+def _options(options: object) -> dict[str, Any]:
+    """``options`` (None or a mapping of keyword arguments) as a dict."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise ChinchonError(f"options must be None or a mapping of keyword arguments (str "
+                            f"keys) for the game player, got {shown(options)}")
+    return dict(options)
+
+
 def read_records(path: str, columns: Optional[Sequence[str]] = None) -> Any:
     """The per-game records that ``simulate(..., records=path)`` wrote, as one
     ``pyarrow.Table`` sorted by game index (needs pyarrow)."""
@@ -76,8 +120,9 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     ``bots``: one bot name for every seat (``'greedy'``), a comma-separated list
     (``'greedy,greedy,random,random'``), or a sequence of names or Bot classes, one per
     seat. ``seed``: the simulation seed; game ``i`` depends on ``(seed, i)`` only.
-    ``jobs``: worker processes (``None``: every core; 1: in this process). ``progress``
-    is called with the number of games just finished, as chunks complete.
+    ``jobs``: worker processes (``None``: every core, at most ``MAX_JOBS``; 1: in this
+    process). ``progress``: None, or a callable called with the number of games just
+    finished, as chunks complete.
     ``engine``: ``'auto'`` (the C engine when every seat is a built-in bot and the
     native core is in use, else the Python loop), ``'native'`` or ``'python'``
     (:mod:`chinchon.simulation.engine`); the result is the same whichever plays, and
@@ -91,11 +136,15 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     ``get_executor()``, a ``ProcessPoolExecutor`` of your own, ...; ``jobs`` is then
     not used). The result's statistics (:meth:`SimulationResult.stats`) are the same
     for the same arguments whatever runs them, with however many workers, in chunks of
-    any size. ``records``: a directory to write one Parquet row per game into (parts
-    written by the workers, see :mod:`chinchon.simulation.records`; needs pyarrow).
+    any size. ``records``: a directory (a str or an ``os.PathLike``, not empty) to write
+    one Parquet row per game into (parts written by the workers, see
+    :mod:`chinchon.simulation.records`; needs pyarrow); one that cannot be made is a
+    :class:`~chinchon.errors.RecordsError`.
     ``keep_records=False`` leaves each game's :class:`GameRecord` out of the result
     (``result.records`` empty), which a run of millions of games wants. ``options``:
-    keyword arguments for the game player, passed through to every chunk.
+    None or a mapping of keyword arguments for the game player, passed through to every
+    chunk. Every argument is checked before any game is played (a
+    :class:`~chinchon.errors.ChinchonError` naming it).
 
     A game that raises (a bot's bug) stops the run with a :class:`SimulationError`
     whose ``index`` and ``seed`` replay that game alone. A worker process that dies is
@@ -112,21 +161,15 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > 256:
         raise ChinchonError(f"seed must be an int of at most 256 bits, got {shown(seed)}")
     _int_arg("max_turns", max_turns, 1, MAX_GAMES)
-    if isinstance(bots, str):
-        specs: list[BotSpec] = [b for b in bots.split(",") if b.strip()]
-    else:
-        specs = list(bots)
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise ChinchonError(f"{len(specs)} bots for {players} players")
-    for s in specs:
-        make_bot(s)  # checks the name early, in this process
-        if isinstance(s, Bot):
-            raise ChinchonError("pass bot names or Bot classes (each game makes its own bots)")
+    specs = _bot_specs(bots, players)
+    if progress is not None and not callable(progress):
+        raise ChinchonError(f"progress must be None or a callable taking the number of "
+                            f"games just finished, got {shown(progress)}")
+    records_path = _records_path(records)
+    play_options = _options(options)
     checked_rules = check_rules(rules)
     asked, engine = engine, resolve_engine(engine, specs, checked_rules)
-    if options and engine == "native":  # options are the Python loop's keyword arguments
+    if play_options and engine == "native":  # options: the Python loop's keyword arguments
         if asked.strip().lower() == "native":
             raise ChinchonError("engine='native' takes no options (they are play_game's)")
         engine = "python"
@@ -134,8 +177,8 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     if pool is not None:
         jobs = executor_workers(pool)
     else:
-        if jobs is None:
-            jobs = os.cpu_count() or 1
+        if jobs is None:  # every core, as many as one call starts at most
+            jobs = min(os.cpu_count() or 1, MAX_JOBS)
         _int_arg("jobs", jobs, 1, MAX_JOBS)
         jobs = min(jobs, max(1, games))
     if chunk_size is None:
@@ -150,23 +193,22 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     if not isinstance(keep_records, bool):
         raise ChinchonError(f"keep_records must be a bool, got {shown(keep_records)}")
     params = SimulationParams(players, tuple(specs), seed, checked_rules, max_turns,
-                              keep_records=keep_records, options=dict(options or {}),
-                              engine=engine)
+                              keep_records=keep_records, options=play_options, engine=engine)
     chunks = chunk_bounds(games, chunk_size)
-    if records is not None:
+    if records_path is not None:
         from .records import finish, prepare
 
-        folder = prepare(os.fspath(records), params, games)
+        folder = prepare(records_path, params, games)
         params = SimulationParams(players, tuple(specs), seed, checked_rules, max_turns,
                                   records=folder, keep_records=keep_records,
-                                  options=dict(options or {}), engine=engine)
+                                  options=play_options, engine=engine)
 
     t0 = time.perf_counter()
     result = run_chunks(params, chunks, jobs=jobs, executor=pool, progress=progress)
     result.seconds = time.perf_counter() - t0
     result.jobs = jobs
     result.engine = engine
-    if records is not None:
+    if records_path is not None:
         finish(folder, [start for start, _ in chunks],
                {"engine": engine, "jobs": jobs, "seconds": result.seconds})
     return result

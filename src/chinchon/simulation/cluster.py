@@ -3,11 +3,15 @@
 
 :func:`dask_client` connects to a running scheduler (``tcp://HOST:PORT``, or any
 address Dask takes) or starts a ``LocalCluster`` of ``N`` worker processes on this
-machine (``local:N``). Pass the client as ``simulate(..., executor=client)``.
+machine (``local:N``). Pass the client as ``simulate(..., executor=client)``. An
+address Dask does not take, a scheduler it cannot reach (after Dask's connect timeout,
+``distributed.comm.timeouts.connect``) or a cluster that cannot start is a
+:class:`SchedulerError` naming the scheduler.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Iterator
 from typing import Any
@@ -15,22 +19,32 @@ from typing import Any
 from ..errors import ChinchonError, shown
 from .extras import extra_module
 
-__all__ = ["dask_client", "parse_scheduler"]
+__all__ = ["dask_client", "parse_scheduler", "SchedulerError"]
 
 _MAX_LOCAL_WORKERS = 256
+
+
+class SchedulerError(ChinchonError):
+    """A Dask scheduler that cannot be used: a malformed address, one that cannot be
+    reached, or a local cluster that cannot start; the message names the scheduler."""
+
+
+def _reason(exc: BaseException) -> str:
+    """``exc``'s message on one line (the command line prints one line)."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def parse_scheduler(scheduler: str) -> tuple[str, Any]:
     """``('local', N)`` for ``local:N``, else ``('address', scheduler)``."""
     if not isinstance(scheduler, str) or not scheduler.strip():
-        raise ChinchonError(f"scheduler must be tcp://HOST:PORT or local:N, "
-                            f"got {shown(scheduler)}")
+        raise SchedulerError(f"scheduler must be tcp://HOST:PORT or local:N, "
+                             f"got {shown(scheduler)}")
     text = scheduler.strip()
     if text.lower().startswith("local:"):
         n = text[6:]
         if not n.isdigit() or not 1 <= int(n) <= _MAX_LOCAL_WORKERS:
-            raise ChinchonError(f"scheduler local:N takes N workers 1..{_MAX_LOCAL_WORKERS}, "
-                                f"got {shown(text)}")
+            raise SchedulerError(f"scheduler local:N takes N workers "
+                                 f"1..{_MAX_LOCAL_WORKERS}, got {shown(text)}")
         return "local", int(n)
     return "address", text
 
@@ -46,14 +60,27 @@ def dask_client(scheduler: str) -> Iterator[Any]:
     if kind == "local":
         # the scheduler serves HTTP (its dashboard when bokeh is there) in any case: on
         # a free port, so that two local clusters never collide on Dask's default 8787
-        cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1,
-                                           processes=True, host="127.0.0.1",
-                                           dashboard_address=":0")
+        try:
+            cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1,
+                                               processes=True, host="127.0.0.1",
+                                               dashboard_address=":0")
+        except (OSError, ValueError) as exc:
+            raise SchedulerError(f"scheduler {scheduler.strip()!r}: cannot start the "
+                                 f"local cluster: {_reason(exc)}") from None
         try:
             with distributed.Client(cluster) as client:
                 yield client
         finally:
             cluster.close()
     else:
-        with distributed.Client(value) as client:
+        # only the connection is looked at here: what the caller's block raises is its own
+        try:
+            made = distributed.Client(value)
+        except ValueError as exc:  # the address: its form, its scheme
+            raise SchedulerError(f"scheduler {value!r} is not an address Dask takes "
+                                 f"(tcp://HOST:PORT, or local:N): {_reason(exc)}") from None
+        except (OSError, asyncio.TimeoutError) as exc:  # none there, after Dask's timeout
+            raise SchedulerError(f"scheduler {value!r}: cannot connect: "
+                                 f"{_reason(exc)}") from None
+        with made as client:
             yield client

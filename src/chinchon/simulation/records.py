@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ChinchonError
+from ..errors import RecordsError
 from ..game.rng import Rng
 from .extras import extra_module
 from .play import GameRecord, game_seed
@@ -141,29 +141,46 @@ def write_part(params: SimulationParams, start: int, records: Sequence[GameRecor
 def prepare(path: str, params: SimulationParams, games: int) -> str:
     """Make ``path`` an empty records directory for this simulation and return it as an
     absolute path (the workers may run elsewhere: a shared filesystem's path). The
-    parts of an earlier run there are removed; any other file is left and refused."""
+    parts of an earlier run there are removed; any other file is left and refused. A
+    path that is empty (it would be the current directory) or a directory that cannot
+    be made or written is a :class:`~chinchon.errors.RecordsError` naming it."""
+    if not path:
+        raise RecordsError("records: the path is empty (it would be the current "
+                           "directory); name a new or empty directory for the records")
     _pyarrow()  # the clear error here, before any worker needs it
     folder = Path(path).absolute()
-    if folder.exists() and not folder.is_dir():
-        raise ChinchonError(f"records: {str(folder)!r} is a file; records are a directory "
-                            "of Parquet parts (pick a new name)")
-    folder.mkdir(parents=True, exist_ok=True)
+    doing = "make"
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise RecordsError(f"records: {str(folder)!r} is a file; records are a "
+                               "directory of Parquet parts (pick a new name)")
+        folder.mkdir(parents=True, exist_ok=True)
+        doing = "read"
+        entries = list(folder.iterdir())
+    except OSError as exc:
+        raise RecordsError(f"records: cannot {doing} the directory {str(folder)!r}: "
+                           f"{exc.strerror or exc}") from None
     ours = []
-    for p in folder.iterdir():
+    for p in entries:
         if _is_ours(p.name):
             ours.append(p)
         else:
-            raise ChinchonError(f"records: {str(folder)!r} holds {p.name!r}, not a file of "
-                                "chinchon's records (pick an empty or new directory)")
-    for p in ours:
-        p.unlink()
+            raise RecordsError(f"records: {str(folder)!r} holds {p.name!r}, not a file of "
+                               "chinchon's records (pick an empty or new directory)")
     from .._version import __version__
 
-    meta = {"format": FORMAT, "chinchon": __version__, "games": games, "players": params.players, "bots": params.bot_names,
+    meta = {"format": FORMAT, "chinchon": __version__, "games": games,
+            "players": params.players, "bots": params.bot_names,
             "seed": str(params.seed), "rules": params.rules.to_dict(),
             "rules_name": params.rules.preset_name, "max_turns": params.max_turns,
             "columns": COLUMNS}
-    (folder / _META).write_text(json.dumps(meta, indent=1) + "\n")
+    try:
+        for p in ours:
+            p.unlink()
+        (folder / _META).write_text(json.dumps(meta, indent=1) + "\n")
+    except OSError as exc:
+        raise RecordsError(f"records: cannot write into the directory {str(folder)!r}: "
+                           f"{exc.strerror or exc}") from None
     return str(folder)
 
 
@@ -182,9 +199,9 @@ def finish(path: str, starts: Sequence[int], run: dict[str, Any] | None = None) 
         p.unlink(missing_ok=True)
     missing = [s for s in starts if not (folder / part_name(s)).exists()]
     if missing:
-        raise ChinchonError(f"records: {len(missing)} of {len(starts)} parts are missing "
-                            f"from {path!r} (the first: {part_name(missing[0])}); do the "
-                            "workers write to a filesystem this machine shares?")
+        raise RecordsError(f"records: {len(missing)} of {len(starts)} parts are missing "
+                           f"from {path!r} (the first: {part_name(missing[0])}); do the "
+                           "workers write to a filesystem this machine shares?")
     if run is not None:
         meta_path = folder / _META
         meta = json.loads(meta_path.read_text())

@@ -18,10 +18,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from .._version import __version__
-from ..errors import RecordsError
+from ..errors import RecordsError, shown
+from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
 from ..results import HAND_OUTCOMES
 from ..rules import Rules
 from .plot import KINDS, differences, figure
@@ -91,7 +92,9 @@ def load_records(path: str, label: str = "") -> Run:
     """The :class:`Run` of the records under ``path`` (``simulate(..., records=path)``):
     its statistics, equal to those the run returned (``stats()``), and its parameters.
     A :class:`~chinchon.errors.RecordsError` when the folder is missing, holds no games,
-    is of another version of the records, or mixes simulations (rule sets, bots, seeds)."""
+    is of another version of the records, has a ``_chinchon.json`` that lacks a key the
+    report reads or holds a bad value there (the message names the key), or mixes
+    simulations (rule sets, bots, seeds)."""
     from .records import COLUMNS, FORMAT, part_paths, read_meta
 
     folder = Path(path)
@@ -112,12 +115,16 @@ def load_records(path: str, label: str = "") -> Run:
     if meta is None:
         raise RecordsError(f"records: {shown_path} has no _chinchon.json: not a folder that "
                            "chinchon simulate --records wrote")
-    fmt = meta.get("format", 1) if isinstance(meta, dict) else None
+    if not isinstance(meta, dict):
+        raise RecordsError(f"records: {shown_path}: _chinchon.json holds a "
+                           f"{type(meta).__name__}, not an object of the run's parameters")
+    fmt = meta.get("format", 1)
     if fmt != FORMAT:
-        made = meta.get("chinchon", "before 0.1.0") if isinstance(meta, dict) else "?"
+        made = meta.get("chinchon", "before 0.1.0")
         raise RecordsError(f"records: {shown_path} are of records format {fmt} (chinchon "
                            f"{made}); chinchon {__version__} reads format {FORMAT}: run the "
                            "simulation again with this version")
+    _check_meta(meta, shown_path)
     pa = _pyarrow()
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
@@ -136,10 +143,15 @@ def load_records(path: str, label: str = "") -> Run:
         return sorted(pc.unique(table.column(column)).to_pylist(), key=str)
 
     rule_sets = distinct("rules")
-    if len(rule_sets) > 1 or rule_sets != [meta.get("rules_name") or "custom"]:
+    if len(rule_sets) > 1:
         raise RecordsError(f"records: {shown_path} mixes rule sets "
                            f"({', '.join(map(str, rule_sets))}); a report is of one run: "
                            "chinchon report --compare A B sets two side by side")
+    named = meta["rules_name"] or "custom"
+    if rule_sets != [named]:
+        raise RecordsError(f"records: {shown_path} holds games of the rules "
+                           f"{', '.join(map(str, rule_sets))}, but its _chinchon.json "
+                           f"says {named}: a part of another run?")
     for column, want in (("seed", str(meta["seed"])), ("players", meta["players"])):
         values = distinct(column)
         if values != [want]:
@@ -162,6 +174,75 @@ def load_records(path: str, label: str = "") -> Run:
     result.engine = str(run.get("engine", "?"))
     return run_of(result, label or folder.name, max_turns=meta.get("max_turns"),
                   records=str(folder), chinchon=meta.get("chinchon"))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_seed(value: object) -> bool:
+    """A simulation's seed as ``_chinchon.json`` keeps it: its decimal text (an int
+    read as one too)."""
+    if _is_int(value):
+        return True
+    if not isinstance(value, str):
+        return False
+    try:
+        int(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_run(value: object) -> bool:
+    """The ``run`` of ``_chinchon.json``: an object of the run's engine (text), jobs (an
+    int) and seconds (a number), each of them optional."""
+    if not isinstance(value, dict):
+        return False
+    seconds = value.get("seconds", 0.0)
+    return (isinstance(value.get("engine", ""), str) and _is_int(value.get("jobs", 1))
+            and isinstance(seconds, (int, float)) and not isinstance(seconds, bool))
+
+
+#: the keys of ``_chinchon.json`` a report reads: what each must hold, its test, and
+#: whether it must be there (a report does without ``max_turns``, ``chinchon``, ``run``)
+_META_KEYS: dict[str, tuple[str, Callable[[Any], bool], bool]] = {
+    "games": ("an int >= 0", lambda v: _is_int(v) and v >= 0, True),
+    "players": (f"an int {MIN_PLAYERS}..{MAX_PLAYERS}",
+                lambda v: _is_int(v) and MIN_PLAYERS <= v <= MAX_PLAYERS, True),
+    "bots": ("a list of bot names, one per seat",
+             lambda v: isinstance(v, list) and all(isinstance(b, str) for b in v), True),
+    "seed": ("the simulation's seed, an int in decimal text", _is_seed, True),
+    "rules": ("an object of the rules' fields", lambda v: isinstance(v, dict), True),
+    "rules_name": ("the rules preset's name, or null for custom rules",
+                   lambda v: v is None or isinstance(v, str), True),
+    "max_turns": ("an int >= 1", lambda v: v is None or _is_int(v) and v >= 1, False),
+    "chinchon": ("a version, as text", lambda v: v is None or isinstance(v, str), False),
+    "run": ("an object of the run's engine, jobs and seconds",
+            lambda v: v is None or _is_run(v), False),
+}
+
+
+def _check_meta(meta: dict[str, Any], shown_path: str) -> None:
+    """A :class:`RecordsError` naming the first key of ``_chinchon.json`` that is
+    missing or does not hold what the report reads from it."""
+    where = f"records: {shown_path}: _chinchon.json"
+    for key, (want, test, required) in _META_KEYS.items():
+        if key not in meta:
+            if not required:
+                continue
+            raise RecordsError(f"{where} lacks the key {key!r} ({want}), which chinchon "
+                               "simulate --records writes")
+        if not test(meta[key]):
+            raise RecordsError(f"{where}: {key!r} must be {want}, got "
+                               f"{shown(meta[key])}")
+    if len(meta["bots"]) != meta["players"]:
+        raise RecordsError(f"{where}: 'bots' names {len(meta['bots'])} bots for "
+                           f"{meta['players']} players")
+    try:
+        Rules.from_dict(meta["rules"])
+    except (TypeError, ValueError) as exc:
+        raise RecordsError(f"{where}: 'rules' holds no valid rules: {exc}") from None
 
 
 def _statistics(table: Any, meta: dict[str, Any]) -> SimulationResult:
