@@ -210,3 +210,18 @@ def test_native_digests_of_the_python_loops_golden_runs():
         for trace in traces:
             h = engine_diff.fnv1a(trace, h)
         assert h == int(want), (preset, players, bots)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_a_game_no_total_can_end_stalls_at_max_hands_in_both_engines(players):
+    """Every card worth nothing and no winning seven-card run: no total grows and no
+    game ends. Both engines stall it after MAX_HANDS hands, the same game."""
+    from chinchon.simulation.play import MAX_HANDS
+
+    rules = Rules(points=(0,) * 12, seven_run_wins=False)
+    runs = [simulate(2, players, bots="greedy,random" if players == 2 else "greedy",
+                     rules=rules, seed=9, engine=engine, jobs=1)
+            for engine in ("native", "python")]
+    for r in runs:
+        assert r.stalled == 2 and [g.hands for g in r.records] == [MAX_HANDS] * 2
+    assert [astuple(g) for g in runs[0].records] == [astuple(g) for g in runs[1].records]

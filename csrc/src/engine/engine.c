@@ -412,6 +412,8 @@ cc_status eng_play_game(const cc_game_config *cfg, uint64_t index, cc_game_recor
     /* Python: simulate.play._drive */
     while (!g.over) {
         if (g.summary) {
+            if (g.hand_number >= ENG_MAX_HANDS)
+                break; /* stalled: a game this long */
             between_hands(&g);
             continue;
         }

@@ -13,6 +13,9 @@
 #include "melds/melds.h"
 
 #define NO_SEAT 0xff
+/* A game that has played this many hands is stalled (Python: simulation.play.MAX_HANDS):
+ * under rules where no total can grow no game ends. */
+#define ENG_MAX_HANDS 10000u
 
 struct game;
 /* A bot the engine plays through a function its caller supplies (the search bot,

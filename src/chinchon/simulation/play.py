@@ -14,11 +14,15 @@ from ..game.rng import derive
 from ..game.state import GameState
 from ..rules import Rules
 
-__all__ = ["GameRecord", "play_game", "game_seed", "BotSpec", "DEFAULT_MAX_TURNS"]
+__all__ = ["GameRecord", "play_game", "game_seed", "BotSpec", "DEFAULT_MAX_TURNS", "MAX_HANDS"]
 
 BotSpec = Union[str, type]
 
 DEFAULT_MAX_TURNS = 1000
+#: a game that has played this many hands is stalled too: under rules where no total
+#: can grow (every card worth nothing and no winning seven-card run) no game ends
+#: (the C engine's ENG_MAX_HANDS)
+MAX_HANDS = 10_000
 
 
 def game_seed(seed: int, index: int, stream: int = 0) -> int:
@@ -66,6 +70,9 @@ def _drive(game: GameState, seats: list[Bot], index: int, max_turns: int) -> Gam
     while game.result is None:
         phase = game.phase
         if phase == "summary":
+            if game.hand_number >= MAX_HANDS:
+                stalled = True
+                break
             chips_before = game.chips
             play_turn(game, seats)
             for s, (a, b) in enumerate(zip(chips_before, game.chips)):
