@@ -21,6 +21,7 @@ __all__ = [
     "ActionNotAllowed",
     "SimulationError",
     "RecordsError",
+    "SchedulerError",
 ]
 
 
@@ -120,8 +121,14 @@ class SimulationError(ChinchonError):
 
 
 class RecordsError(ChinchonError):
-    """A simulation's records folder that cannot be read as asked: missing, empty, of
-    another version of chinchon, or holding games of different simulations."""
+    """A simulation's records folder that cannot be made, written or read as asked:
+    missing, empty, of another version of chinchon, or holding games of different
+    simulations."""
+
+
+class SchedulerError(ChinchonError):
+    """A Dask scheduler that cannot be used: a malformed address, one that cannot be
+    reached, or a local cluster that cannot start; the message names the scheduler."""
 
 
 #: Each named status of the C core (``cc_status`` in csrc/include/chinchon.h) with the exception

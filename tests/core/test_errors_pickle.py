@@ -31,6 +31,7 @@ EXAMPLES = {
                          "RuntimeError: boom"), {"index": 7, "seed": 3,
                                                  "cause": "RuntimeError: boom"}),
     "RecordsError": (("records: no folder 'games.parquet'",), {}),
+    "SchedulerError": (("scheduler 'tcp://127.0.0.1:9': cannot connect",), {}),
 }
 
 

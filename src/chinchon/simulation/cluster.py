@@ -16,17 +16,12 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import ChinchonError, shown
+from ..errors import SchedulerError, shown
 from .extras import extra_module
 
 __all__ = ["dask_client", "parse_scheduler", "SchedulerError"]
 
 _MAX_LOCAL_WORKERS = 256
-
-
-class SchedulerError(ChinchonError):
-    """A Dask scheduler that cannot be used: a malformed address, one that cannot be
-    reached, or a local cluster that cannot start; the message names the scheduler."""
 
 
 def _reason(exc: BaseException) -> str:
