@@ -288,12 +288,29 @@ def test_a_bad_agent_or_bot_is_named():
     env = rl.raw_env(players=3)
     env.reset(seed=1)
     for agent in ("player_9", 0, ["player_0"]):
-        with pytest.raises(ChinchonError, match=r"agent must be one of player_0\.\.player_2"):
-            env.observe(agent)
+        for ask in (env.observe, env.observation_space, env.action_space):
+            with pytest.raises(ChinchonError, match=r"agent must be one of player_0\.\.player_2"):
+                ask(agent)
     for bot in ("greedy", GreedyBot, None):
         with pytest.raises(ChinchonError, match="bot must be a chinchon.bots bot"):
             env.bot_action(bot)
     assert env.action_mask()[env.bot_action(make_bot("greedy", 1))]
+
+
+def test_a_refused_reset_without_a_seed_draws_none():
+    """Options that are not a dict are named; a bad option refused at a reset without a
+    seed leaves the seed the next reset draws as it was."""
+    a, b = rl.raw_env(players=3), rl.raw_env(players=3)
+    a.reset(seed=4)
+    b.reset(seed=4)
+    for bad in ("x", [("lead", 1)]):
+        with pytest.raises(ChinchonError, match="options must be None or a dict"):
+            b.reset(options=bad)
+    with pytest.raises(IllegalAction):
+        b.reset(options={"lead": 9})
+    a.reset()
+    b.reset()
+    assert a.game.to_dict() == b.game.to_dict()
 
 
 @pytest.mark.parametrize("kwargs", [

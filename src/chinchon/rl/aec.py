@@ -143,10 +143,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
     # ------------------------------------------------------------ spaces
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent(agent)]
+
+    def _agent(self, agent: object) -> str:
+        """``agent`` if it is one of :attr:`possible_agents`; else an error naming it."""
+        if isinstance(agent, str) and agent in self._seats:
+            return agent
+        raise ChinchonError(f"agent must be one of player_0..player_{self.players - 1}, "
+                            f"got {shown(agent)}")
 
     # ------------------------------------------------------------ what a seat sees
 
@@ -202,10 +209,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
               ) -> None:
-        options = options or {}
+        if options is None:
+            options = {}
+        elif not isinstance(options, dict):
+            raise ChinchonError(f"options must be None or a dict (deck, lead), got "
+                                f"{shown(options)}")
+        drawn = self._seeder.bit_generator.state
         game_seed = seed if seed is not None else int(self._seeder.integers(2**63))
-        self.state_ = GameState(self.players, seed=game_seed, rules=self.rules,
-                                deck=options.get("deck"), lead=options.get("lead"))
+        try:
+            state = GameState(self.players, seed=game_seed, rules=self.rules,
+                              deck=options.get("deck"), lead=options.get("lead"))
+        except ChinchonError:  # refused: the seed drawn for it is undrawn
+            self._seeder.bit_generator.state = drawn
+            raise
+        self.state_ = state
         if seed is not None:  # checked by the game: an int
             self._seeder = np.random.default_rng(seed % 2**128)
         if self._encoder is None:
