@@ -20,9 +20,8 @@ pytest.importorskip("pyarrow")
 
 import chinchon  # noqa: E402
 from chinchon.cli import main  # noqa: E402
-from chinchon.errors import ChinchonError, SimulationError  # noqa: E402
+from chinchon.errors import ChinchonError, SchedulerError, SimulationError  # noqa: E402
 from chinchon.simulation import read_records, simulate  # noqa: E402
-from chinchon.errors import SchedulerError  # noqa: E402
 from chinchon.simulation.cluster import dask_client, parse_scheduler  # noqa: E402
 
 from . import faulty  # noqa: E402
