@@ -11,6 +11,7 @@ from typing import Any
 from .._backend import IMPLEMENTATION
 from ..errors import ChinchonError
 from ..simulation import ENGINES, simulate
+from ..simulation.play import MAX_HANDS
 from . import report
 from ._common import rules_of, rules_options
 
@@ -157,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{bot:<9} {wins:>5}  {100 * wins / games:5.1f}")
     print()
     print(f"draws {result.draws}   cancelled {result.cancelled}   stalled {result.stalled}"
-          f" (a hand reached {args.max_turns} turns)")
+          f" (a hand reached {args.max_turns} turns, or a game {MAX_HANDS} hands)")
     print(f"hands per game   mean {result.mean_hands_per_game:.2f}   "
           f"max {max(result.hands_per_game, default=0)}")
     print(f"turns per hand   mean {result.mean_turns_per_hand:.1f}   "
