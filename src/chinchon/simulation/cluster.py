@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import SchedulerError, shown
 from .extras import extra_module
@@ -55,13 +56,16 @@ def dask_client(scheduler: str) -> Iterator[Any]:
     if kind == "local":
         # the scheduler serves HTTP (its dashboard when bokeh is there) in any case: on
         # a free port, so that two local clusters never collide on Dask's default 8787
+        problem = None
         try:
             cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1,
                                                processes=True, host="127.0.0.1",
                                                dashboard_address=":0")
         except (OSError, ValueError) as exc:
-            raise SchedulerError(f"scheduler {scheduler.strip()!r}: cannot start the "
-                                 f"local cluster: {_reason(exc)}") from None
+            problem = (f"scheduler {scheduler.strip()!r}: cannot start the local "
+                       f"cluster: {_reason(exc)}")
+        if problem is not None:
+            _refused(problem)
         try:
             with distributed.Client(cluster) as client:
                 yield client
@@ -69,13 +73,28 @@ def dask_client(scheduler: str) -> Iterator[Any]:
             cluster.close()
     else:
         # only the connection is looked at here: what the caller's block raises is its own
+        problem = None
         try:
             made = distributed.Client(value)
         except ValueError as exc:  # the address: its form, its scheme
-            raise SchedulerError(f"scheduler {value!r} is not an address Dask takes "
-                                 f"(tcp://HOST:PORT, or local:N): {_reason(exc)}") from None
+            problem = (f"scheduler {value!r} is not an address Dask takes "
+                       f"(tcp://HOST:PORT, or local:N): {_reason(exc)}")
         except (OSError, asyncio.TimeoutError) as exc:  # none there, after Dask's timeout
-            raise SchedulerError(f"scheduler {value!r}: cannot connect: "
-                                 f"{_reason(exc)}") from None
+            problem = f"scheduler {value!r}: cannot connect: {_reason(exc)}"
+        if problem is not None:
+            _refused(problem)
         with made as client:
             yield client
+
+
+def _refused(problem: str) -> NoReturn:
+    """Raise :class:`SchedulerError` once the client or cluster that failed is gone.
+
+    A ``Client`` whose start failed is left half made, in reference cycles: collected
+    later, at whatever allocation the collector picks, its finaliser stops the loop
+    that the next client may be starting at that moment, and distributed then waits on
+    itself for ever (a second ``--scheduler`` call after a refused one hung so). Its
+    exception, which holds it, is gone once out of the ``except`` block: it is collected
+    here, before anything else is started."""
+    gc.collect()
+    raise SchedulerError(problem)
