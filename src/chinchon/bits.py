@@ -7,6 +7,10 @@ name here."""
 
 from __future__ import annotations
 
+from operator import index as _as_index
+
+from .errors import InvalidHandError, shown
+
 __all__ = ["SUITS", "SUIT_NAMES", "RANKS", "LANE_MASK", "JOKER_MASK", "CARD_MASK",
            "JOKER_BITS", "SUIT_MASKS", "card_index", "rank_of", "lane_of"]
 
@@ -40,3 +44,28 @@ def rank_of(index: int) -> int:
 def lane_of(index: int) -> int:
     """The suit lane (0-3) of bit ``index``: ``SUITS[lane_of(i)]`` is its suit."""
     return index // 16
+
+
+def is_card_bit(index: int) -> bool:
+    """Whether bit ``index`` is a card under some rules (a natural card or a joker)."""
+    return 0 <= index < 64 and bool(CARD_MASK >> index & 1)
+
+
+def mask_value(mask: object, name: str) -> int:
+    """``mask`` (any integer type, numpy's too; no float, text or bool) as the int of a
+    mask of the encoding: 64 bits, no bit outside the cards'. ``name`` (``once``,
+    ``twice``) names it in the :class:`~chinchon.errors.InvalidHandError` otherwise."""
+    m = None
+    if not isinstance(mask, bool):
+        try:
+            m = _as_index(mask)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    if m is None:
+        raise InvalidHandError(f"a mask is an int, or (once, twice) of ints, got {shown(mask)}")
+    if m < 0 or m >> 64:
+        raise InvalidHandError(f"{name} mask {m:#x} is not a 64-bit value")
+    if m & ~CARD_MASK:
+        raise InvalidHandError(f"{name} mask {m:#x} sets bits outside the card lanes (bits "
+                               "12-15 of a lane, but for the jokers' bits 12 and 28)")
+    return m

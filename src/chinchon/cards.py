@@ -33,7 +33,7 @@ from operator import index as _as_index
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .bits import (CARD_MASK, JOKER_BITS, JOKER_MASK, LANE_MASK, RANKS, SUIT_MASKS, SUIT_NAMES,
-                   SUITS, card_index, lane_of, rank_of)
+                   SUITS, card_index, lane_of, mask_value, rank_of)
 from .errors import CardCountError, CardParseError, DuplicateCardError, InvalidHandError, shown
 
 __all__ = ["SUITS", "SUIT_NAMES", "RANKS", "LANE_MASK", "JOKER_MASK", "CARD_MASK",
@@ -366,19 +366,6 @@ def check_decks(decks: object) -> int | None:
     raise InvalidHandError(f"decks must be 1, 2 or None, got {shown(decks)}")
 
 
-
-def _mask_int(mask: object) -> int:
-    """A mask as an int: any integer type, numpy's too; nothing else (no float, text or
-    bool)."""
-    if not isinstance(mask, bool):
-        try:
-            return _as_index(mask)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise InvalidHandError(
-        f"a mask is an int, or (once, twice) of ints, got {shown(mask)}")
-
-
 class Hand:
     """An immutable multiset of cards, single deck (``decks=1``) or double (``decks=2``).
 
@@ -418,21 +405,13 @@ class Hand:
             if len(mask) != 2:
                 raise InvalidHandError(
                     f"a double-deck mask is (once, twice), got {shown(mask)}")
-            once, twice = (_mask_int(x) for x in mask)
+            once, twice = mask_value(mask[0], "once"), mask_value(mask[1], "twice")
             if decks is None:
                 decks = 2
         else:
-            once, twice = _mask_int(mask), 0
+            once, twice = mask_value(mask, "once"), 0
             if decks is None:
                 decks = 1
-        for name, m in (("once", once), ("twice", twice)):
-            if m < 0 or m >> 64:
-                raise InvalidHandError(f"{name} mask {m:#x} is not a 64-bit value")
-            if m & ~CARD_MASK:
-                raise InvalidHandError(
-                    f"{name} mask {m:#x} sets bits outside the card lanes (bits 12-15 of a "
-                    "lane, but for the jokers' bits 12 and 28)"
-                )
         if twice & ~once:
             raise InvalidHandError("twice mask holds a card that the once mask does not")
         if decks == 1 and twice:

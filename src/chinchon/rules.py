@@ -23,6 +23,7 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple, Optional
 
+from .bits import is_card_bit
 from .cards import JOKER_BITS, LANE_MASK, Card, as_card, rank_of
 from .errors import ChinchonError, shown
 
@@ -177,8 +178,7 @@ class SolverRules(_SolverFields):
         """Points of the card of bit ``index`` left unmatched: ``joker_points`` for a
         joker (the extra jokers' bits 12 and 28, the wild ace), else
         ``points[rank - 1]``."""
-        if isinstance(index, bool) or not isinstance(index, int) or not (
-                index in JOKER_BITS or 0 <= index < 64 and rank_of(index) <= 12):
+        if isinstance(index, bool) or not isinstance(index, int) or not is_card_bit(index):
             raise ChinchonError(f"{index!r} is not a card bit index")
         if index in JOKER_BITS or self.joker_mask >> index & 1:
             return self.joker_points
@@ -198,7 +198,7 @@ def _card_bit(card: object) -> int:
         except TypeError:
             pass
         else:
-            if index in JOKER_BITS or 0 <= index < 64 and rank_of(index) <= 12:
+            if is_card_bit(index):
                 return index
     raise ChinchonError(
         f"expected a Card, card text or a card's bit index, got {shown(card)}")
