@@ -14,7 +14,6 @@
   GIL).
 """
 
-import operator
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -29,7 +28,7 @@ from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_BOT_SEAR
 import types
 
 from .._args import check_rules, hand_for
-from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, parse_cards
+from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, check_decks, parse_cards
 from ..errors import STATUS_ERRORS, ChinchonError
 from ..errors import raise_status as _raise_named
 from ..rules import HOUSE_RULES
@@ -129,15 +128,12 @@ cdef int rules_for(object rules, object hand, object decks, cc_rules *out) excep
 
 
 cdef int _decks_given(object decks) except -1:
-    """1 or 2 for a ``decks=`` of any integer type that says so, else 0 (the hand's
-    check then refuses it by name)."""
-    if isinstance(decks, bool):
-        return 0
+    """1 or 2 for a ``decks=`` of any integer type that says so (check_decks), else 0
+    (the hand's check then refuses it by name)."""
     try:
-        d = operator.index(decks)
-    except TypeError:
+        return check_decks(decks) or 0
+    except ChinchonError:
         return 0
-    return d if d == 1 or d == 2 else 0
 
 
 # ---------------------------------------------------------------- slots

@@ -11,7 +11,7 @@ from operator import index as _as_index
 from typing import Optional, Union
 
 from ..cards import _PY_INIT as _PY_HAND_INIT
-from ..cards import CARD_AT, Card, Hand, as_card, full_deck, parse_cards
+from ..cards import CARD_AT, Card, Hand, coerce_cards, full_deck
 from ..errors import IllegalAction, shown
 from ..rules import Rules, decks_for
 
@@ -77,20 +77,11 @@ def deck_for(rules: Rules, decks: int) -> list[Card]:
 
 
 def cards_of(order: Union[str, Sequence[CardLike]], what: str) -> list[Card]:
-    """Card text or a sequence of cards (or their texts) as cards; an
-    :class:`IllegalAction` naming ``what`` and the problem otherwise."""
-    if isinstance(order, str):
-        try:
-            return parse_cards(order)
-        except ValueError as exc:
-            raise IllegalAction(f"bad {what}: {exc}") from None
+    """Card text or a sequence of cards (or their texts) as cards
+    (:func:`~chinchon.cards.coerce_cards`); an :class:`IllegalAction` naming ``what``
+    and the problem otherwise."""
     try:
-        items = iter(order)
-    except TypeError:
-        raise IllegalAction(f"bad {what}: expected card text or a sequence of cards, "
-                            f"got {shown(order)}") from None
-    try:
-        return [as_card(c) for c in items]
+        return coerce_cards(order)
     except (ValueError, TypeError) as exc:
         raise IllegalAction(f"bad {what}: {exc}") from None
 

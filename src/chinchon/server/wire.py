@@ -204,15 +204,14 @@ class Wire(asyncio.Protocol):
         elif opcode == _CLOSE:
             self._peer_closed(payload)
         elif opcode == _PING:
-            pong = _header(_PONG, len(payload)) + payload
-            if self.close_sent:
-                pass
-            elif self.paused:
-                # only the last ping's pong waits (RFC 6455, 5.5.3, allows it): a peer
-                # that pings and never reads holds one pong, not one a ping
-                self.pong = pong
-            else:
-                self.transport.write(pong)
+            if not self.close_sent:
+                pong = _header(_PONG, len(payload)) + payload
+                if self.paused:
+                    # only the last ping's pong waits (RFC 6455, 5.5.3, allows it): a
+                    # peer that pings and never reads holds one pong, not one a ping
+                    self.pong = pong
+                else:
+                    self.transport.write(pong)
         elif opcode == _PONG:
             if self.timer is not None and self.ping_interval:  # the pong came in time
                 self.timer.cancel()
