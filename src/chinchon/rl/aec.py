@@ -214,13 +214,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
         elif not isinstance(options, dict):
             raise ChinchonError(f"options must be None or a dict (deck, lead), got "
                                 f"{shown(options)}")
-        drawn = self._seeder.bit_generator.state
-        game_seed = seed if seed is not None else int(self._seeder.integers(2**63))
+        drawn = None  # the generator's state before a seed is drawn from it
+        if seed is None:
+            drawn = self._seeder.bit_generator.state
+            game_seed = int(self._seeder.integers(2**63))
+        else:
+            game_seed = seed
         try:
             state = GameState(self.players, seed=game_seed, rules=self.rules,
                               deck=options.get("deck"), lead=options.get("lead"))
-        except ChinchonError:  # refused: the seed drawn for it is undrawn
-            self._seeder.bit_generator.state = drawn
+        except ChinchonError:
+            if drawn is not None:  # refused: the seed drawn for it is undrawn
+                self._seeder.bit_generator.state = drawn
             raise
         self.state_ = state
         if seed is not None:  # checked by the game: an int

@@ -114,17 +114,19 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
             raise IllegalAction(f"seed must be an int of at most {MAX_SEED_BITS} bits or "
                                 f"None, got {shown(seed)}")
         rng, rng_seed = self._np_random, self._np_random_seed
-        rng_state = rng.bit_generator.state if rng is not None else {}
+        rng_state = None  # np_random's state before a seed is drawn from it
         if seed is not None:  # a new seed: its game 0
             base, game = seed, 0
         elif self._base is not None:  # the next game
             base, game = self._base, self._game + 1
         else:  # never seeded: a seed drawn from np_random (put back if refused)
+            if rng is not None:
+                rng_state = rng.bit_generator.state
             base, game = int(self.np_random.integers(2**63)), 0
         try:
             self._start(base, game, options)  # the AEC env checks the options first
         except BaseException:
-            if rng is not None:  # a seed drawn from it: undrawn
+            if rng is not None and rng_state is not None:  # a seed drawn from it: undrawn
                 rng.bit_generator.state = rng_state
             self._np_random, self._np_random_seed = rng, rng_seed
             raise
