@@ -298,6 +298,32 @@ def test_serve_names_a_database_it_cannot_open_in_one_line(
                               f"be opened") and "\n" not in err, err
 
 
+def test_serve_names_an_address_it_cannot_listen_on_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A port in use or an address not of this machine (uvicorn's log line and exit 3
+    before)."""
+    import socket
+
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    from chinchon.cli import main
+
+    db = str(tmp_path / "tables.sqlite3")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--db", db, "--port", str(port)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"chinchon serve: error: cannot listen on 127.0.0.1:{port}:")
+        assert "in use" in err and "\n" not in err, err
+    # 192.0.2.1 is kept for documentation (RFC 5737): no machine has it
+    assert main(["serve", "--db", db, "--host", "192.0.2.1", "--port", "0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("chinchon serve: error: cannot listen on 192.0.2.1:0:") and (
+        "\n" not in err), err
+
+
 def test_the_servers_json_is_the_standard_librarys_text() -> None:
     """With orjson or without, the same text; what orjson refuses is written by the
     standard library as before."""

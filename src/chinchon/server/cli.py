@@ -103,6 +103,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"chinchon serve: error: the tables' database {db} cannot be opened: "
               f"{problem}", file=sys.stderr)
         return 2
+    problem = _unusable_address(args.host, args.port)
+    if problem is not None:
+        print(f"chinchon serve: error: cannot listen on {_url_host(args.host, False)}:"
+              f"{args.port}: {problem}", file=sys.stderr)
+        return 2
     config = ServerConfig(db=db, reconnect_seconds=args.reconnect_seconds,
                           bot_delay=args.bot_delay, summary_seconds=args.summary_seconds,
                           rate=args.rate, burst=args.burst, durability=args.durability,
@@ -156,8 +161,30 @@ def _unusable_db(db: str, durability: str) -> Optional[str]:
     return None
 
 
-def _url_host(host: str) -> str:
-    if host in ("0.0.0.0", "::", ""):
+def _unusable_address(host: str, port: int) -> Optional[str]:
+    """Why the server could not listen on ``host``:``port`` (a name that does not
+    resolve, an address not of this machine, a port in use or not allowed), or None.
+    Each address the name resolves to is bound as the server will bind it (asyncio's
+    ``create_server``: every address, ``SO_REUSEADDR``) and released at once, so the
+    error is one line before the server starts, not uvicorn's log line and exit 3."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+        for family, kind, proto, _, address in infos:
+            with socket.socket(family, kind, proto) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == getattr(socket, "AF_INET6", None):
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(address)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def _url_host(host: str, browsable: bool = True) -> str:
+    if browsable and host in ("0.0.0.0", "::", ""):
         return "127.0.0.1"
     return f"[{host}]" if ":" in host else host
 
