@@ -32,6 +32,8 @@ class CountingBot(GreedyBot):
     ({"records": b"games"}, "records must be a directory's path"),
     ({"options": 5}, "options must be None or a mapping"),
     ({"options": {1: 2}}, "options must be None or a mapping"),
+    ({"options": {"colour": "red"}}, "the game player takes no keyword 'colour'"),
+    ({"options": {"rules": "conga"}}, "'rules' is simulate's own argument"),
 ])
 def test_bad_arguments_are_refused_before_any_game(kwargs, words):
     CountingBot.discards = 0

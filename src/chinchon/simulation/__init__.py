@@ -18,6 +18,7 @@ rules are not changed; this is a property of the simulator only.
 
 from __future__ import annotations
 
+import inspect
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -90,13 +91,28 @@ def _records_path(records: object) -> Optional[str]:
     return path
 
 
+#: play_game's keyword arguments that simulate sets from its own
+_OWN_OPTIONS = ("rules", "max_turns")
+
+
 def _options(options: object) -> dict[str, Any]:
-    """``options`` (None or a mapping of keyword arguments) as a dict."""
+    """``options`` (None or a mapping of keyword arguments) as a dict, each key one that
+    :func:`play_game` takes and simulate does not set itself (so that a wrong one fails
+    here, not as every game's SimulationError)."""
     if options is None:
         return {}
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise ChinchonError(f"options must be None or a mapping of keyword arguments (str "
                             f"keys) for the game player, got {shown(options)}")
+    taken = [name for name, p in inspect.signature(play_game).parameters.items()
+             if p.kind is inspect.Parameter.KEYWORD_ONLY and name not in _OWN_OPTIONS]
+    for key in options:
+        if key in _OWN_OPTIONS:
+            raise ChinchonError(f"options: {key!r} is simulate's own argument; pass "
+                                f"{key}=... to simulate")
+        if key not in taken:
+            raise ChinchonError(f"options: the game player takes no keyword {key!r} "
+                                f"(it takes {', '.join(map(repr, taken)) or 'none'})")
     return dict(options)
 
 
