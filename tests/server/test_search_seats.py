@@ -9,6 +9,7 @@ import json
 import logging
 import random
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +110,8 @@ def _held(monkeypatch: pytest.MonkeyPatch) -> HeldSearch:
 def test_a_table_asks_for_a_search_budget_within_the_servers(tmp_path: Path) -> None:
     """A search is not stopped once begun and every table's search seats share the
     workers: a table may ask for at most the server's budget (in playouts, in
-    milliseconds), listed in ``welcome.limits``; ``search`` alone always does."""
+    milliseconds), listed in ``welcome.limits``; ``search`` alone asks for the table's
+    default (5000 playouts at 2 players)."""
     for name in ("max_search_playouts", "max_search_ms"):
         for bad in (0, -1, 4_000_001, 2.0, True, "50"):
             with pytest.raises(ChinchonError, match=f"{name} must be an int 1..4000000"):
@@ -133,13 +135,25 @@ def test_a_table_asks_for_a_search_budget_within_the_servers(tmp_path: Path) -> 
                 assert error["type"] == "error" and error["code"] == "bad_message", error
                 assert "at most 300 playouts or 20 ms" in error["message"], error
                 assert not m.live
-            for bot in ("search:300", "search:20ms", "search", "expert"):
+            m.handle(conn, json.dumps({"type": "create", "name": "A", "players": 2,
+                                       "bots": 1, "bot": "search", "rules": "conga"}))
+            await asyncio.sleep(0)
+            error = a.sent[-1]
+            assert error["type"] == "error" and error["code"] == "bad_message", error
+            assert "got search (5000 playouts at 2 players)" in error["message"], error
+            assert not m.live
+            for bot in ("search:300", "search:20ms", "expert"):
                 live = await _table(m, FakeClient(), bot)
                 assert live.table.seats[1].bot == bot
         finally:
             m.stop()
 
     asyncio.run(scenario())
+    roomy = ServerConfig(db=str(tmp_path / "r.sqlite3"), max_search_playouts=5000)
+    roomy.check_bot("search", 2)
+    roomy.check_bot("search", 4)  # 3000 there
+    with pytest.raises(ChinchonError, match="got search \\(3000 playouts at 4 players\\)"):
+        replace(roomy, max_search_playouts=2999).check_bot("search", 4)
 
 
 async def _table(m: Manager, client: FakeClient, bot: str) -> Live:

@@ -86,17 +86,23 @@ class ServerConfig:
                 raise ChinchonError(f"a server's {name} must be an int "
                                     f"1..{SearchBot.MAX_BUDGET}, got {shown(value)}")
 
-    def check_bot(self, bot: str) -> None:
-        """An error unless the canonical bot name ``bot`` is one a table may ask for
-        here: a search's budget within :attr:`max_search_playouts` and
-        :attr:`max_search_ms` (``search`` alone, each table's default, always is)."""
-        if not bot.startswith("search:"):
+    def check_bot(self, bot: str, players: int) -> None:
+        """An error unless the canonical bot name ``bot`` is one a table of ``players``
+        may ask for here: a search's budget within :attr:`max_search_playouts` and
+        :attr:`max_search_ms`, ``search`` alone counted as the table's default
+        (:meth:`SearchBot.default_playouts`)."""
+        if bot == "search":
+            ms, value = False, SearchBot.default_playouts(players)
+        elif bot.startswith("search:"):
+            budget = bot[len("search:"):]
+            ms = budget.endswith("ms")
+            value = int(budget[:-2] if ms else budget)
+        else:
             return
-        budget = bot[len("search:"):]
-        ms = budget.endswith("ms")
-        value = int(budget[:-2] if ms else budget)
         if value > (self.max_search_ms if ms else self.max_search_playouts):
+            asked = (f"{bot} ({value} playouts at {players} players)" if bot == "search"
+                     else bot)
             raise ChinchonError(f"a table's search bot may take at most "
                                 f"{self.max_search_playouts} playouts or "
                                 f"{self.max_search_ms} ms a decision on this server, "
-                                f"got {bot}")
+                                f"got {asked}")

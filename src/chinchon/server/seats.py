@@ -52,7 +52,7 @@ class Seating(Driving):
             rules = replace(rules, reconnect_seconds=self.config.reconnect_seconds)
         try:  # a name of BOTS, or the search's with a budget (search:2000, search:10ms)
             bot = bot_name(msg.get("bot", "greedy"))
-            self.config.check_bot(bot)
+            self.config.check_bot(bot, msg["players"])
         except ChinchonError as e:
             raise ProtocolError("bad_message", str(e)) from None
         table_id = secrets.token_urlsafe(6)
