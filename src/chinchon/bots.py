@@ -396,15 +396,21 @@ class SearchBot(Bot):
                                 f"1..{cls.MAX_THREADS}, got {shown(threads)}")
 
     @classmethod
-    def from_name(cls, name: str, seed: Optional[int] = None) -> SearchBot:
-        """The bot of a canonical name: ``search`` (the table's default budget),
-        ``search:<playouts>`` or ``search:<ms>ms``."""
+    def from_name(cls, name: str, seed: Optional[int] = None,
+                  threads: int = 1) -> SearchBot:
+        """The bot of a search bot's name (:func:`bot_name`): ``search`` (the table's
+        default budget), ``search:<playouts>`` or ``search:<ms>ms``; an error naming
+        the accepted forms for any other."""
+        name = bot_name(name)
+        if not name.startswith("search"):
+            raise ChinchonError(f"{name!r} is not a search bot's name: a search bot is "
+                                f"search, search:<playouts> or search:<ms>ms")
         if name == "search":
-            return cls(seed)
+            return cls(seed, threads=threads)
         budget = name[len("search:"):]
         if budget.endswith("ms"):
-            return cls(seed, ms=int(budget[:-2]))
-        return cls(seed, playouts=int(budget))
+            return cls(seed, ms=int(budget[:-2]), threads=threads)
+        return cls(seed, playouts=int(budget), threads=threads)
 
     @property
     def spec(self) -> str:
@@ -495,10 +501,11 @@ def bot_name(spec: object, players: Optional[int] = None) -> str:
     if not isinstance(spec, str):
         raise ChinchonError(f"a bot name must be a str, got {shown(spec)}; choose from {_FORMS}")
     name = spec.strip().lower()
-    if name == "search":
-        return name if players is None else f"search:{SearchBot.default_playouts(players)}"
-    if name.startswith("search:"):
-        budget = name[len("search:"):].strip()
+    head, colon, budget = name.partition(":")
+    if head.rstrip() == "search" and not colon:
+        return "search" if players is None else f"search:{SearchBot.default_playouts(players)}"
+    if head.rstrip() == "search":
+        budget = budget.strip()
         ms = budget.endswith("ms")
         digits = budget[:-2].strip() if ms else budget
         if digits.isdigit() and digits.isascii() and 0 < int(digits) <= SearchBot.MAX_BUDGET:
@@ -512,21 +519,26 @@ def bot_name(spec: object, players: Optional[int] = None) -> str:
 
 
 def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None, *,
-             threads: int = 1) -> Bot:
+             threads: Optional[int] = None) -> Bot:
     """A bot from a name (:func:`bot_name`: one of :data:`BOTS`, or ``search:<budget>``;
     ``search`` alone takes the default budget of each table it plays at),
     a Bot class, or a Bot (returned as is). ``threads``: a search bot's threads
-    (:class:`SearchBot`; the other bots play on the calling thread), 1..64."""
-    SearchBot.check_threads(threads)
+    (:class:`SearchBot`; the other bots play on the calling thread), 1..64, default 1;
+    a search bot given made keeps its own, and asking it for others is an error."""
+    if threads is not None:
+        SearchBot.check_threads(threads)
     if isinstance(spec, Bot):
+        if threads is not None and isinstance(spec, SearchBot) and spec.threads != threads:
+            raise ChinchonError(f"make_bot: the search bot given plays on {spec.threads} "
+                                f"thread(s), not the {threads} asked; set its threads")
         return spec
+    if isinstance(spec, type) and issubclass(spec, SearchBot):
+        return spec(seed, threads=threads or 1)
     if isinstance(spec, type) and issubclass(spec, Bot):
         return spec(seed)
     name = bot_name(spec)
     if name.startswith("search"):
-        bot = SearchBot.from_name(name, seed)
-        bot.threads = threads
-        return bot
+        return SearchBot.from_name(name, seed, threads or 1)
     return BOTS[name](seed)
 
 

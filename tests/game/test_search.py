@@ -85,6 +85,30 @@ def test_make_bot_gives_search_bots_their_threads():
     assert make_bot("search:2ms", threads=2).threads == 2
     assert make_bot("search").threads == 1
     assert isinstance(make_bot("expert", 1, threads=4), ExpertBot)  # one thread: ignored
+    # a class is made with them; a bot given keeps its own, and others asked are refused
+    assert make_bot(SearchBot, 1, threads=4).threads == 4
+    assert make_bot(SearchBot, 1).threads == 1
+    given = SearchBot(1, playouts=10, threads=2)
+    assert make_bot(given) is given and make_bot(given, threads=2) is given
+    with pytest.raises(ChinchonError, match="plays on 2 thread.s., not the 4 asked"):
+        make_bot(given, threads=4)
+    assert SearchBot.from_name("search:10", 1, threads=3).threads == 3
+
+
+def test_a_search_name_is_read_as_bot_name_reads_it():
+    """Spaces around the colon are ignored like the others; from_name takes what
+    bot_name takes and refuses the rest by name (it read "expert:50" as a search)."""
+    for spaced in ("search :5", "  Search : 5 ", "search: 5"):
+        assert bot_name(spaced) == "search:5"
+        assert SearchBot.from_name(spaced).spec == "search:5"
+    assert SearchBot.from_name("SEARCH:10MS").spec == "search:10ms"
+    for bad in ("search:abc", "search:1.5", "search:0"):
+        with pytest.raises(ChinchonError, match="search:<playouts> or search:<ms>ms"):
+            SearchBot.from_name(bad)
+    for other in ("expert:50", "random:20ms", "greedy", "searchy"):
+        with pytest.raises(ChinchonError, match=r"search:<playouts>.*search:<ms>ms") as info:
+            SearchBot.from_name(other)
+        assert repr(other) in str(info.value)
 
 
 class _Spy:
