@@ -36,9 +36,11 @@ def add_parser(sub: Any) -> None:
                         "(a local cluster of N worker processes); needs "
                         "pip install 'chinchon[dask]'; --jobs is then not used")
     p.add_argument("--chunk-size", type=int, default=None, metavar="N",
-                   help="games per chunk of work (default: about 8 chunks per worker, "
-                        "at most 200 games on --jobs, 1000 on --scheduler); the result "
-                        "does not depend on it")
+                   help="games per chunk of work (default: about 8 chunks per worker; "
+                        "with the C engine at most 5000 games on --jobs and 50000 on "
+                        "--scheduler, there at least 10000 or an equal share a worker; "
+                        "with the Python loop at most 200 and 1000); the result does not "
+                        "depend on it")
     p.add_argument("--records", metavar="DIR",
                    help="write one Parquet row per game into this directory (a dataset "
                         "of parts, e.g. games.parquet; needs pyarrow, in the dask extra)")

@@ -110,7 +110,7 @@ function leave(forget) {
 function fillCreateForm() {
   const w = state.welcome;
   const players = $("players"), rules = $("rules"), kind = $("bot-kind");
-  const counts = w.players && w.players.length ? w.players : [3, 4, 5, 6];
+  const counts = w.players && w.players.length ? w.players : [2, 3, 4, 5, 6];
   players.replaceChildren(...counts.map((n) => el("option", { value: n, text: String(n) })));
   players.value = counts.includes(4) ? "4" : String(counts[0]);
   rules.replaceChildren(...Object.keys(w.presets).map((name) => el("option", { value: name, text: name })));
