@@ -98,14 +98,6 @@ def check_rules(rules: object) -> Rules:
 _EIGHTS_NINES = 0x0180018001800180
 
 
-def _not_in_deck(index: int, solver: SolverRules) -> str:
-    """Why the card of bit ``index`` is not in the deck of ``solver``'s rules."""
-    card = CARD_AT[index]
-    if card is not None and card.is_joker:
-        return f"card {card} is not in play under these rules (jokers={solver.jokers})"
-    return f"card {card} is not in the 40-card deck of these rules (no eights or nines)"
-
-
 def check_deck(once: int, twice: int, rules: Rules) -> None:
     """Raise :class:`InvalidHandError` naming the first card (ascending bit order) of
     the masks that the rules' deck does not have: an eight or nine with ``deck=40``, a
@@ -113,7 +105,7 @@ def check_deck(once: int, twice: int, rules: Rules) -> None:
     solver = rules.solver
     bad = (once | twice) & ~solver.card_mask
     if bad:
-        raise InvalidHandError(_not_in_deck((bad & -bad).bit_length() - 1, solver))
+        raise InvalidHandError(solver.not_in_deck((bad & -bad).bit_length() - 1))
 
 
 def hand_for(hand: HandLike, decks: Optional[int], rules: Rules, *,
@@ -387,8 +379,12 @@ def read_once(obj: Any) -> Any:
     return list(items)
 
 
+#: check_unseen's ``top`` when the call has none (outlook's): None is a bad top
+NO_TOP: Any = object()
+
+
 def check_unseen(hand: HandLike, unseen: object, decks: Optional[int], rules: Rules,
-                 exact: int, top: object = None) -> tuple[Hand, int, int, Optional[Card]]:
+                 exact: int, top: object = NO_TOP) -> tuple[Hand, int, int, Optional[Card]]:
     """The arguments of ``outlook`` (``exact=8``) and ``draw_outlook`` (``exact=7``, with
     ``top``): ``(hand, unseen_once, unseen_twice, top)``, the hand as a :class:`Hand` of
     the call's number of decks.
@@ -407,22 +403,25 @@ def check_unseen(hand: HandLike, unseen: object, decks: Optional[int], rules: Ru
     decks = check_decks(decks)
     h = hand_for(hand, decks, rules, exact=exact)
     top_card: Optional[Card] = None
-    if top is not None:
+    if top is None:
+        raise CardCountError("top must be one card, got None")
+    if top is not NO_TOP:
         tops = coerce_cards(top)  # type: ignore[arg-type]  # checked: CardParseError
         if len(tops) != 1:
             raise CardCountError(f"top must be one card, got {len(tops)}")
         top_card = tops[0]
-        if not rules.solver.card_mask >> top_card.index & 1:
-            raise InvalidHandError("top: " + _not_in_deck(top_card.index, rules.solver))
     if unseen is None:
         cards: list[Card] = []
         two = False
     else:
         cards = coerce_cards(unseen)  # type: ignore[arg-type]  # checked: CardParseError
         two = isinstance(unseen, Hand) and unseen.decks == 2
-        for c in cards:
-            if not rules.solver.card_mask >> c.index & 1:
-                raise InvalidHandError("unseen: " + _not_in_deck(c.index, rules.solver))
+    # every text read, then the cards the rules' deck lacks (the documented order)
+    if top_card is not None and not rules.solver.card_mask >> top_card.index & 1:
+        raise InvalidHandError("top: " + rules.solver.not_in_deck(top_card.index))
+    for c in cards:
+        if not rules.solver.card_mask >> c.index & 1:
+            raise InvalidHandError("unseen: " + rules.solver.not_in_deck(c.index))
     counts: dict[int, int] = {}
     for c in cards:
         counts[c.index] = counts.get(c.index, 0) + 1

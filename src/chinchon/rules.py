@@ -24,8 +24,8 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, Optional
 
 from .bits import is_card_bit
-from .cards import JOKER_BITS, LANE_MASK, Card, as_card, rank_of
-from .errors import ChinchonError, shown
+from .cards import CARD_AT, JOKER_BITS, LANE_MASK, Card, as_card, rank_of
+from .errors import ChinchonError, InvalidHandError, shown
 
 __all__ = [
     "Rules",
@@ -173,6 +173,13 @@ class SolverRules(_SolverFields):
         if self.deck == 40:
             return (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
         return HOUSE_POINTS
+
+    def not_in_deck(self, index: int) -> str:
+        """Why the card of bit ``index`` is not in this deck (``card_mask`` lacks it)."""
+        card = CARD_AT[index]
+        if card is not None and card.is_joker:
+            return f"card {card} is not in play under these rules (jokers={self.jokers})"
+        return f"card {card} is not in the 40-card deck of these rules (no eights or nines)"
 
     def card_points(self, index: int) -> int:
         """Points of the card of bit ``index`` left unmatched: ``joker_points`` for a
@@ -351,15 +358,22 @@ class Rules:
     def card_points(self, card: Any) -> int:
         """Points of ``card`` (a :class:`~chinchon.Card`, its text or its bit index) left
         unmatched under these rules: ``joker_points`` for a joker, else the rank's entry of
-        ``points``."""
+        ``points``; a card these rules' deck lacks is an :class:`InvalidHandError`."""
         index = card.index if type(card) is Card else _card_bit(card)
-        return self._solver.card_points(index)  # type: ignore[attr-defined, no-any-return]
+        solver = self._solver  # type: ignore[attr-defined]
+        if not solver.card_mask >> index & 1:
+            raise InvalidHandError(solver.not_in_deck(index))
+        return solver.card_points(index)  # type: ignore[no-any-return]
 
     def is_joker(self, card: Any) -> bool:
         """Whether ``card`` (a Card, its text or its bit index) is a joker under these
-        rules: an extra joker card, or the ace of coins under ``wild_ace_of_coins``."""
+        rules: an extra joker card, or the ace of coins under ``wild_ace_of_coins``; a
+        card these rules' deck lacks is an :class:`InvalidHandError`."""
         index = card.index if type(card) is Card else _card_bit(card)
-        return bool(self._solver.joker_mask >> index & 1)  # type: ignore[attr-defined]
+        solver = self._solver  # type: ignore[attr-defined]
+        if not solver.card_mask >> index & 1:
+            raise InvalidHandError(solver.not_in_deck(index))
+        return bool(solver.joker_mask >> index & 1)
 
     # ------------------------------------------------------------ names and JSON
 

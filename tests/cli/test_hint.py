@@ -49,3 +49,13 @@ def test_console_entry_point():
     r = subprocess.run([sys.executable, "-m", "chinchon", "hint", "1o 2o"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.strip().startswith("chinchon hint: error")
+
+
+def test_hint_json_of_seven_cards_says_how_it_closes(capsys):
+    """The text prints "close:"; the JSON carried nothing of it."""
+    assert main(["hint", "7o 8o 9o 10o 2c 2e 2b", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["close"] == "minus_ten"
+    assert main(["hint", "7o 8o 9o 10o 2c 2e 12b", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["close"] is None
+    assert main(["hint", "7o 8o 9o 10o 2c 2e 12b 3o", "--json"]) == 0
+    assert "close" not in json.loads(capsys.readouterr().out)  # 8 cards: in the hints

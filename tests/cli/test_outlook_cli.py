@@ -54,3 +54,17 @@ def test_simulate_expert(capsys):
                  "--no-progress", "--max-turns", "1000" if native else "40"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == (3 if native else 1) and out["bots"][0] == "expert"
+
+
+def test_hint_outlook_keeps_the_decks_asked(capsys):
+    """--decks 1 held for the outlook too (it counted 1o unseen twice, as two decks);
+    without --decks the unseen cards may make it two decks, for the hints as well."""
+    hand = "7o 7c 7b 9e 10e 11e 4o 5b"
+    assert main(["hint", hand, "--decks", "1", "--outlook", "--unseen", "1o 1o"]) == 2
+    err = capsys.readouterr().err
+    assert "card 1o is unseen 2 times with 1 deck" in err and err.count("\n") == 1
+    assert main(["hint", hand, "--outlook", "--unseen", "1o 1o", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["decks"] == 2 and data["outlook"][0]["draws"] == 2
+    want = outlook(Hand(hand, decks=2), "1o 1o")
+    assert [x.to_dict() for x in want] == data["outlook"]

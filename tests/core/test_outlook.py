@@ -7,6 +7,8 @@ import pytest
 
 from chinchon import (
     CLASSIC_RULES,
+    CardCountError,
+    CardParseError,
     ChinchonError,
     DuplicateCardError,
     Hand,
@@ -125,6 +127,15 @@ def test_unseen_checks(oimpl):
         oimpl.outlook("1o 1o 3o 4c 4e 4b 12o 11c", "1o 5c")
     with pytest.raises(ChinchonError):
         oimpl.outlook("1o 2o 3o", None)
+    # draw_outlook's top is required: None was an AttributeError (native) or a bare
+    # AssertionError (the reference)
+    with pytest.raises(CardCountError, match="top must be one card, got None"):
+        oimpl.draw_outlook("4o 5o 6o 4c 5c 6c 1b", None)
+    # every text read before a card the rules' deck lacks, the top's included
+    with pytest.raises(CardParseError, match="'zz'"):
+        oimpl.draw_outlook("4o 5o 6o 4c 5c 6c 1b", "8o", "zz", rules="conga")
+    with pytest.raises(InvalidHandError, match="top: card 8o is not in the 40-card deck"):
+        oimpl.draw_outlook("4o 5o 6o 4c 5c 6c 1b", "8o", "2b", rules="conga")
 
 
 def test_default_unseen_two_decks(oimpl):

@@ -18,6 +18,7 @@ from chinchon import (
     HOUSE_RULES,
     PRESETS,
     ChinchonError,
+    InvalidHandError,
     Rules,
     SolverRules,
 )
@@ -238,4 +239,24 @@ def test_bit_points_are_card_points():
         pts = rules.solver.bit_points
         assert len(pts) == 64
         for i, card in enumerate(CARD_AT):
+            if card is not None and not rules.solver.card_mask >> i & 1:
+                assert pts[i] == rules.solver.card_points(i)  # the bit's, never read
+                continue
             assert pts[i] == (0 if card is None else rules.card_points(card))
+
+
+@pytest.mark.parametrize("preset, card, words", [
+    ("conga", "8o", "card 8o is not in the 40-card deck"),
+    ("conga", "9b", "card 9b is not in the 40-card deck"),
+    ("barajamos", "*1", r"card \*1 is not in play under these rules \(jokers=0\)"),
+    ("fifty", "8o", None), ("fifty", "*2", None)])
+def test_card_points_and_jokers_of_a_card_the_deck_lacks(preset, card, words):
+    """Asked of a card its deck lacks, both refuse by name (conga's 8o was worth 8, and
+    the house rules' *1 25 points but no joker)."""
+    rules = Rules.preset(preset)
+    if words is None:
+        assert rules.card_points(card) >= 0 and isinstance(rules.is_joker(card), bool)
+        return
+    for ask in (rules.card_points, rules.is_joker):
+        with pytest.raises(InvalidHandError, match=words):
+            ask(card)

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from .._args import check_unseen
 from .._backend import IMPLEMENTATION, best_melds, close_outcome, discard_hints, outlook
 from ..cards import Hand
 from ..errors import CardCountError, ChinchonError
@@ -44,11 +45,15 @@ def run(args: argparse.Namespace) -> int:
     if args.outlook:
         if hints is None:
             raise CardCountError(f"--outlook needs 8 cards, got {len(hand)}: {hand}")
-        ahead = outlook(hand, args.unseen, rules=rules)
+        if args.decks is None:  # the unseen cards may make it two decks, as outlook infers
+            hand = check_unseen(hand, args.unseen, None, rules, 8)[0]
+            hints = discard_hints(hand, rules=rules)
+        ahead = outlook(hand, args.unseen, decks=hand.decks, rules=rules)
     elif args.unseen is not None:
         raise ChinchonError("--unseen goes with --outlook")
     arrangement = best_melds(hand, rules=rules)
     shown = arrangement.table_order()
+    outcome = close_outcome(hand, rules=rules) if hints is None else None
     if args.json:
         out: dict[str, Any] = {
             "hand": [str(c) for c in shown],
@@ -56,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
             "arrangement": arrangement.to_dict(),
             "deadwood": arrangement.points,
             "hints": None if hints is None else [h.to_dict() for h in hints],
+            # 7 cards: how the hand would close (None: it may not), as the text's "close:"
+            **({} if hints is not None else {"close": outcome}),
             **({} if ahead is None else {"outlook": [x.to_dict() for x in ahead]}),
             "implementation": IMPLEMENTATION,
         }
@@ -67,7 +74,6 @@ def run(args: argparse.Namespace) -> int:
     print("unmatched: " + (" ".join(str(c) for c in arrangement.unmatched) or "(none)")
           + f"  = {arrangement.points} points")
     if hints is None:
-        outcome = close_outcome(hand, rules=rules)
         print("close:    " + (outcome if outcome else f"no (over {rules.close_limit})"))
         return 0
     if ahead is not None:
