@@ -147,3 +147,55 @@ def test_replay_names_the_event_that_does_not_replay():
         Game.replay([dict(log[0], players=[1, 2, 3])])
     with pytest.raises(IllegalAction, match=r"log\[0\].rules"):
         Game.replay([dict(log[0], rules={"close_limit": -1})])
+
+
+def test_states_the_rules_never_reach_are_refused():
+    """Who is in, the totals, the turn and the void as the rules leave them: a seat in
+    over the limit loaded, and a rejoin then put another seat in at 95 of 70."""
+    g = Game(3, seed=1, lead=0)
+    d = json.loads(g.to_json())
+    d["totals"][2] = 95
+    with pytest.raises(IllegalAction, match=r"totals\[2\] is 95, over eliminate_above "
+                                            r"\(70\), for a seat in the game"):
+        Game.from_json(d)
+    d = json.loads(g.to_json())
+    d["in_game"][1] = False
+    d["stock"] += d["hands"][1]
+    d["hands"][1] = []
+    with pytest.raises(IllegalAction, match=r"in_game\[1\] is false for a total of 0"):
+        Game.from_json(d)
+    d["totals"][1] = 71  # out over the limit: a state the rules reach
+    assert Game.from_json(d).in_game == (True, False, True)
+    d = json.loads(g.to_json())
+    d["turn"] = 2  # no turn played: the lead's
+    with pytest.raises(IllegalAction, match=r"turn is seat 2, but 0 turn\(s\) after the "
+                                            r"lead \(seat 0\) it is seat 0's"):
+        Game.from_json(d)
+    d = json.loads(g.to_json())
+    d["discard"] += d["stock"][:5]
+    d["stock"] = d["stock"][5:]
+    with pytest.raises(IllegalAction, match="discard holds 6 cards before the first"):
+        Game.from_json(d)
+
+
+def test_a_stock_that_voided_the_hand_is_refused():
+    """Under conga (void at 2 cards) a draw with 2 left in the stock loaded, and the
+    game then turned the pile over, which those rules never do."""
+    for seed in range(100):  # a first hand still open after 4 turns
+        g = Game(2, seed=seed, rules="conga", lead=0)
+        bots = [GreedyBot(s) for s in range(2)]
+        while g.phase in ("draw", "discard") and g.turns_this_hand < 4:
+            play_turn(g, bots)
+        if g.phase == "draw" and g.hand_number == 1:
+            break
+    assert g.phase == "draw" and g.turns_this_hand == 4
+    d = json.loads(g.to_json())
+    keep = len(d["stock"]) - 3
+    d["discard"] = d["stock"][:keep] + d["discard"]  # 3 left: still a hand
+    d["stock"] = d["stock"][keep:]
+    assert Game.from_json(d).stock_size == 3
+    d["discard"] = d["stock"][:1] + d["discard"]  # 2 left: the hand was void
+    d["stock"] = d["stock"][1:]
+    with pytest.raises(IllegalAction, match=r"stock holds 2 cards in the 'draw' phase: "
+                                            r"the hand is void once a discard leaves 2"):
+        Game.from_json(d)

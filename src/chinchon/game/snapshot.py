@@ -11,14 +11,16 @@ field.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from .. import _backend as solver
 from ..errors import ChinchonError, shown
 from ..results import Settlement
+from ..rules import Rules
 from . import _checks as check
 from .capture import MAX_SEED_BITS, MAX_TOTAL, PHASES
-from .deck import MAX_PLAYERS, MIN_PLAYERS, card_order, deck_for, decks_for, multiset_problem
+from .deck import (MAX_PLAYERS, MIN_PLAYERS, card_order, deck_for, decks_for, multiset_problem,
+                   play_order)
 from .records import RESULT_STATUSES, GameResult, HandResult
 from .rng import from_state
 
@@ -161,6 +163,7 @@ def read_state(d: dict[str, Any], field: str = "") -> dict[str, Any]:
                                                            f" cards, got {len(hands[s])}")
             if sum(len(h) == 8 for h in hands) > 1:
                 raise check.bad(at("hands"), "hold 8 cards in more than one seat")
+    _check_seats(rules, phase, lead, turn, turns, totals, in_game, stock, discard, at)
     if result is not None:
         alive = sum(in_game)
         if result.status != "cancelled" and not closed:
@@ -203,6 +206,42 @@ def read_state(d: dict[str, Any], field: str = "") -> dict[str, Any]:
         "taken": taken, "restocked": restocked, "totals": totals, "in_game": in_game,
         "chips": chips, "result": result, "last_hand": last,
     }
+
+
+def _check_seats(rules: Rules, phase: str, lead: int, turn: Optional[int], turns: int,
+                 totals: list[int], in_game: list[bool], stock: list[Any],
+                 discard: list[Any], at: Callable[[str], str]) -> None:
+    """What the rules make of the totals, who is in and the turn: a seat is in exactly
+    while its total is within ``eliminate_above``; during a hand the turn is the seat
+    ``turns`` turns after the lead, the pile holds the one card turned up before the
+    first discard, and a stock at the void's size has voided the hand. (The totals
+    themselves are any: a snapshot may start a table from a score, as the tests'
+    tables do.)"""
+    limit = rules.eliminate_above
+    for s, (total, is_in) in enumerate(zip(totals, in_game)):
+        if is_in and total > limit:
+            raise check.bad(f"{at('totals')}[{s}]", f"is {total}, over eliminate_above "
+                                                    f"({limit}), for a seat in the game")
+        if not is_in and total <= limit:
+            raise check.bad(f"{at('in_game')}[{s}]", f"is false for a total of {total}, "
+                                                     f"within eliminate_above ({limit})")
+    if phase not in ("draw", "discard"):
+        return
+    if not in_game[lead]:
+        raise check.bad(at("lead"), f"is seat {lead}, out of the game, during a hand")
+    order = play_order(in_game, lead)
+    if turn != order[turns % len(order)]:
+        raise check.bad(at("turn"), f"is seat {turn}, but {turns} turn(s) after the lead "
+                                    f"(seat {lead}) it is seat {order[turns % len(order)]}'s")
+    void = rules.void_at_stock
+    if turns == 0 and (len(discard) > 1 or phase == "draw" and len(discard) != 1):
+        raise check.bad(at("discard"), f"holds {len(discard)} cards before the first "
+                                       f"discard (the one card turned up, or none once "
+                                       f"the lead took it)")
+    if turns and void is not None and len(stock) < void + (phase == "draw"):
+        raise check.bad(at("stock"), f"holds {len(stock)} cards in the {phase!r} phase: "
+                                     f"the hand is void once a discard leaves "
+                                     f"{void} or fewer (void_at_stock)")
 
 
 def _shown_result(result: Optional[GameResult]) -> str:
