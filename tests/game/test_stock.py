@@ -119,3 +119,39 @@ def test_six_player_reshuffle_with_copies_in_the_discard_pile():
     assert [Card.parse(c) for c in json.loads(g.to_json())["stock"]] == expected[1:]
     assert Counter(g.held(turn)) - Counter(cards(hands[turn])) == Counter([expected[0]])
     assert Game.replay(g.log).to_json() == g.to_json()
+
+
+def test_a_reshuffle_before_its_draw_saves_and_replays():
+    """Game.reshuffle() alone (public) left a game whose snapshot did not load ("discard
+    is empty at a draw") and whose log did not replay, even once the turn went on after
+    a disconnection between the reshuffle and the draw."""
+    import pytest
+
+    from chinchon import IllegalAction
+
+    def empty_stock() -> Game:
+        g = Game(2, seed=5, lead=0)
+        while g.stock_size:
+            g.draw("stock")
+            g.discard(g.held(g.turn)[0])
+        return g
+
+    g = empty_stock()
+    g.reshuffle()
+    text = g.to_json()
+    for again in (Game.from_json(text), g.clone(), Game.replay(g.log)):
+        assert again.to_json() == text
+        with pytest.raises(IllegalAction):
+            again.draw("discard")  # the pile went into the stock
+        assert again.draw("stock") == g.clone().draw("stock")
+    g = empty_stock()
+    g.reshuffle()
+    g.disconnect(1, 0.0)
+    g.reconnect(1, 1.0)
+    g.draw("stock")
+    g.discard(g.held(g.turn)[0])
+    assert Game.replay(g.log).to_json() == g.to_json()
+    d = json.loads(text)
+    del d["restocked"]  # an empty pile at a draw that no reshuffle explains
+    with pytest.raises(IllegalAction, match="discard is empty at a draw"):
+        Game.from_json(d)

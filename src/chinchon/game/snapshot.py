@@ -135,9 +135,11 @@ def read_state(d: dict[str, Any], field: str = "") -> dict[str, Any]:
                 raise check.bad(f"{at('hands')}[{s}]", f"must hold {size} cards in the "
                                                        f"{phase!r} phase, got "
                                                        f"{len(hands[s])}")
-        if phase == "draw" and not discard:
+        just_restocked = restocked is not None and Counter(stock) == Counter(restocked)
+        if phase == "draw" and not discard and not just_restocked:
             raise check.bad(at("discard"), "is empty at a draw (a turn always ends "
-                                           "with a discard)")
+                                           "with a discard, and only a reshuffle, "
+                                           "before its draw, empties it)")
     else:
         if turn is not None:
             raise check.bad(at("turn"), f"must be null in the {phase!r} phase, got "
