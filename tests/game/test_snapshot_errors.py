@@ -199,3 +199,20 @@ def test_a_stock_that_voided_the_hand_is_refused():
     with pytest.raises(IllegalAction, match=r"stock holds 2 cards in the 'draw' phase: "
                                             r"the hand is void once a discard leaves 2"):
         Game.from_json(d)
+
+
+def test_names_are_bounded_so_that_every_game_saves():
+    """A name of millions of characters made a game whose own snapshot was over the
+    size from_json reads; names are now at most MAX_NAME_CHARS, both ways."""
+    from chinchon.game.capture import MAX_NAME_CHARS
+
+    longest = "é" * MAX_NAME_CHARS
+    g = Game([longest, "b"])
+    assert Game.from_json(g.to_json()).names == (longest, "b")
+    with pytest.raises(IllegalAction, match=rf"names\[1\] must be a str of at most "
+                                            rf"{MAX_NAME_CHARS} characters"):
+        Game(["a", "b" * (MAX_NAME_CHARS + 1)])
+    d = json.loads(g.to_json())
+    d["names"][0] += "x"
+    with pytest.raises(IllegalAction, match=rf"names\[0\] must be at most {MAX_NAME_CHARS}"):
+        Game.from_json(d)

@@ -32,6 +32,11 @@ OPTIONAL_STATE_KEYS = ("taken", "restocked")
 #: a seed is an int of at most this many bits (either sign)
 MAX_SEED_BITS = 256
 
+#: a seat's name is at most this many characters: a game's snapshot stays far under
+#: the size ``Game.from_json`` reads (a name of millions of characters made a game whose
+#: own snapshot it refused)
+MAX_NAME_CHARS = 256
+
 #: the bound of a saved total (either sign): far past any game, where a hand moves a
 #: total by less than 2**53 (the bound of the rules' numbers)
 MAX_TOTAL = 2**128

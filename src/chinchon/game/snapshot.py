@@ -18,7 +18,7 @@ from ..errors import ChinchonError, shown
 from ..results import Settlement
 from ..rules import Rules
 from . import _checks as check
-from .capture import MAX_SEED_BITS, MAX_TOTAL, PHASES
+from .capture import MAX_NAME_CHARS, MAX_SEED_BITS, MAX_TOTAL, PHASES
 from .deck import (MAX_PLAYERS, MIN_PLAYERS, card_order, deck_for, decks_for, multiset_problem,
                    play_order)
 from .records import RESULT_STATUSES, GameResult, HandResult
@@ -49,6 +49,10 @@ def read_state(d: dict[str, Any], field: str = "") -> dict[str, Any]:
     names = tuple(check.read_str(v, f"{at('names')}[{i}]")
                   for i, v in enumerate(check.read_list(get("names"), at("names"),
                                                         min_len=MIN_PLAYERS, max_len=MAX_PLAYERS)))
+    for i, name in enumerate(names):
+        if len(name) > MAX_NAME_CHARS:
+            raise check.bad(f"{at('names')}[{i}]", f"must be at most {MAX_NAME_CHARS} "
+                                                   f"characters, got {len(name)}")
     n = len(names)
     decks = decks_for(n)
     rules = check.read_rules(get("rules"), at("rules"))

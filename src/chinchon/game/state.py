@@ -57,7 +57,8 @@ from ..errors import ChinchonError, IllegalAction, shown
 from ..results import Hint, one_per_card
 from ..rules import Rules
 from .actions import Action, apply_action, legal_actions
-from .capture import MAX_SEED_BITS, MAX_TOTAL, OPTIONAL_STATE_KEYS, PHASES, STATE_KEYS, state_dict
+from .capture import (MAX_NAME_CHARS, MAX_SEED_BITS, MAX_TOTAL, OPTIONAL_STATE_KEYS, PHASES,
+                      STATE_KEYS, state_dict)
 from .deck import (CardLike, card_order, check_seat_count, checked_order, deck_for, decks_for,
                    next_in, play_order, seat_index)
 from .hand_end import close_outcome, close_refused, rejoin, rejoin_refused, score_close, void_hand
@@ -94,6 +95,12 @@ class GameState:
         self._n = n
         self._names = tuple(names) if names is not None else tuple(
             f"Player {i + 1}" for i in range(n))
+        for i, name in enumerate(self._names):
+            if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
+                raise IllegalAction(f"names[{i}] must be a str of at most {MAX_NAME_CHARS} "
+                                    f"characters, got {shown(name, 40)}"
+                                    + (f" ({len(name)} characters)"
+                                       if isinstance(name, str) else ""))
         self._decks = decks_for(n)
         self._rules = rules
         dealt = None if deck is None else checked_order(deck, rules, n)
