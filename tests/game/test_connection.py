@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from chinchon.errors import IllegalAction
 from chinchon.game import Game
 from tests.oracles.tables import five_player_eliminations, fresh, refused
 
@@ -175,4 +176,18 @@ def test_an_eliminated_seat_never_cancels_the_game():
     assert g.result is None and g.phase != "over"
     g.disconnect(1, 20_000.0)
     g.tick(20_060.0)
+    assert g.result is not None and g.result.status == "cancelled"
+
+
+def test_a_refused_connection_call_changes_nothing_deadlines_included():
+    """docs/rules.md: tick, disconnect and reconnect apply a deadline already past, but a
+    call refused (a seat already away, one not away) leaves the game as it was."""
+    g = Game(3, seed=1, lead=0)
+    g.disconnect(0, 0.0)
+    before = g.to_json()
+    for refused in (lambda: g.reconnect(1, 100.0), lambda: g.disconnect(0, 100.0)):
+        with pytest.raises(IllegalAction):
+            refused()
+        assert g.to_json() == before and g.result is None
+    g.tick(100.0)  # the deadline (60 s) applied by the next call that is not refused
     assert g.result is not None and g.result.status == "cancelled"
