@@ -40,7 +40,7 @@ from .errors import (
     status_error,
 )
 from .results import seat_label
-from .rules import HOUSE_RULES, Rules, SolverRules, decks_for
+from .rules import HOUSE_RULES, Rules, decks_for
 
 __all__ = [
     "SOLVER_FUNCTIONS",

@@ -524,7 +524,8 @@ def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None, *,
     ``search`` alone takes the default budget of each table it plays at),
     a Bot class, or a Bot (returned as is). ``threads``: a search bot's threads
     (:class:`SearchBot`; the other bots play on the calling thread), 1..64, default 1;
-    a search bot given made keeps its own, and asking it for others is an error."""
+    a search bot passed in keeps its own threads, and asking it for others is an
+    error."""
     if threads is not None:
         SearchBot.check_threads(threads)
     if isinstance(spec, Bot):

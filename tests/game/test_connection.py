@@ -185,9 +185,9 @@ def test_a_refused_connection_call_changes_nothing_deadlines_included():
     g = Game(3, seed=1, lead=0)
     g.disconnect(0, 0.0)
     before = g.to_json()
-    for refused in (lambda: g.reconnect(1, 100.0), lambda: g.disconnect(0, 100.0)):
+    for call in (lambda: g.reconnect(1, 100.0), lambda: g.disconnect(0, 100.0)):
         with pytest.raises(IllegalAction):
-            refused()
+            call()
         assert g.to_json() == before and g.result is None
     g.tick(100.0)  # the deadline (60 s) applied by the next call that is not refused
     assert g.result is not None and g.result.status == "cancelled"

@@ -4,7 +4,6 @@ chips at 0 -- each on a stacked deck, plus random play under every preset."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 

@@ -8,7 +8,7 @@ events since (:data:`EVENT_FIELDS`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction, shown
 from ..rules import Rules

@@ -54,7 +54,7 @@ from .. import _backend as solver
 from .._args import check_rules
 from ..cards import Card, Hand, as_card
 from ..errors import ChinchonError, IllegalAction, shown
-from ..results import Hint, one_per_card
+from ..results import Hint
 from ..rules import Rules
 from .actions import Action, apply_action, legal_actions
 from .capture import (MAX_NAME_CHARS, MAX_SEED_BITS, MAX_TOTAL, OPTIONAL_STATE_KEYS, PHASES,

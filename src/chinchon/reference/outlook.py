@@ -28,7 +28,7 @@ from .._args import (
     unseen_row_status,
 )
 from ..cards import Hand, HandLike, coerce_cards, mask_to_cards
-from ..results import OUTCOMES, DrawOutlook, Outlook, Prospect, prospect_of
+from ..results import OUTCOMES, DrawOutlook, Outlook, prospect_of
 from ..rules import Rules
 from .melds import SolverView, arrangement, solver_view, outcome_code
 
