@@ -175,7 +175,10 @@ class GreedyBot(Bot):
     def __init__(self, seed: Optional[int] = None) -> None:
         super().__init__(seed)
         self._deadwood: dict[int, tuple[int, int]] = {}  # seat -> (hand number, deadwood)
+        # the hints of the 8 cards a draw from the pile would give, and the turn they are
+        # for: (seat, hand, turns, the pile's size after that draw)
         self._took: Optional[list[Any]] = None
+        self._took_for: tuple[int, int, int, int] = (-1, 0, 0, 0)
         self._turns: dict[int, _TurnCount] = {}
 
     def _current(self, obs: Observation, seat: int) -> int:
@@ -200,13 +203,19 @@ class GreedyBot(Bot):
         if best.points < self._current(obs, seat) or (
                 best.can_close and (rules.first_round_close or obs.may_close)):
             self._took = hints  # the same 8 cards as after the draw: reuse the hints
+            self._took_for = (seat, obs.hand_number, obs.turns_this_hand,
+                              obs.discard_size - 1)
             return "discard"
         if obs.stock_size == 0 and obs.discard_size == 0:  # pragma: no cover
             return "discard"
         return "stock"
 
     def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
-        hints = self._took if self._took is not None else obs.hints()
+        hints = self._took
+        # only where the pile was drawn as advised (a caller may have drawn otherwise)
+        if hints is None or self._took_for != (seat, obs.hand_number, obs.turns_this_hand,
+                                               obs.discard_size):
+            hints = obs.hints()
         self._took = None
         rules = obs.rules
         best = _best_hint(hints, rules)

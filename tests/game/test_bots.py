@@ -31,3 +31,23 @@ def test_random_bot_plays_legal_moves():
     assert make_bot("Greedy").name == "greedy"
     with pytest.raises(ChinchonError):
         make_bot("nobody")
+
+
+def test_greedy_discard_follows_the_draw_made_not_the_one_advised():
+    """The greedy bot kept the hints of the pile's top for its discard; asked for a
+    discard after a stock draw against its advice (rl's bot_action does), it named a
+    card of a hand it did not hold, or a close the mask did not allow."""
+    found = 0
+    for seed in range(60):
+        g = Game(2, seed=seed, lead=0)
+        bot = GreedyBot(0)
+        seat = g.turn
+        if bot.choose_draw(g.observe(seat), seat) != "discard":
+            continue
+        found += 1
+        g.draw("stock")  # not what it advised
+        card, close = bot.choose_discard(g.observe(seat), seat)
+        assert card in g.held(seat)
+        fresh = GreedyBot(0).choose_discard(g.observe(seat), seat)
+        assert (card, close) == fresh
+    assert found >= 5

@@ -342,3 +342,40 @@ def test_action_numbers():
     assert rl.action_of(("rejoin", 2)) == 130 and rl.action_of(False) == 131
     assert rl.action_name(64 + 28) == "close with *2" and rl.action_name(11) == "discard 12o"
     assert (E.OBS_LOW <= E.OBS_HIGH).all()
+
+
+@pytest.mark.parametrize("rules, most", [
+    ("barajamos", 12), ("conga", 25), ("fifty", 25),
+    (Rules(deck=40, points=(1, 2, 3, 4, 5, 6, 7, 30, 30, 10, 11, 12)), 12)])
+def test_max_points_is_the_most_a_card_of_the_deck_costs(rules, most):
+    """It read every slot: the house rules' 25 of the joker slots they do not deal, or
+    the eights' and nines' points of a 40-card deck."""
+    env = rl.env(players=2, rules=rules)
+    env.reset(seed=1)
+    assert env.observe(env.agent_selection)["observation"][E.FIELDS["max_points"][0]] == most
+
+
+def test_the_games_after_a_seeded_reset_follow_the_whole_seed():
+    """Later games came from seed % 2**128: seeds 2**128 apart, or -1 and 2**128 - 1,
+    played the same second game."""
+    def second_game(seed):
+        env = rl.env(players=2)
+        env.reset(seed=seed)
+        env.reset()
+        return env.observe(env.agent_selection)["observation"].tolist()
+
+    for a, b in ((5, 5 + 2**128), (-1, 2**128 - 1), (-7, 7)):
+        assert second_game(a) != second_game(b)
+    assert second_game(2**200) == second_game(2**200)
+
+
+def test_last_and_bot_action_before_reset_say_so():
+    """last() was an AttributeError and bot_action said the game was over."""
+    env = rl.env(players=2)
+    with pytest.raises(IllegalAction, match=r"last\(\) before reset\(\)"):
+        env.last()
+    with pytest.raises(IllegalAction, match=r"bot_action\(\) before reset\(\)"):
+        env.bot_action(make_bot("greedy"))
+    env.reset(seed=1)
+    observation, reward, terminated, truncated, info = env.last()
+    assert observation["action_mask"].any() and not terminated

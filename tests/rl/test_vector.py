@@ -55,7 +55,7 @@ def _actions(rng, masks, illegal=0.0):
 
 def _same_trajectory(vec, ref, steps, seed, illegal=0.0):
     """Step both with the same actions; every output equal at every step."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(abs(seed))  # the actions' generator takes no sign
     got, want = vec.reset(seed=seed), ref.reset(seed=seed)
     assert data_equivalence(got, want, exact=True)
     ends = 0
@@ -276,8 +276,24 @@ def test_bad_arguments_get_a_clear_error():
         env.step(np.zeros(2, np.int64))
     with pytest.raises(ChinchonError, match="one seed per table"):
         env.reset(seed=[1])
-    with pytest.raises(ChinchonError, match="seed"):
-        env.reset(seed=-1)
+    for bad in (1.5, True, "ab", 2**256, [0, 2**256]):  # the first three: TypeErrors
+        with pytest.raises(ChinchonError, match="seed must be an int"):
+            env.reset(seed=bad)
     with pytest.raises(ChinchonError, match="no options"):
         env.reset(seed=1, options={"deck": []})
     env.reset(seed=1, options={"reset_mask": np.array([True, False])})
+
+
+def test_any_seed_of_the_games_and_the_random_actions_of_a_seeded_reset():
+    """Seeds of either sign and up to 256 bits, as the games and Gymnasium's vector env
+    take them (a negative one, or one over 2**255, was refused); a seeded reset seeds
+    the random actions whichever tables it resets (with a reset_mask it did not)."""
+    for seed in (-5, 2**255 + 3, 2**256 - 8):
+        vec, ref = _pair(4, 2)
+        _same_trajectory(vec, ref, 60, seed=seed)  # equal at every step
+    twins = [rl.VectorEnv(4), rl.VectorEnv(4)]
+    for env in twins:
+        env.reset(seed=3, options={"reset_mask": np.array([False, True, True, False])})
+    np.testing.assert_array_equal(twins[0].random_actions(), twins[1].random_actions())
+    np.testing.assert_array_equal(twins[0].random_actions(seed=-1),
+                                  twins[1].random_actions(seed=-1))

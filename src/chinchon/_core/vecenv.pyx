@@ -93,14 +93,20 @@ cdef class Tables:
         if st != CC_OK:
             raise_status(st)
 
-    def seed_sample(self, seed):
-        """Seed the generator of :meth:`sample` (an int of at most 256 bits)."""
+    def seed_sample(self, seed, stream=None):
+        """Seed the generator of :meth:`sample` (an int of at most 256 bits; with
+        ``stream``, a 64-bit word, another generator of the same seed)."""
         cdef uint64_t mag[CC_RNG_SEED_WORDS]
+        cdef uint64_t word = 0
         cdef int k
         m = -seed if seed < 0 else seed
         for k in range(CC_RNG_SEED_WORDS):
             mag[k] = (m >> (64 * k)) & 0xFFFFFFFFFFFFFFFF
-        cc_rng_seed(&self.rng, cc_rng_derive(1 if seed < 0 else 0, mag, NULL, 0))
+        if stream is not None:
+            word = stream
+        cc_rng_seed(&self.rng, cc_rng_derive(1 if seed < 0 else 0, mag,
+                                             &word if stream is not None else NULL,
+                                             1 if stream is not None else 0))
 
     def sample(self, int64_t[::1] actions):
         """A uniformly random allowed action of each table into ``actions``."""

@@ -184,6 +184,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
         mask = self._mask if seat == self._actor and self._phase != "over" else _NO_MASK
         return {"observation": enc.observe(seat), "action_mask": mask.copy()}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``: the agent to act's observation, reward, termination,
+        truncation and info (an :class:`IllegalAction` before ``reset()``)."""
+        if self.state_ is None:
+            raise IllegalAction("last() before reset(): call reset() first")
+        return super().last(observe)  # type: ignore[no-any-return]
+
     def action_mask(self) -> np.ndarray:
         """The mask of the agent to act now (a copy; all zero once the game is over)."""
         return (self._mask if self._phase != "over" else _NO_MASK).copy()
@@ -195,7 +202,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
             raise ChinchonError(f"bot must be a chinchon.bots bot (a Bot, e.g. "
                                 f"make_bot('greedy')), got {shown(bot)}")
         seat, phase, st = self._actor, self._phase, self.state_
-        if seat is None or phase == "over" or st is None:
+        if st is None:
+            raise IllegalAction("bot_action() before reset(): call reset() first")
+        if seat is None or phase == "over":
             raise IllegalAction("no agent is to act: the game is over")
         obs = Observation(st, seat)
         if phase == "draw":
@@ -228,8 +237,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
                 self._seeder.bit_generator.state = drawn
             raise
         self.state_ = state
-        if seed is not None:  # checked by the game: an int
-            self._seeder = np.random.default_rng(seed % 2**128)
+        if seed is not None:  # checked by the game: an int of at most 256 bits; every
+            # seed its own generator (as the Gymnasium env's np_random; it took seed %
+            # 2**128, so that seeds 2**128 apart played the same later games)
+            self._seeder = np.random.default_rng(seed if seed >= 0 else 2**256 - 1 - seed)
         if self._encoder is None:
             self._encoder = E.Encoder(self.players, self.rules, self.state_.decks)
         self.agents = self.possible_agents[:]

@@ -253,7 +253,8 @@ class Encoder:
         src[S["void_at_stock_on"]] = rules.void_at_stock is not None
         src[S["void_at_stock"]] = rules.void_at_stock or 0
         src[S["rejoin_chips"]] = _clip(rules.rejoin_chips)
-        src[S["max_points"]] = max(solver.bit_points)
+        src[S["max_points"]] = max(p for i, p in enumerate(solver.bit_points)
+                                   if solver.card_mask >> i & 1)  # the deck's cards only
         self.index = [_index(players, s) for s in range(players)]
         self._to_act: Optional[int] = None
         self._phase = "over"

@@ -45,11 +45,16 @@ def _decks(players: int) -> int:
     return 2 if players >= 5 else 1
 
 
+#: the stream of a table set's random actions seeded by ``reset(seed=s)``: another
+#: generator than any table's of ``s`` (and than ``random_actions(seed=s)``'s)
+_SAMPLE_STREAM = 0x73616D706C65  # "sample"
+
+
 def _checked_seed(seed: Any) -> int:
     if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
-            or not 0 <= int(seed) < 2**255):
-        raise ChinchonError(f"a seed must be a non-negative int below 2**255 or None, got "
-                            f"{shown(seed)}")
+            or int(seed).bit_length() > 256):
+        raise ChinchonError(f"a seed must be an int of at most 256 bits (either sign) or "
+                            f"None, got {shown(seed)}")
     return int(seed)
 
 
@@ -170,6 +175,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             seeds: list[Optional[int]] = [None] * n
         elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             seeds = [int(seed) + i for i in range(n)]
+        elif not isinstance(seed, (list, tuple, np.ndarray)):
+            raise ChinchonError(f"reset's seed must be an int, a list of one int (or None) per "
+                                f"table, or None, got {shown(seed)}")
         else:
             seeds = list(cast(Sequence[Optional[int]], seed))
             if len(seeds) != n:
@@ -183,8 +191,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                 raise ChinchonError(f"options['reset_mask'] must be a bool array of shape "
                                     f"({n},), got {shown(mask)}")
         tables = self._tables
-        if seeds[0] is not None and mask is None:
-            tables.seed_sample(_checked_seed(seeds[0]) + 2**255)  # not a table's seed
+        given = [s for s, reset in zip(seeds, which) if s is not None and reset]
+        if given:  # the random actions of a seeded reset, whichever tables it resets
+            tables.seed_sample(given[0], _SAMPLE_STREAM)
         for i in np.flatnonzero(which):
             s = seeds[i]
             if s is None and not self._seeded[i]:
