@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from chinchon.cli import main
 
 
@@ -73,3 +75,16 @@ def test_rules_lists_each_preset_by_what_it_is(capsys):
     assert main(["rules", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {n: d["source"] for n, d in data.items()} == dict(PRESET_DESCRIPTIONS)
+
+
+def test_bad_override_values_name_the_option_not_a_function(capsys):
+    """argparse named the parsing functions ("invalid _void_at_stock value")."""
+    for option, value, words in (("--void-at-stock", "abc", "a whole number or none"),
+                                 ("--joker-chinchon", "x", "a whole number or none"),
+                                 ("--points", "a,b", "12 whole numbers (P1,...,P12)")):
+        with pytest.raises(SystemExit) as exited:  # argparse's own exit
+            main(["simulate", "--games", "1", option, value])
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument {option}: must be {words}, got {value!r}" in err, err
+        assert "invalid _" not in err and err.count("\n") == 1

@@ -149,3 +149,16 @@ def test_read_records_with_columns(tmp_path):
     simulate(6, 3, seed=3, chunk_size=2, records=tmp_path / "g")
     t = read_records(str(tmp_path / "g"), columns=["winner", "lead"])
     assert t.column_names == ["winner", "lead"] and t.num_rows == 6
+
+
+def test_a_folder_of_no_game_reads_as_an_empty_table(tmp_path):
+    """simulate(0, ...) writes a folder that read_records failed on (no column to sort
+    by); a missing folder was a bare FileNotFoundError."""
+    simulate(0, 2, records=tmp_path / "none")
+    simulate(3, 2, records=tmp_path / "some")
+    empty = read_records(str(tmp_path / "none"))
+    some = read_records(str(tmp_path / "some"))
+    assert empty.num_rows == 0 and empty.schema == some.schema
+    assert read_records(str(tmp_path / "none"), columns=["winner"]).column_names == ["winner"]
+    with pytest.raises(RecordsError, match="no folder"):
+        read_records(str(tmp_path / "missing"))

@@ -258,3 +258,15 @@ def test_unwritable_report(runs, tmp_path, capsys):
     root, _, _ = runs
     err = _error(capsys, "report", str(root / "a"), "--out", str(tmp_path / "no" / "x.html"))
     assert "cannot write the report" in err
+
+
+def test_an_unwritable_report_is_said_before_any_game(tmp_path, capsys):
+    """simulate --report to a file that cannot be written played every game, wrote the
+    records, then failed; now nothing is played (no records folder made)."""
+    records = tmp_path / "recs"
+    for out, words in ((tmp_path / "no" / "x.html", "no folder"),
+                       (tmp_path, "it is a folder")):
+        err = _error(capsys, "simulate", "--games", "50", "--records", str(records),
+                     "--report", str(out))
+        assert f"cannot write the report {str(out)!r}: {words}" in err, err
+        assert not records.exists()

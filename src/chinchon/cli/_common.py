@@ -28,12 +28,26 @@ def card_options(p: argparse.ArgumentParser, decks_default: str) -> None:
 _NONE = "none"  # --joker-chinchon none: the field set to None (None means "not given")
 
 
-def _joker_chinchon(text: str) -> Any:
-    return _NONE if text.strip().lower() == _NONE else int(text)
+def _int_or_none(text: str) -> Any:
+    """N or none (the options' own words in argparse's error, not this function's)."""
+    if text.strip().lower() == _NONE:
+        return _NONE
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number or none, got {text!r}") from None
+
+
+_joker_chinchon = _void_at_stock = _int_or_none
 
 
 def _points(text: str) -> list[int]:
-    return [int(x) for x in text.replace(",", " ").split()]
+    try:
+        return [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be 12 whole numbers (P1,...,P12), got "
+                                         f"{text!r}") from None
 
 
 #: option -> (Rules field, argparse keywords): the field overrides of --rules
@@ -53,10 +67,6 @@ _OVERRIDES: dict[str, tuple[str, dict[str, Any]]] = {
     "--joker-chinchon": ("joker_chinchon", {"type": _joker_chinchon, "metavar": "N|none",
                                             "help": "what a 7-card run with a joker takes off"}),
 }
-
-
-def _void_at_stock(text: str) -> Any:
-    return _NONE if text.strip().lower() == _NONE else int(text)
 
 
 #: the overrides of what the table reads (the commands that play whole games)

@@ -40,6 +40,25 @@ def require_plots() -> None:
         raise ChinchonError(str(exc)) from None
 
 
+def require_writable(out: str) -> None:
+    """A one-line error (exit 2) when the report file ``out`` cannot be written: a
+    folder, a missing or read-only folder, a read-only file; found before any game is
+    played or record read (nothing is created)."""
+    import os
+
+    path = os.path.abspath(out)
+    folder = os.path.dirname(path)
+    if os.path.isdir(path):
+        problem = "it is a folder"
+    elif not os.path.isdir(folder):
+        problem = f"no folder {folder}"
+    elif not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        problem = "permission denied"
+    else:
+        return
+    raise ChinchonError(f"cannot write the report {out!r}: {problem}")
+
+
 def write(out: str, runs: list[Any], title: Optional[str] = None) -> None:
     """Write the report of ``runs`` to ``out``; a file that cannot be written is a
     one-line error."""
@@ -55,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if (args.records is None) == (args.compare is None):
         raise ChinchonError("give one RECORDS_DIR, or --compare A B")
     require_plots()
+    require_writable(args.out)
     from ..simulation.report import load_records
 
     try:

@@ -106,8 +106,9 @@ def _percentile(hist: dict[int, int], q: float) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.report is not None:  # the missing extra said before the games, not after
-        report.require_plots()
+    if args.report is not None:  # the missing extra, or a file that cannot be written,
+        report.require_plots()  # said before the games, not after
+        report.require_writable(args.report)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = _Progress(args.games, show and not args.json or bool(args.progress))
     try:

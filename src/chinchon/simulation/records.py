@@ -211,12 +211,15 @@ def finish(path: str, starts: Sequence[int], run: dict[str, Any] | None = None) 
 
 def read_records(path: str, columns: Sequence[str] | None = None) -> Any:
     """The records under ``path`` as one ``pyarrow.Table``, sorted by game index
-    (``.to_pandas()`` for a DataFrame)."""
+    (``.to_pandas()`` for a DataFrame); a folder of no game (``simulate(0, ...)``)
+    gives a table of no row, and a missing one is a :class:`RecordsError`."""
     pa = _pyarrow()
     import pyarrow.dataset as ds
 
+    if not Path(path).is_dir():
+        raise RecordsError(f"records: no folder {path!r}")
     cols = None if columns is None else list(dict.fromkeys(["index", *columns]))
-    table = ds.dataset(path, format="parquet").to_table(columns=cols)
+    table = ds.dataset(path, format="parquet", schema=_schema(pa)).to_table(columns=cols)
     table = table.sort_by("index")
     if columns is not None and "index" not in columns:
         table = table.drop_columns(["index"])
