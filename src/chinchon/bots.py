@@ -29,6 +29,7 @@ bits; ``None``: from the OS).
 from __future__ import annotations
 
 import functools
+from bisect import insort
 from operator import attrgetter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Optional, Union, cast
@@ -175,10 +176,10 @@ class GreedyBot(Bot):
     def __init__(self, seed: Optional[int] = None) -> None:
         super().__init__(seed)
         self._deadwood: dict[int, tuple[int, int]] = {}  # seat -> (hand number, deadwood)
-        # the hints of the 8 cards a draw from the pile would give, and the turn they are
-        # for: (seat, hand, turns, the pile's size after that draw)
+        # the hints of the 8 cards a draw from the pile would give, and those cards (in
+        # ascending order, as Observation.held gives them)
         self._took: Optional[list[Any]] = None
-        self._took_for: tuple[int, int, int, int] = (-1, 0, 0, 0)
+        self._took_cards: list[Card] = []
         self._turns: dict[int, _TurnCount] = {}
 
     def _current(self, obs: Observation, seat: int) -> int:
@@ -195,16 +196,14 @@ class GreedyBot(Bot):
         if top is None:
             return "stock"
         cards = obs.held(seat)
-        cards.append(top)
-        cards.sort(key=_index)
+        insort(cards, top, key=_index)
         rules = obs.rules
         hints = solver.discard_hints(cards, decks=obs.decks, rules=rules)
         best = _best_hint(hints, rules)
         if best.points < self._current(obs, seat) or (
                 best.can_close and (rules.first_round_close or obs.may_close)):
             self._took = hints  # the same 8 cards as after the draw: reuse the hints
-            self._took_for = (seat, obs.hand_number, obs.turns_this_hand,
-                              obs.discard_size - 1)
+            self._took_cards = cards
             return "discard"
         if obs.stock_size == 0 and obs.discard_size == 0:  # pragma: no cover
             return "discard"
@@ -212,9 +211,8 @@ class GreedyBot(Bot):
 
     def choose_discard(self, obs: Observation, seat: int) -> tuple[Card, bool]:
         hints = self._took
-        # only where the pile was drawn as advised (a caller may have drawn otherwise)
-        if hints is None or self._took_for != (seat, obs.hand_number, obs.turns_this_hand,
-                                               obs.discard_size):
+        # only for the cards held: a caller may have drawn otherwise than advised
+        if hints is None or obs.held(seat) != self._took_cards:
             hints = obs.hints()
         self._took = None
         rules = obs.rules
