@@ -37,6 +37,9 @@ def test_parse_fills_nothing_it_was_not_given_and_keeps_the_id() -> None:
     ('{"type": "resume", "table": "t", "seat": 1.0, "token": "x"}', "bad_message"),
     ('{"type": "join", "table": "", "name": "A"}', "bad_message"),
     ('{"type": "ping", "v": "1"}', "unsupported_version"),
+    # another version's message may be of a type this one lacks: the version is said
+    ('{"type": "nope", "v": 2}', "unsupported_version"),
+    ('{"v": 2}', "unsupported_version"),
     ("1e999999", "bad_message"),
     (None, "bad_json"),
     ("x" * (MAX_MESSAGE_BYTES + 1), "too_big"),
@@ -324,6 +327,29 @@ def test_serve_names_an_address_it_cannot_listen_on_in_one_line(
         "\n" not in err), err
 
 
+def test_serve_refuses_an_empty_db_and_another_schema_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--db "" served the default file; a database of a newer schema was a
+    traceback and exit 1."""
+    import sqlite3
+
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    from chinchon.cli import main
+    from chinchon.server.store import Store
+
+    assert main(["serve", "--db", ""]) == 2
+    assert "--db must name a file, got an empty path" in capsys.readouterr().err
+    newer = tmp_path / "newer.sqlite3"
+    Store(str(newer)).close()
+    with sqlite3.connect(newer) as db:
+        db.execute("UPDATE settings SET value = '99' WHERE key = 'schema'")
+    assert main(["serve", "--db", str(newer)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"chinchon serve: error: the tables' database {newer} cannot be "
+                          f"opened") and "schema 99" in err and "\n" not in err, err
+
+
 def test_the_servers_json_is_the_standard_librarys_text() -> None:
     """With orjson or without, the same text; what orjson refuses is written by the
     standard library as before."""
@@ -384,3 +410,19 @@ def test_socket_client_sends_at_once_and_queues_in_order_only_behind_a_stalled_s
 
     asyncio.run(scenario())
 
+
+
+def test_the_scripted_player_reads_the_tables_rules() -> None:
+    """Under fifty a joker on the pile made it raise (it asked the house rules, which
+    deal no joker)."""
+    import random
+    from dataclasses import asdict
+
+    from chinchon import FIFTY_RULES
+    from chinchon.server import scripted
+
+    view = {"can": {"draw": ["stock", "discard"]}, "game": {"discard_top": "*2"},
+            "hand": ["1o", "2o", "4o", "5c", "6c", "9e", "12b"],
+            "rules": json.loads(json.dumps(asdict(FIFTY_RULES))), "seats": [{}, {}]}
+    # the joker makes 1o 2o *2 4o a run: 1o 2o 4o leave the hand, and it is taken
+    assert scripted.choose(view, random.Random(1)) == {"type": "draw", "source": "discard"}

@@ -182,3 +182,22 @@ def test_a_peer_that_pings_and_never_reads_holds_one_pong(raw: Any) -> None:
     # and the last ping's answered
     seen = [int(p[:7]) for p in pongs]
     assert seen == sorted(set(seen)) and seen[-1] == n - 1, seen[-5:]
+
+
+def test_a_message_of_many_empty_pieces_is_too_big(raw: Any) -> None:
+    """Each piece's frame counts against the size: 12,000 empty continuation frames (72
+    KB, six bytes each: a header and a mask) were one message, read at a cost that grew
+    with the square of their number while every table waited."""
+    c = raw()
+    assert c.message()["type"] == "welcome"
+    c.frame(1, b'{"type":"ping","id":"f"', fin=False)
+    c.sock.sendall((bytes([0x00, 0x80]) + os.urandom(4)) * 12_000)
+    c.frame(0, b"}")
+    while True:  # the close, not the message's pong
+        opcode, payload = c.read()
+        assert opcode != 1, f"the message was read: {payload!r}"
+        if opcode in (8, -1):
+            break
+    assert opcode == 8 and int.from_bytes(payload[:2], "big") == 1009
+    other = raw()  # the server lives on
+    assert other.message()["type"] == "welcome"

@@ -97,6 +97,10 @@ def main(args: argparse.Namespace) -> int:
             print(f"chinchon serve: error: --{name.replace('_', '-')} must be "
                   f"1..{SearchBot.MAX_BUDGET}, got {getattr(args, name)}", file=sys.stderr)
             return 2
+    if args.db is not None and not args.db.strip():
+        print("chinchon serve: error: --db must name a file, got an empty path",
+              file=sys.stderr)
+        return 2
     db = args.db or default_db()
     problem = _unusable_db(db, args.durability)
     if problem is not None:
@@ -115,8 +119,9 @@ def main(args: argparse.Namespace) -> int:
                           search_workers=args.search_workers,
                           max_search_playouts=args.max_search_playouts,
                           max_search_ms=args.max_search_ms)
-    print(f"chinchon serve: tables in {db}; open http://{_url_host(args.host)}:{args.port}/",
-          file=sys.stderr, flush=True)
+    where = (f"open http://{_url_host(args.host)}:{args.port}/" if args.port else
+             "a free port, which uvicorn's line below names")
+    print(f"chinchon serve: tables in {db}; {where}", file=sys.stderr, flush=True)
     _tune_gc()
     # /ws is served by the app's own WebSocket protocol on the transport (.wire)
     app, wire = create_app_and_wire(config)
@@ -151,12 +156,12 @@ def _unusable_db(db: str, durability: str) -> Optional[str]:
     import sqlite3
     from pathlib import Path
 
-    from .store import Store
+    from .store import Store, StoreError
 
     try:
         Path(db).parent.mkdir(parents=True, exist_ok=True)
         Store(db, durability=durability).close()
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, sqlite3.Error, StoreError) as exc:  # StoreError: another schema
         return str(exc)
     return None
 

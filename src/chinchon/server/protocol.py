@@ -213,14 +213,15 @@ def _check_fields(msg: dict[str, Any], mid: Any) -> dict[str, Any]:
     """The message's fields checked against its type's schema; ``mid``: its ``id``,
     already checked (:func:`_check_id`), or None."""
     kind = msg.get("type")
-    if not isinstance(kind, str) or kind not in SCHEMAS:
-        raise ProtocolError("bad_message", f"unknown message type {kind!r}; expected one of "
-                                           f"{', '.join(SCHEMAS)}")
+    # the version first: another version's messages may be of types this one lacks;
     # the version is the integer itself: not true (== 1 in Python), not 1.0
     if "v" in msg and (type(msg["v"]) is not int or msg["v"] != PROTOCOL_VERSION):
         raise ProtocolError("unsupported_version",
                             f"this server speaks protocol version {PROTOCOL_VERSION}, "
                             f"not {msg['v']!r}")
+    if not isinstance(kind, str) or kind not in SCHEMAS:
+        raise ProtocolError("bad_message", f"unknown message type {kind!r}; expected one of "
+                                           f"{', '.join(SCHEMAS)}")
     schema = SCHEMAS[kind]
     out: dict[str, Any] = {"type": kind}
     if "id" in msg:

@@ -8,6 +8,7 @@ import random
 from typing import Any, Optional
 
 from .. import _backend as solver
+from ..rules import Rules, decks_for
 
 __all__ = ["choose"]
 
@@ -22,8 +23,12 @@ def choose(view: dict[str, Any], rng: random.Random) -> Optional[dict[str, Any]]
     if can["draw"]:
         top = view["game"]["discard_top"]
         if "discard" in can["draw"] and top is not None:
-            hints = solver.discard_hints(view["hand"] + [top])
-            if min(h.points for h in hints) < solver.deadwood(view["hand"]):
+            # the table's rules and decks (under `fifty` a joker is a card of the deck)
+            rules = Rules.from_dict(view["rules"])
+            decks = decks_for(len(view["seats"]))
+            hints = solver.discard_hints(view["hand"] + [top], decks=decks, rules=rules)
+            if min(h.points for h in hints) < solver.deadwood(view["hand"], decks=decks,
+                                                              rules=rules):
                 return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "stock"}
     if can["discard"]:

@@ -49,6 +49,9 @@ CLOSE_TIMEOUT = 10.0
 
 _GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 _TEXT, _BINARY, _CONT, _CLOSE, _PING, _PONG = 0x1, 0x2, 0x0, 0x8, 0x9, 0xA
+#: the least a client's frame takes besides its payload: two bytes of header and the
+#: mask's four; a message's pieces count it against the size limit
+_FRAME_OVERHEAD = 6
 
 
 def frame_length(buf: bytes, pos: int, size: int) -> Optional[tuple[int, int]]:
@@ -116,6 +119,10 @@ class Wire(asyncio.Protocol):
         self.backlog: list[bytes] = []       # frames waiting for it to drain
         self.pong: Optional[bytes] = None     # the pong of the peer's last ping, waiting too
         self.fragments: list[bytes] = []
+        # the bytes of the message's frames so far, each frame's header and mask
+        # included: thousands of empty pieces reach the limit too, at a constant cost
+        # a frame (the sum of every piece at every frame was quadratic)
+        self.fragments_size = 0
         self.fragment_opcode: Optional[int] = None
         self.timer: Optional[asyncio.TimerHandle] = None   # the next ping, or its deadline
         self.close_timer: Optional[asyncio.TimerHandle] = None
@@ -172,7 +179,9 @@ class Wire(asyncio.Protocol):
                 return self._fail(1002, "a client's frames must be masked")
             if b0 & 0x70:
                 return self._fail(1002, "reserved bits set: no extension was agreed")
-            if length + sum(map(len, self.fragments)) > self.max_size:
+            if b0 & 0x0F < 0x8 and (
+                    length + (self.fragments_size + _FRAME_OVERHEAD if b0 & 0x0F == _CONT
+                              else 0) > self.max_size):  # control frames: at most 125
                 return self._fail(1009, f"a message is at most {self.max_size} bytes")
             end = pos + head + 4 + length
             if end > size:
@@ -191,13 +200,15 @@ class Wire(asyncio.Protocol):
             if fin:
                 return self._message(opcode, payload)
             self.fragment_opcode, self.fragments = opcode, [payload]
+            self.fragments_size = len(payload) + _FRAME_OVERHEAD
         elif opcode == _CONT:
             if self.fragment_opcode is None:
                 return self._fail(1002, "a continuation of no message")
             self.fragments.append(payload)
+            self.fragments_size += len(payload) + _FRAME_OVERHEAD
             if fin:
                 opcode, self.fragment_opcode = self.fragment_opcode, None
-                data, self.fragments = b"".join(self.fragments), []
+                data, self.fragments, self.fragments_size = b"".join(self.fragments), [], 0
                 self._message(opcode, data)
         elif opcode >= 0x8 and (not fin or len(payload) > 125):
             self._fail(1002, "a control frame is final and at most 125 bytes")
