@@ -350,6 +350,30 @@ def test_serve_refuses_an_empty_db_and_another_schema_in_one_line(
                           f"opened") and "schema 99" in err and "\n" not in err, err
 
 
+def test_serve_refuses_a_database_another_server_serves(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two servers on one file each wrote their events into the other's tables (a
+    player still connected was then taken for gone, and the table cancelled)."""
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    from chinchon.cli import main
+    from chinchon.server.cli import _lock_db
+
+    db = str(tmp_path / "tables.sqlite3")
+    held = _lock_db(db)  # as a running server holds it
+    assert held is not None
+    try:
+        assert main(["serve", "--db", db, "--port", "0"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err == (f"chinchon serve: error: the tables' database {db} is served by "
+                       f"another chinchon serve (its lock {db}.lock is held)")
+    finally:
+        held.close()
+    again = _lock_db(db)  # released with its holder
+    assert again is not None
+    again.close()
+
+
 def test_the_servers_json_is_the_standard_librarys_text() -> None:
     """With orjson or without, the same text; what orjson refuses is written by the
     standard library as before."""

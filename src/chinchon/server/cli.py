@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional, Sequence
+from typing import BinaryIO, Optional, Sequence
 
 from ..bots import SearchBot
 from .config import DEFAULT_DB, default_db
@@ -119,16 +119,24 @@ def main(args: argparse.Namespace) -> int:
                           search_workers=args.search_workers,
                           max_search_playouts=args.max_search_playouts,
                           max_search_ms=args.max_search_ms)
+    lock = _lock_db(db)  # the last check: a refused start holds nothing
+    if lock is None:
+        print(f"chinchon serve: error: the tables' database {db} is served by another "
+              f"chinchon serve (its lock {db}.lock is held)", file=sys.stderr)
+        return 2
     where = (f"open http://{_url_host(args.host)}:{args.port}/" if args.port else
              "a free port, which uvicorn's line below names")
     print(f"chinchon serve: tables in {db}; {where}", file=sys.stderr, flush=True)
     _tune_gc()
     # /ws is served by the app's own WebSocket protocol on the transport (.wire)
     app, wire = create_app_and_wire(config)
-    uvicorn.run(app, ws=wire, host=args.host, port=args.port, ws_max_size=WS_MAX_BYTES,
-                ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
-                log_level=args.log_level,
-                lifespan="on", access_log=args.log_level == "debug")
+    try:
+        uvicorn.run(app, ws=wire, host=args.host, port=args.port, ws_max_size=WS_MAX_BYTES,
+                    ws_ping_interval=20.0, ws_ping_timeout=20.0,
+                    ws_per_message_deflate=False, log_level=args.log_level,
+                    lifespan="on", access_log=args.log_level == "debug")
+    finally:
+        lock.close()  # the lock goes with it (and with the process, however it ends)
     return 0
 
 
@@ -164,6 +172,28 @@ def _unusable_db(db: str, durability: str) -> Optional[str]:
     except (OSError, sqlite3.Error, StoreError) as exc:  # StoreError: another schema
         return str(exc)
     return None
+
+
+def _lock_db(db: str) -> Optional[BinaryIO]:
+    """The open lock file of the tables' database ``db`` (``db + '.lock'``), locked
+    until it is closed or the process ends, or None when another process holds it:
+    two servers on one file each wrote their own events into the other's tables, and
+    broke them."""
+    handle = open(db + ".lock", "a+b")  # noqa: SIM115 - the caller closes it
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
 
 
 def _unusable_address(host: str, port: int) -> Optional[str]:
