@@ -359,21 +359,24 @@ class Rules:
         """Points of ``card`` (a :class:`~chinchon.Card`, its text or its bit index) left
         unmatched under these rules: ``joker_points`` for a joker, else the rank's entry of
         ``points``; a card these rules' deck lacks is an :class:`InvalidHandError`."""
-        index = card.index if type(card) is Card else _card_bit(card)
-        solver = self._solver  # type: ignore[attr-defined]
-        if not solver.card_mask >> index & 1:
-            raise InvalidHandError(solver.not_in_deck(index))
-        return solver.card_points(index)  # type: ignore[no-any-return]
+        index = self._in_deck(card)
+        return self._solver.card_points(index)  # type: ignore[attr-defined, no-any-return]
 
     def is_joker(self, card: Any) -> bool:
         """Whether ``card`` (a Card, its text or its bit index) is a joker under these
         rules: an extra joker card, or the ace of coins under ``wild_ace_of_coins``; a
         card these rules' deck lacks is an :class:`InvalidHandError`."""
+        index = self._in_deck(card)
+        return bool(self._solver.joker_mask >> index & 1)  # type: ignore[attr-defined]
+
+    def _in_deck(self, card: Any) -> int:
+        """The bit index of ``card`` (a Card, its text or its bit index), a card of these
+        rules' deck; anything else refused by name."""
         index = card.index if type(card) is Card else _card_bit(card)
         solver = self._solver  # type: ignore[attr-defined]
         if not solver.card_mask >> index & 1:
             raise InvalidHandError(solver.not_in_deck(index))
-        return bool(solver.joker_mask >> index & 1)
+        return index
 
     # ------------------------------------------------------------ names and JSON
 

@@ -35,22 +35,17 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     hand = Hand(args.hand, decks=args.decks)
-    if len(hand) == 8:
-        hints = discard_hints(hand, rules=rules)
-    elif len(hand) == 7:
-        hints = None
-    else:
+    if len(hand) not in (7, 8):
         raise CardCountError(f"a hint needs 7 or 8 cards, got {len(hand)}: {hand}")
-    ahead = None
     if args.outlook:
-        if hints is None:
+        if len(hand) != 8:
             raise CardCountError(f"--outlook needs 8 cards, got {len(hand)}: {hand}")
         if args.decks is None:  # the unseen cards may make it two decks, as outlook infers
             hand = check_unseen(hand, args.unseen, None, rules, 8)[0]
-            hints = discard_hints(hand, rules=rules)
-        ahead = outlook(hand, args.unseen, decks=hand.decks, rules=rules)
     elif args.unseen is not None:
         raise ChinchonError("--unseen goes with --outlook")
+    hints = discard_hints(hand, rules=rules) if len(hand) == 8 else None
+    ahead = outlook(hand, args.unseen, decks=hand.decks, rules=rules) if args.outlook else None
     arrangement = best_melds(hand, rules=rules)
     shown = arrangement.table_order()
     outcome = close_outcome(hand, rules=rules) if hints is None else None
