@@ -141,11 +141,24 @@ def test_a_broken_frame_closes_the_connection_with_its_code(raw: Any, send: Any,
     assert other.message()["type"] == "welcome"
 
 
-def test_a_close_is_answered(raw: Any) -> None:
+@pytest.mark.parametrize("body, code", [
+    ((1000).to_bytes(2, "big") + b"bye", 1000),
+    (b"", 1000),
+    ((4001).to_bytes(2, "big"), 4001),
+    ((1012).to_bytes(2, "big"), 1012),
+    (b"\x03", 1002),
+    ((1005).to_bytes(2, "big"), 1002),
+    ((1016).to_bytes(2, "big"), 1002),
+    ((2999).to_bytes(2, "big"), 1002),
+    ((999).to_bytes(2, "big"), 1002),
+    ((1000).to_bytes(2, "big") + b"\xff\xfe", 1007),
+], ids=["normal", "no body", "an application's", "restart", "one byte", "reserved",
+        "unassigned", "protocol's", "under 1000", "reason not UTF-8"])
+def test_a_close_is_answered(raw: Any, body: bytes, code: int) -> None:
     c = raw()
     assert c.message()["type"] == "welcome"
-    c.frame(8, (1000).to_bytes(2, "big") + b"bye")
-    assert c.closed_with() == 1000
+    c.frame(8, body)
+    assert c.closed_with() == code
     assert c.read() == (-1, b"")
 
 

@@ -15,7 +15,8 @@ bit and a known opcode (else close 1002); messages may be fragmented; a frame or
 message larger than ``ws_max_size`` closes the connection with 1009 and a text message
 that is no UTF-8 with 1007; a ping is answered, and the server pings every
 ``ws_ping_interval`` seconds and drops a connection whose pong is ``ws_ping_timeout``
-late (1011); a close is answered and ends the connection. A peer that stops reading is
+late (1011); a close is answered (its code echoed; 1002 for a malformed one, 1007 for
+a reason that is no UTF-8) and ends the connection. A peer that stops reading is
 written to until the transport's buffer is full, then its messages wait, bounded
 (:data:`SEND_QUEUE`, the same rule as the ASGI endpoint of :mod:`.app`): past that it
 is closed with 1013; of its pings, only the last one's pong waits. Other paths are refused (403), as the app does.
@@ -88,6 +89,30 @@ def _unmask(payload: bytes, mask: bytes) -> bytes:
         return payload
     key = (mask * (n // 4 + 1))[:n]
     return (int.from_bytes(payload, "big") ^ int.from_bytes(key, "big")).to_bytes(n, "big")
+
+
+#: the codes a peer may send in its close (RFC 6455, 7.4, and IANA's registry): the
+#: rest of 1000-2999 is the protocol's own or unassigned, 3000-4999 are applications'
+_PEER_CLOSE_CODES = frozenset((1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011,
+                               1012, 1013, 1014))
+
+
+def _answer_to_close(payload: bytes) -> int:
+    """The code that answers a peer's close of ``payload``: its own code echoed (1000
+    when it gave none); 1002 for a body of one byte or a code no peer may send, 1007
+    for a reason that is not UTF-8."""
+    if not payload:
+        return 1000
+    if len(payload) == 1:
+        return 1002
+    code = int.from_bytes(payload[:2], "big")
+    if code not in _PEER_CLOSE_CODES and not 3000 <= code <= 4999:
+        return 1002
+    try:
+        payload[2:].decode("utf-8")
+    except UnicodeDecodeError:
+        return 1007
+    return code
 
 
 def _close_payload(code: int, reason: str) -> bytes:
@@ -246,10 +271,7 @@ class Wire(asyncio.Protocol):
         """The peer's close: answered (its code echoed) unless this side closed
         first; then the connection ends."""
         if not self.close_sent:
-            code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1000
-            if not (1000 <= code <= 4999) or code in (1004, 1005, 1006, 1015):
-                code = 1002
-            self._close_frame(code, "")
+            self._close_frame(_answer_to_close(payload), "")
         self.transport.close()
         self._tell_manager()
 
