@@ -36,7 +36,8 @@ from typing import Any, Optional, Union, cast
 
 from . import _backend as solver
 from .cards import Card
-from .errors import ChinchonError, shown
+from .errors import ChinchonError, IllegalAction, shown
+from .game.deck import MAX_PLAYERS, MIN_PLAYERS
 from .game.observation import Observation
 from .game.rng import Rng
 from .game.state import GameState
@@ -456,11 +457,21 @@ class SearchBot(Bot):
             self.playouts or (0 if self.ms else self.default_playouts(obs.players)),
             self.ms * 1000, self.rng.next64(), prev, self.threads)
 
+    @staticmethod
+    def _check_turn(obs: Observation, seat: int, phase: str) -> None:
+        """An IllegalAction unless it is ``seat``'s turn in ``phase`` ('draw' or
+        'discard'): the search's view is of a seat about to act."""
+        if obs.turn != seat:
+            raise IllegalAction(f"seat {seat} asks for a {phase} out of its turn")
+        if obs.phase != phase:
+            raise IllegalAction(f"seat {seat} asks for a {phase} in its {obs.phase} phase")
+
     def draw_decision(self, obs: Observation, seat: int) -> Callable[[], str]:
         """:meth:`choose_draw` in two halves: the observation is read and the seed drawn
         now; the search runs when the returned function is called, on any thread (the
         GIL is released while it plays), which returns what ``choose_draw`` would. A
         server plays it on a worker thread so that its other tables do not wait."""
+        self._check_turn(obs, seat, "draw")
         if obs.discard_top is None:
             self._seen = (obs.hand_number, obs.turns_this_hand, None)
             return lambda: "stock"
@@ -469,6 +480,7 @@ class SearchBot(Bot):
 
     def discard_decision(self, obs: Observation, seat: int) -> Callable[[], tuple[Card, bool]]:
         """:meth:`choose_discard` in two halves, as :meth:`draw_decision`."""
+        self._check_turn(obs, seat, "discard")
         search = self._decision(obs, seat, True)
         held = obs.held(seat)
 
@@ -495,18 +507,23 @@ class SearchBot(Bot):
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot,
                               "search": SearchBot}
 
-#: the forms of a bot name, for errors
-_FORMS = "random, greedy, expert, search, search:<playouts> (e.g. search:2000), search:<ms>ms (e.g. search:10ms)"
+#: the forms of a bot name, for the errors that name them
+BOT_FORMS = "random, greedy, expert, search, search:<playouts> (e.g. search:2000), search:<ms>ms (e.g. search:10ms)"
 
 
 def bot_name(spec: object, players: Optional[int] = None) -> str:
-    """The canonical name of the bot name ``spec``: one of :data:`BOTS` (case and spaces
-    ignored), the search's with its budget (``'search:2000'``, ``'search:10ms'``;
+    """The canonical name of the bot name ``spec``: one of :data:`BOTS` (case, spaces
+    and a budget's leading zeros ignored: ``' Search: 0100 '`` is ``search:100``,
+    ``search:10 MS`` is ``search:10ms``), the search's with its budget (``'search:2000'``, ``'search:10ms'``;
     ``'search'``, the table's default budget, spelt out for a table of ``players``:
     ``'search:<SearchBot.default_playouts(players)>'``); an error naming the accepted
     forms otherwise (``search:0``, ``search:-1``, ``search:abc`` among them)."""
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
+                                or not MIN_PLAYERS <= players <= MAX_PLAYERS):
+        raise ChinchonError(f"players must be an int {MIN_PLAYERS}..{MAX_PLAYERS} or None, "
+                            f"got {shown(players)}")
     if not isinstance(spec, str):
-        raise ChinchonError(f"a bot name must be a str, got {shown(spec)}; choose from {_FORMS}")
+        raise ChinchonError(f"a bot name must be a str, got {shown(spec)}; choose from {BOT_FORMS}")
     name = spec.strip().lower()
     head, colon, budget = name.partition(":")
     if head.rstrip() == "search" and not colon:
@@ -522,7 +539,7 @@ def bot_name(spec: object, players: Optional[int] = None) -> str:
                             f"1..{SearchBot.MAX_BUDGET} (e.g. search:2000, search:10ms)")
     if name in BOTS:
         return name
-    raise ChinchonError(f"unknown bot {shown(spec)}; choose from {_FORMS}")
+    raise ChinchonError(f"unknown bot {shown(spec)}; choose from {BOT_FORMS}")
 
 
 def make_bot(spec: Union[str, Bot, type[Bot]], seed: Optional[int] = None, *,

@@ -145,6 +145,27 @@ def test_the_default_budget_is_the_tables(players, rules):
     assert calls[0][0] != calls[2][0]
 
 
+@pytest.mark.parametrize("players", ["x", 0, 1, 7, 100, True, 2.0])
+def test_bot_name_refuses_a_table_that_cannot_be(players):
+    with pytest.raises(ChinchonError, match=r"players must be an int 2\.\.6 or None"):
+        bot_name("search", players=players)
+
+
+def test_a_decision_asked_out_of_turn_or_phase_is_refused_by_name():
+    """As the other bots refuse it (they said "an argument out of range")."""
+    game = GameState(2, seed=1, lead=0)
+    game.draw("stock")  # seat 0 holds 8 cards, to discard
+    bot = make_bot("search:50", 1)
+    with pytest.raises(chinchon.IllegalAction, match="seat 0 asks for a draw in its "
+                                                     "discard phase"):
+        bot.choose_draw(Observation(game, 0), 0)
+    with pytest.raises(chinchon.IllegalAction, match="seat 1 asks for a discard out of "
+                                                     "its turn"):
+        bot.choose_discard(Observation(game, 1), 1)
+    card, close = bot.choose_discard(Observation(game, 0), 0)
+    assert card in game.held(0)
+
+
 def test_unknown_bot_names_the_forms():
     with pytest.raises(ChinchonError, match=r"search:<playouts>"):
         make_bot("nobody")

@@ -63,3 +63,29 @@ def test_jobs_none_takes_every_core_at_most_max_jobs(monkeypatch):
         assert simulate(10_000, 2, jobs=None).jobs == MAX_JOBS
     assert asked == [MAX_JOBS]
     assert simulate(1, 2, jobs=None).jobs == 1  # one game: played here
+
+
+@pytest.mark.parametrize("bots,words", [
+    ("greedy,,", "bot 2 of 3 has no name"),
+    ("", "bot 1 of 1 has no name"),
+    (",", "bot 1 of 2 has no name"),
+    ([], "bots is empty"),
+])
+def test_a_bot_list_with_a_gap_is_refused_naming_the_forms(bots, words):
+    """An empty name in the list was dropped (``greedy,,`` played greedy at every
+    seat) and an empty list was "0 bots for 2 players"; both now name the forms."""
+    with pytest.raises(ChinchonError, match=words) as info:
+        simulate(1, 2, bots=bots)
+    assert "search:<playouts>" in str(info.value)
+
+
+def test_one_bot_under_two_spellings_is_counted_once():
+    """A simulation counts a bot under bot_name's spelling: ``search:0100`` and
+    ``Search: 100`` were two bots in ``wins_per_bot``, ``search:10 ms`` not bot_name's
+    ``search:10ms``; ``search`` alone stays ``search``."""
+    result = simulate(4, 2, bots="search:0100,Search: 100", seed=3, engine="python")
+    assert result.bots == ["search:100", "search:100"]
+    assert list(result.wins_per_bot) == ["search:100"]
+    assert sum(result.wins_per_bot.values()) == 4 - result.draws - result.stalled
+    assert simulate(1, 2, bots="search:10 MS,search", seed=3).bots == ["search:10ms",
+                                                                       "search"]

@@ -26,7 +26,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Optional, Union
 
 from .._args import check_rules
-from ..bots import Bot, make_bot
+from ..bots import BOT_FORMS, Bot, make_bot
 from ..errors import ChinchonError, SimulationError, shown
 from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import Rules
@@ -61,7 +61,12 @@ def _int_arg(name: str, value: object, low: int, high: int) -> int:
 def _bot_specs(bots: object, players: int) -> list[BotSpec]:
     """The bot of each seat: ``bots`` as :func:`simulate` takes it, checked."""
     if isinstance(bots, str):
-        specs: list[BotSpec] = [b for b in bots.split(",") if b.strip()]
+        names = bots.split(",")
+        for i, b in enumerate(names):
+            if not b.strip():
+                raise ChinchonError(f"bots {shown(bots)}: bot {i + 1} of {len(names)} has "
+                                    f"no name; choose from {BOT_FORMS}")
+        specs: list[BotSpec] = list(names)
     elif isinstance(bots, (bytes, bytearray, Mapping, AbstractSet)) or \
             not isinstance(bots, Iterable):
         raise ChinchonError(f"bots must be a bot name, a comma-separated list of them, or "
@@ -70,6 +75,9 @@ def _bot_specs(bots: object, players: int) -> list[BotSpec]:
         specs = list(bots)
     if len(specs) == 1:
         specs = specs * players
+    if not specs:
+        raise ChinchonError(f"bots is empty: name a bot for every seat, or one for all; "
+                            f"choose from {BOT_FORMS}")
     if len(specs) != players:
         raise ChinchonError(f"{len(specs)} bots for {players} players")
     for s in specs:

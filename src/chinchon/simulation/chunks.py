@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from .. import bots as _bots
 from ..errors import SimulationError, shown
 from ..rules import Rules
 from .play import DEFAULT_MAX_TURNS, BotSpec, GameRecord, game_seed, play_game
@@ -23,9 +24,12 @@ __all__ = ["SimulationParams", "play_chunk", "bot_name"]
 
 
 def bot_name(spec: BotSpec) -> str:
-    """The name a bot is counted under (``wins_per_bot``, the records' ``bots``)."""
+    """The name a bot is counted under (``wins_per_bot``, the records' ``bots``): a
+    name's canonical spelling (:func:`chinchon.bots.bot_name`: ``search:0100`` and
+    ``Search:100`` are both ``search:100``, ``search`` stays ``search``), a class's or
+    a bot's own name."""
     if isinstance(spec, str):
-        return spec.strip().lower()
+        return _bots.bot_name(spec)
     return str(getattr(spec, "name", getattr(spec, "__name__", repr(spec))))
 
 

@@ -36,19 +36,19 @@ def builtin_bots(specs: Sequence[BotSpec]) -> Optional[list[str]]:
     """The built-in bots' names of ``specs``, one per seat, or None when a seat is not
     a built-in bot (a custom class or a subclass). The search's with its budget: that
     of the name, or the default of a table of ``len(specs)`` players."""
-    names = []
+    names: list[str] = []
     players = len(specs)
     for spec in specs:
         if isinstance(spec, str):
             try:
-                names.append(_bots.bot_name(spec, players))
+                name: Optional[str] = _bots.bot_name(spec)
             except ChinchonError:
                 return None
-            continue
-        name = next((n for n, cls in _bots.BOTS.items() if spec is cls), None)
+        else:
+            name = next((n for n, cls in _bots.BOTS.items() if spec is cls), None)
         if name is None:
             return None
-        names.append(_bots.bot_name(name, players))
+        names.append(_bots.bot_name(name, players) if name == "search" else name)
     return names
 
 
