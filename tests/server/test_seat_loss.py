@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional
 
@@ -384,3 +385,47 @@ def test_a_restart_loses_every_person_and_each_seat_waits_afresh(tmp_path: Path)
             m.stop()
 
     asyncio.run(second())
+
+
+def test_a_restart_puts_every_table_under_the_servers_reconnect_seconds(tmp_path: Path) -> None:
+    """A server started again with another ``--reconnect-seconds`` plays every table it
+    resumes under it, one not started too, as it does the tables it creates; its
+    ``restart`` event says so, so that the table's events still replay to the table. A
+    server started without the option keeps the wait each table has."""
+    from chinchon.server.tables import Table
+
+    async def first() -> tuple[list[Person], Person]:
+        m = Manager(_config(tmp_path))
+        m.start()
+        people = await new_table(m, joined=2)
+        host = Person(m, "Waiting host")
+        host.say(type="create", name=host.name, players=3)
+        await turn()
+        m.stop()
+        return people, host
+
+    people, waiting = asyncio.run(first())
+
+    async def again(reconnect_seconds: Optional[float]) -> None:
+        m = Manager(replace(_config(tmp_path), reconnect_seconds=reconnect_seconds))
+        m.start()
+        try:
+            for person in (people[1], waiting):
+                live = m.live[str(person.table)]
+                table = live.table
+                assert table.rules.reconnect_seconds == 5.0, (table.status, reconnect_seconds)
+                assert table.game is None or table.game.rules.reconnect_seconds == 5.0
+                back = Person(m, person.name)
+                back.say(type="resume", table=person.table, seat=person.seat,
+                         token=person.token)
+                await turn()
+                assert back.view()["rules"]["reconnect_seconds"] == 5.0
+                records = [json.loads(r) for _, r in m.store.events(table.id)]
+                assert Table.replay(records).fingerprint() == table.fingerprint()
+                back.drop()
+            check_no_endless_wait(m)
+        finally:
+            m.stop()
+
+    asyncio.run(again(5.0))
+    asyncio.run(again(None))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -85,6 +85,14 @@ class ServerConfig:
                     or not 1 <= value <= SearchBot.MAX_BUDGET):
                 raise ChinchonError(f"a server's {name} must be an int "
                                     f"1..{SearchBot.MAX_BUDGET}, got {shown(value)}")
+
+    def table_rules(self, rules: Rules) -> Rules:
+        """The rules a table plays under on this server: ``rules`` with the server's
+        :attr:`reconnect_seconds` when it is set. A new table is created under them, and
+        a table resumed from the database moves to them (its ``restart`` event)."""
+        if self.reconnect_seconds is None or rules.reconnect_seconds == self.reconnect_seconds:
+            return rules
+        return replace(rules, reconnect_seconds=self.reconnect_seconds)
 
     def check_bot(self, bot: str, players: int) -> None:
         """An error unless the canonical bot name ``bot`` is one a table of ``players``

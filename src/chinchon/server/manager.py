@@ -82,7 +82,9 @@ class Manager(Seating):
     # ------------------------------------------------------------------ life cycle
 
     def start(self) -> None:
-        """Resume every unfinished table of the store (call on the running loop)."""
+        """Resume every unfinished table of the store (call on the running loop): a
+        ``restart`` event at each table in play, and at any table whose reconnection
+        wait is not this server's (``ServerConfig.table_rules``)."""
         self._loop = asyncio.get_running_loop()
         for stored in self.store.unfinished():
             try:
@@ -92,9 +94,13 @@ class Manager(Seating):
                 continue
             live = Live(table, table.clock - self.clock(), stored_seq=stored.seq)
             self.live[table.id] = live
+            restart: dict[str, Any] = {"kind": "restart", "seats": table.humans()}
+            rules = self.config.table_rules(table.rules)
+            if rules is not table.rules:  # this server's --reconnect-seconds, from now on
+                restart["reconnect_seconds"] = rules.reconnect_seconds
             try:
-                if table.status == "playing":
-                    self._commit(live, {"kind": "restart", "seats": table.humans()})
+                if table.status == "playing" or "reconnect_seconds" in restart:
+                    self._commit(live, restart)
             except (IllegalAction, StoreError) as exc:  # pragma: no cover - defensive
                 log.error("table %s: restart event refused: %s", table.id, exc)
             self._drive(live)

@@ -7,7 +7,6 @@ import hashlib
 import hmac
 import logging
 import secrets
-from dataclasses import replace
 from typing import Any, Optional
 
 from ..bots import bot_name
@@ -47,9 +46,7 @@ class Seating(Driving):
         if preset not in known:
             raise ProtocolError("bad_rules", f"unknown rules preset {msg.get('rules')!r}; "
                                              f"choose from {', '.join(known)}")
-        rules = known[preset]
-        if self.config.reconnect_seconds is not None:
-            rules = replace(rules, reconnect_seconds=self.config.reconnect_seconds)
+        rules = self.config.table_rules(known[preset])
         try:  # a name of BOTS, or the search's with a budget (search:2000, search:10ms)
             bot = bot_name(msg.get("bot", "greedy"))
             self.config.check_bot(bot, msg["players"])

@@ -17,11 +17,11 @@ Record kinds (docs/protocol.md, "Stored events"): ``create``, ``join``, ``leave`
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Optional
 
 from ..cards import Card
-from ..errors import IllegalAction
+from ..errors import ChinchonError, IllegalAction
 from ..game import Game
 from ..game.capture import OPTIONAL_STATE_KEYS, STATE_KEYS, cards_json, seen_json
 from ..rules import Rules
@@ -319,7 +319,14 @@ class Table:
 
     def _on_restart(self, r: dict[str, Any]) -> None:
         """The server came back and every connection is gone: each listed seat (the
-        people) waits afresh from now, whether it was already disconnected or not."""
+        people) waits afresh from now, whether it was already disconnected or not. With
+        ``reconnect_seconds`` (the server's, when the table's rules said another), that
+        is the table's reconnection wait from now on, at a table not started too."""
+        wait = r.get("reconnect_seconds")
+        rules = None if wait is None else self._rules_waiting(wait)
+        if rules is not None and self.status == "waiting":
+            self._use_rules(rules)
+            return
         game = self._game()
         now = r["now"]
         for seat in r["seats"]:
@@ -332,6 +339,27 @@ class Table:
                 game.disconnect(seat, now)
         if game.phase == "summary":
             self.summary_since = r["now"]
+        if rules is not None:
+            self._use_rules(rules)
+
+    def _rules_waiting(self, seconds: Any) -> Rules:
+        """The table's rules with ``reconnect_seconds`` = ``seconds``."""
+        try:
+            return replace(self.rules, reconnect_seconds=seconds)
+        except ChinchonError as exc:
+            raise IllegalAction(f"table {self.id}: {exc}") from None
+
+    def _use_rules(self, rules: Rules) -> None:
+        """Play on under ``rules``, which differ from the table's in their
+        ``reconnect_seconds`` alone: the game is rebuilt from its state under them."""
+        game = self.game
+        if game is not None:
+            fields = game.state_dict()
+            fields["rules"] = rules.to_dict()
+            fields["disconnected"] = [[s, t] for s, t in sorted(game.disconnected.items())]
+            game = Game.from_state(fields)
+        self.rules, self.rules_dict, self.game = rules, asdict(rules), game
+        self.encoded.clear()  # the views' parts made from the rules and the game
 
     def _on_abandon(self, r: dict[str, Any]) -> None:
         if self.status != "waiting":
