@@ -288,17 +288,21 @@ async def during_the_game_a_takeover(m: Manager) -> None:
     check_no_endless_wait(m)
 
 
-async def in_the_summary(m: Manager, how: str) -> None:
+async def to_the_summary(m: Manager) -> list[Person]:
+    """Three people at a table played to the summary after its first hand."""
     people = await new_table(m, joined=2)
     rng = random.Random(5)
     for _ in range(20):  # a hand that ends the game at once (a chinchón) is rare
         view = await play_until(m, people, lambda v: v["game"]["phase"] in ("summary", "over"),
                                 rng)
         if view["game"]["phase"] == "summary":
-            break
+            return people
         people = await new_table(m, joined=2)
-    else:  # pragma: no cover
-        raise AssertionError("no hand ended in a summary")
+    raise AssertionError("no hand ended in a summary")  # pragma: no cover
+
+
+async def in_the_summary(m: Manager, how: str) -> None:
+    people = await to_the_summary(m)
     gone = people[1]
     if how == "drop":
         gone.drop()
@@ -429,3 +433,46 @@ def test_a_restart_puts_every_table_under_the_servers_reconnect_seconds(tmp_path
 
     asyncio.run(again(5.0))
     asyncio.run(again(None))
+
+
+def test_a_restart_in_the_summary_gives_the_people_its_time_again(tmp_path: Path) -> None:
+    """The server stops in the summary between hands: the restarted one holds the
+    summary for its time (counted afresh) for the people, all gone at first, rather
+    than deal the next hand to nobody; a person back and ready opens it."""
+    async def first() -> list[Person]:
+        m = Manager(_config(tmp_path))
+        m.start()
+        people = await to_the_summary(m)
+        m.stop()
+        return people
+
+    people = asyncio.run(first())
+    hand = people[0].view()["game"]["hand_number"]
+
+    async def second() -> None:
+        m = Manager(_config(tmp_path))
+        m.start()
+        try:
+            for _ in range(5):
+                await turn()
+            table = m.live[str(people[0].table)].table
+            game = table.game
+            assert game is not None
+            assert (game.phase, game.hand_number) == ("summary", hand)
+            check_no_endless_wait(m)  # the summary's own timer ends the wait
+            # one who had not pressed ready before the restart comes back
+            seat = table.ready.index(False)
+            back = Person(m, people[seat].name)
+            back.say(type="resume", table=table.id, seat=seat, token=people[seat].token)
+            await turn()
+            view = back.view()
+            assert view["game"]["phase"] == "summary" and view["can"]["ready"]
+            assert view["game"]["summary"]["seconds_left"] > 0
+            back.say(type="ready")
+            for _ in range(3):
+                await turn()
+            assert back.view()["game"]["hand_number"] == hand + 1
+        finally:
+            m.stop()
+
+    asyncio.run(second())

@@ -214,8 +214,8 @@ def test_encoded_views_of_two_decks_are_the_views_as_json(players: int) -> None:
 
 #: the scripted session of tests/server/transcript.py: its messages but the welcome
 #: (which names the package's version), their count and the SHA-256 of their text
-SESSION_MESSAGES = 16139
-SESSION_SHA256 = "3e706cccacb45061c1d6794417d1d83c6995b648615b0af022dca1270f1cdbb3"
+SESSION_MESSAGES = 16140
+SESSION_SHA256 = "32eedb7a63b5ee15ab49aea48f6b31b994f16b5f2b68c7cc12524ec83a8ae1ab"
 
 
 def test_a_scripted_sessions_messages_are_the_same_text() -> None:

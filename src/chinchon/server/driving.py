@@ -200,7 +200,9 @@ class Driving(GroupCommit):
 
     def _summary_step(self, live: Live) -> None:
         """One automatic event of the summary: a bot's rejoin or 'ready', or the next
-        hand once every connected person is ready."""
+        hand once every connected person is ready. With no person connected who is
+        still in the game or may rejoin it (after a restart, every person at first) the
+        next hand waits for the summary's time."""
         table = live.table
         game = table.game
         if game is None or game.phase != "summary":
@@ -213,9 +215,14 @@ class Driving(GroupCommit):
                 else:
                     self._auto(live, {"kind": "ready", "seat": seat})
                 return
-        waiting = [s for s in table.humans() if live.conns.get(s) and not table.ready[s]]
-        if not waiting:
-            self._auto(live, {"kind": "next_hand"})
+        people = table.humans()
+        if any(live.conns.get(s) and not table.ready[s] for s in people):
+            return
+        if not any(live.conns.get(s) for s in people):
+            actions = game.legal_actions()
+            if any(game.in_game[s] or ("rejoin", s) in actions for s in people):
+                return  # nobody is here to be ready yet: the summary's timer deals
+        self._auto(live, {"kind": "next_hand"})
 
     def _deadline(self, live: Live) -> None:
         """A disconnected seat's wait may be over: tick the game, and store the tick
