@@ -476,3 +476,37 @@ def test_a_restart_in_the_summary_gives_the_people_its_time_again(tmp_path: Path
             m.stop()
 
     asyncio.run(second())
+
+
+def test_a_wrong_token_for_a_finished_table_does_not_keep_it_in_memory(tmp_path: Path) -> None:
+    """A finished table is not held once nobody is at it; a ``resume`` loads it back to
+    check the token, and a wrong one leaves it out again (a client naming finished
+    tables must not fill the memory), while the right one shows the table's end."""
+    async def scenario() -> None:
+        m = Manager(_config(tmp_path))
+        m.start()
+        try:
+            host, guest = await new_table(m, joined=1)
+            table = str(host.table)
+            host.say(type="leave")  # the host leaves before the start: the table is over
+            await turn()
+            guest.drop()
+            await turn()
+            assert table not in m.live
+            stranger = Person(m, "Stranger")
+            for seat in (0, 1, 2, 7):
+                stranger.say(type="resume", table=table, seat=seat, token="x" * 32)
+                await turn()
+                assert stranger.sent[-1]["code"] == "bad_token"
+                assert table not in m.live, seat
+            back = Person(m, host.name)
+            back.say(type="resume", table=table, seat=0, token=host.token)
+            await turn()
+            assert back.view()["status"] == "over" and table in m.live
+            back.drop()
+            await turn()
+            assert table not in m.live
+        finally:
+            m.stop()
+
+    asyncio.run(scenario())

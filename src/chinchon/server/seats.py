@@ -119,6 +119,7 @@ class Seating(Driving):
         seat = msg["seat"]
         expected = table.seats[seat].token_sha256 if seat < table.players else None
         if expected is None or not hmac.compare_digest(expected, _sha256(msg["token"])):
+            self._unload_if_done(live)  # a finished table loaded for this is let go
             raise ProtocolError("bad_token", f"that is not the token of seat {seat} at "
                                              f"table {table.id}")
         if conn.table == table.id and conn.seat == seat:
