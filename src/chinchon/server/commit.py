@@ -49,6 +49,22 @@ class Staged:
 
 
 
+def _lost_answers(outbox: Iterable[tuple[Client, Optional[str], bool, Any]]
+                  ) -> dict[int, list[Any]]:
+    """For each connection (by ``id``) with a message in ``outbox`` about events that
+    were not stored: the ids of its own messages those answered (a ``seated``'s
+    ``id``, the ``ack`` of a view), in order, or ``[None]`` when none did."""
+    lost: dict[int, list[Any]] = {}
+    for client, text, durable, _ in outbox:
+        if durable and text is not None:
+            ids = lost.setdefault(id(client), [])
+            msg = json.loads(text)
+            rid = msg.get("ack", msg.get("id"))
+            if rid is not None and rid not in ids:
+                ids.append(rid)
+    return {key: ids or [None] for key, ids in lost.items()}
+
+
 class GroupCommit:
     """The store side of :class:`~chinchon.server.manager.Manager`: its state is set by
     ``Manager.__init__``."""
@@ -168,17 +184,24 @@ class GroupCommit:
                 self.stats["events"] += len(events)
                 self.stats["commits"] += 1
                 self._written(staged.values(), writes)
-        told: set[int] = set()
+        # after a failed write each connection is told once, where its first lost
+        # message was: an error for each of its own messages whose answer was lost,
+        # carrying that message's id, or one without an id if it lost only the views
+        # of others' events
+        lost = _lost_answers(outbox) if failed else {}
         for client, text, durable, close in outbox:
             if text is None:
                 assert close is not None
                 client.close(*close)
             elif failed and durable:
-                if id(client) not in told:
-                    told.add(id(client))
-                    client.send(encode({"type": "error", "code": "internal",
-                                        "message": "the server could not save the last "
-                                                   "events; the table was reloaded"}))
+                for rid in lost.pop(id(client), ()):
+                    error: dict[str, Any] = {
+                        "type": "error", "code": "internal",
+                        "message": "the server could not save the last events; the "
+                                   "table was reloaded"}
+                    if rid is not None:
+                        error["id"] = rid
+                    client.send(encode(error))
             else:
                 client.send(text)
         if failed:
