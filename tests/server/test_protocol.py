@@ -302,6 +302,28 @@ def test_reconnect_within_the_wait_keeps_seat_and_cards(server: Server,
     assert kinds[-2:] == ["disconnect", "reconnect"]
 
 
+def test_resume_on_the_connection_holding_the_seat_answers_as_any_resume(
+        server: Server, clients: list[Client]) -> None:
+    """The seat's own connection resumes it again (a client unsure of its state):
+    `seated` with the message's id, then the view acknowledging it; nothing changes
+    at the table and nobody is replaced."""
+    people = new_table(server, clients, humans=2, players=3, bots=1)
+    host = people[0]
+    table = host.table
+    before = wait_view(host, lambda v: v["status"] == "playing")
+    kinds = [e["kind"] for e in server.events(table)]
+    rid = host.send({"type": "resume", "table": table, "seat": 0, "token": host.token})
+    first = host.until(lambda m: m.get("id") == rid or m.get("ack") == rid)
+    assert first == {"type": "seated", "table": table, "seat": 0, "id": rid}
+    view = host.until(lambda m: m.get("ack") == rid)
+    assert view["you"] == 0 and sorted(view["hand"]) == sorted(before["hand"])
+    assert view["seats"][0]["connected"] and not view["game"]["disconnected"]
+    assert not any(m["type"] == "replaced" for c in people for m in c.messages)
+    assert host.request({"type": "ping"})["type"] == "pong"
+    assert [e["kind"] for e in server.events(table)][:len(kinds)] == kinds
+    assert not {"disconnect", "reconnect"} & {e["kind"] for e in server.events(table)}
+
+
 def test_a_seat_not_back_in_time_cancels_the_table(server: Server, clients: list[Client]) -> None:
     people = new_table(server, clients, humans=3, players=3)
     table = people[0].table

@@ -122,15 +122,14 @@ class Seating(Driving):
             self._unload_if_done(live)  # a finished table loaded for this is let go
             raise ProtocolError("bad_token", f"that is not the token of seat {seat} at "
                                              f"table {table.id}")
-        if conn.table == table.id and conn.seat == seat:
-            self._publish(live, conn, msg.get("id"))
-            return
-        self._detach(conn)
-        for other in list(live.conns.get(seat, [])):  # the newest connection wins
-            self._send(other.client, encode({"type": "replaced", "table": table.id, "seat": seat}))
-            self._detach(other, quiet=True)
-            self._close(other.client, 4000, "the seat was taken over by another connection")
-        self._attach(conn, live, seat)
+        if conn.table != table.id or conn.seat != seat:  # else it holds the seat already
+            self._detach(conn)
+            for other in list(live.conns.get(seat, [])):  # the newest connection wins
+                self._send(other.client, encode({"type": "replaced", "table": table.id,
+                                                 "seat": seat}))
+                self._detach(other, quiet=True)
+                self._close(other.client, 4000, "the seat was taken over by another connection")
+            self._attach(conn, live, seat)
         self._seated_message(conn, live, seat, None, msg.get("id"))
         game = table.game
         if (table.status == "playing" and game is not None and game.result is None
