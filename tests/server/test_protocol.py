@@ -281,6 +281,27 @@ def test_lobby_lists_waiting_tables_and_join_fills_them(server: Server,
     assert reply["code"] == "illegal" and "started" in reply["message"]
 
 
+def test_a_guest_may_not_take_the_name_of_a_bot_at_the_table(
+        server: Server, clients: list[Client]) -> None:
+    """Refused by name (`illegal`), in any case: the table keeps its open seat and
+    every seat's name tells a person from a bot."""
+    people = new_table(server, clients, humans=1, players=4, bots=1)
+    table = people[0].table
+    bot = wait_view(people[0], lambda v: True)["seats"][3]
+    assert bot["kind"] == "bot"
+    guest = server.client()
+    clients.append(guest)
+    for name in (bot["name"], bot["name"].upper(), f" {bot['name'].lower()} "):
+        reply = guest.request({"type": "join", "table": table, "name": name})
+        assert reply["type"] == "error" and reply["code"] == "illegal", reply
+        assert repr(name.strip()) in reply["message"] and "seat 3" in reply["message"]
+    assert not guest.views()
+    assert guest.request({"type": "join", "table": table, "name": "Ana"})["type"] == "seated"
+    view = wait_view(guest, lambda v: True)
+    assert [s["name"] for s in view["seats"]][:2] == ["Host", "Ana"]
+    assert [e["kind"] for e in server.events(table)] == ["create", "join"]
+
+
 def test_reconnect_within_the_wait_keeps_seat_and_cards(server: Server,
                                                         clients: list[Client]) -> None:
     people = new_table(server, clients, humans=3, players=3)

@@ -83,9 +83,14 @@ class Seating(Driving):
             raise IllegalAction(f"table {table.id} is full")
         if conn.table == table.id:
             raise IllegalAction(f"this connection already sits at table {table.id}")
+        name = msg["name"]
+        for i, s in enumerate(table.seats):  # a person and a bot of one name: which is which?
+            if s.kind == "bot" and s.name.casefold() == name.casefold():
+                raise IllegalAction(f"the name {name!r} is the bot's at seat {i} of table "
+                                    f"{table.id}: choose another name")
         token = secrets.token_urlsafe(24)
         seat = free[0]
-        self._commit(live, {"kind": "join", "seat": seat, "name": msg["name"],
+        self._commit(live, {"kind": "join", "seat": seat, "name": name,
                             "token_sha256": _sha256(token)})
         self._detach(conn)
         self._attach(conn, live, seat)
