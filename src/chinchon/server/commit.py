@@ -83,6 +83,11 @@ class GroupCommit:
         """Schedule what happens next at the table (:class:`.driving.Driving`)."""
         raise NotImplementedError
 
+    def _retry_seats(self, live: Live) -> None:
+        """After a failed save: store again, a little later, the disconnections and
+        reconnections it lost (:class:`.driving.Driving`)."""
+        raise NotImplementedError
+
     def _load(self, stored: StoredTable) -> Table:
         """The table from its stored snapshot: base and state, at its last event or a
         draw before it, and then that draw (see the module docstring), which
@@ -216,6 +221,7 @@ class GroupCommit:
                         del live.conns[seat]
                 if self.live.get(live.table.id) is live:
                     self._publish(live, None, None)
+                    self._retry_seats(live)
 
     @staticmethod
     def _table_write(st: Staged, table: Table) -> TableWrite:

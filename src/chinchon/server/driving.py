@@ -1,6 +1,7 @@
 """What happens next at a table without anyone's message: the timers on the table's
 clock (a disconnected seat's deadline, the summary's wait, the end of a table nobody
-waits at) and the bots' moves.
+waits at, a retry of the disconnections and reconnections a failed save lost) and
+the bots' moves.
 
 A search bot's decision takes milliseconds (docs/bots.md): it is played on a worker
 thread (``ServerConfig.search_workers``), the event loop serving the other tables
@@ -26,6 +27,10 @@ from .store import StoreError
 __all__ = ["Driving"]
 
 log = logging.getLogger("chinchon.server")
+
+#: after a failed save, how long until the server stores again the disconnections and
+#: reconnections it lost, in seconds (and again after that while saves fail)
+RETRY_SECONDS = 1.0
 
 
 def _moment(game: Any) -> tuple[Any, ...]:
@@ -223,6 +228,34 @@ class Driving(GroupCommit):
             if any(game.in_game[s] or ("rejoin", s) in actions for s in people):
                 return  # nobody is here to be ready yet: the summary's timer deals
         self._auto(live, {"kind": "next_hand"})
+
+    @staticmethod
+    def _misrecorded(live: Live) -> list[tuple[str, int]]:
+        """The events that would make the game's disconnected seats those of the people
+        with no connection: a ``disconnect`` of each person gone whom the game does
+        not have disconnected, a ``reconnect`` of each one here whom it does (a drop
+        before the start; a disconnection or reconnection whose save failed)."""
+        table = live.table
+        game = table.game
+        if table.status != "playing" or game is None or game.result is not None:
+            return []
+        away = game.disconnected
+        return [("reconnect" if live.conns.get(seat) else "disconnect", seat)
+                for seat in table.humans() if bool(live.conns.get(seat)) == (seat in away)]
+
+    def _record_connections(self, live: Live) -> None:
+        """Store the events of :meth:`_misrecorded`: the game has away the people
+        with no connection, each with its deadline, and no one else."""
+        for kind, seat in self._misrecorded(live):
+            game = live.table.game
+            if game is None or game.result is not None:
+                return
+            self._commit(live, {"kind": kind, "seat": seat})
+            self._publish(live, None, None)
+
+    def _retry_seats(self, live: Live) -> None:
+        if self._misrecorded(live):
+            self._later(live, "retry", RETRY_SECONDS, lambda: self._record_connections(live))
 
     def _deadline(self, live: Live) -> None:
         """A disconnected seat's wait may be over: tick the game, and store the tick

@@ -109,14 +109,7 @@ class Seating(Driving):
         without a deadline."""
         self._commit(live, {"kind": "start", "seed": secrets.randbits(63)})
         self._publish(live, actor, rid)
-        table = live.table
-        for seat in table.humans():
-            game = table.game
-            if (game is None or game.result is not None or live.conns.get(seat)
-                    or seat in game.disconnected):
-                continue
-            self._commit(live, {"kind": "disconnect", "seat": seat})
-            self._publish(live, None, None)
+        self._record_connections(live)
 
     def _resume(self, conn: Conn, msg: dict[str, Any]) -> None:
         live = self._table(msg["table"], load_over=True)
