@@ -256,6 +256,15 @@ def test_unknown_rules_and_seat_counts_are_refused_with_the_games_words(
     assert reply["code"] == "illegal" and "bots" in reply["message"]
     reply = c.request({"type": "create", "name": "A", "players": 3, "bot": "genius"})
     assert reply["code"] == "bad_message" and "genius" in reply["message"]
+    # a bot of any length, or none, names the forms (one over 16 characters said only
+    # "1 to 16 characters long"); the spaces and zeros bot_name ignores fit
+    for bot in ("search:1000000000", "", "x" * 33, 5):
+        reply = c.request({"type": "create", "name": "A", "players": 2, "bot": bot})
+        assert reply["code"] == "bad_message", reply
+        assert "search:<playouts>" in reply["message"], reply
+    reply = c.request({"type": "create", "name": "A", "players": 2,
+                       "bot": " Search : 00000300 "})
+    assert reply["type"] == "seated", reply
     reply = c.request({"type": "create", "name": "A", "players": 3, "rules": "BARAJAMOS"})
     assert reply["type"] == "seated"
 

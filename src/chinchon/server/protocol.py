@@ -16,6 +16,7 @@ import re
 import unicodedata
 from typing import Any, Callable, Optional
 
+from ..bots import BOT_FORMS
 from ..cards import JOKERS, RANKS, SUITS
 
 __all__ = [
@@ -90,6 +91,20 @@ def _str(max_chars: int, choices: Optional[tuple[str, ...]] = None) -> Check:
     return check
 
 
+#: the longest bot name a table may ask for (``search:4000000ms`` is 16 characters; the
+#: rest is room for the spaces and zeros bot_name ignores)
+MAX_BOT_CHARS = 32
+
+
+def _bot(field: str, value: Any) -> str:
+    """A bot's name, its form checked where the table is made (``bot_name``)."""
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_BOT_CHARS:
+        raise ProtocolError("bad_message",
+                            f"{field} must be a bot name of 1 to {MAX_BOT_CHARS} characters, "
+                            f"got {value!r:.40}; choose from {BOT_FORMS}")
+    return value
+
+
 def _name(field: str, value: Any) -> str:
     if not isinstance(value, str):
         raise ProtocolError("bad_message", f"{field} must be a string, got {value!r}")
@@ -142,7 +157,7 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Check]]] = {
         "players": (True, _int(1, 12)),  # the game itself says which counts it seats
         "rules": (False, _str(32)),
         "bots": (False, _int(0, 11)),
-        "bot": (False, _str(16)),
+        "bot": (False, _bot),
     },
     "join": {"table": (True, _table), "name": (True, _name)},
     "resume": {"table": (True, _table), "seat": (True, _int(0, 11)),
