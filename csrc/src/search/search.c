@@ -49,6 +49,7 @@
 #else
 #define SRCH_THREADS 1
 #include <pthread.h>
+#include <unistd.h> /* sysconf: the cores online */
 #endif
 
 /* the turns a playout's hand may last past the decision before it is valued as it is */
@@ -183,6 +184,7 @@ typedef struct decision {
     cc_rng rng;
     srch_tally t;
     struct crew *crew; /* NULL: the calling thread plays every sample */
+    uint64_t start;    /* cc_now_micros() when the decision began, its threads unstarted */
 } decision;
 
 #if SRCH_THREADS
@@ -306,6 +308,19 @@ static int crew_size(const crew *c)
     return c->workers + 1;
 }
 
+/* Of them, those that can run at once: no more than the cores online (where the
+ * system says; a time budget's looks at the clock come that many chunks apart). */
+static int crew_running(const crew *c)
+{
+    int n = crew_size(c);
+#ifdef _SC_NPROCESSORS_ONLN
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores >= 1 && cores < n)
+        n = (int)cores;
+#endif
+    return n;
+}
+
 static void crew_stop(crew *c)
 {
     int i;
@@ -381,7 +396,7 @@ static crew *crew_start(int threads)
     return NULL;
 }
 
-static int crew_size(const crew *c)
+static int crew_running(const crew *c)
 {
     (void)c;
     return 1;
@@ -432,15 +447,15 @@ static cc_status run(decision *dc, uint32_t playouts, uint32_t micros, int n, in
     if (n <= 1)
         return CC_OK;
     if (playouts == 0) { /* a time budget: every candidate on every sample */
-        const uint64_t start = cc_now_micros();
-        /* a sample at a time alone; with threads, 4 a thread between looks at the clock
-         * (a few hundred microseconds of playouts at most) */
-        const uint32_t step = dc->crew != NULL ? 4 * (uint32_t)crew_size(dc->crew) : 1;
+        /* a sample at a time alone; with threads, 4 a thread that can run between looks
+         * at the clock (a few hundred microseconds of playouts at most); the clock from
+         * before the threads started */
+        const uint32_t step = dc->crew != NULL ? 4 * (uint32_t)crew_running(dc->crew) : 1;
         do {
             st = play_samples(dc, live, *n_live, step);
             if (st != CC_OK)
                 return st;
-        } while (cc_now_micros() - start < micros);
+        } while (cc_now_micros() - dc->start < micros);
         return CC_OK;
     }
     /* a race (successive halving, race.c): each round a share of the playouts over the
@@ -507,6 +522,7 @@ cc_status srch_choose(const cc_search_view *v, uint32_t playouts, uint32_t micro
     dc.prev = srch_prev_seat(v, &tmpl);
     dc.prev_close = dc.prev >= 0 && may_close_at(&tmpl, v->turns - 1); /* at its turn */
     cc_rng_seed(&dc.rng, seed);
+    dc.start = cc_now_micros();
     dc.crew = n > 1 ? crew_start(threads) : NULL;
     st = run(&dc, playouts, micros, n, live, &n_live);
     crew_stop(dc.crew);
