@@ -12,14 +12,9 @@ The observation has the game's own names for what a seat may read: its own cards
 (``obs.held(seat)`` / ``obs.hand(seat)``), ``obs.hints()`` on its own turn, and the
 public table (``discard_top``, ``stock_size``, ``totals``, ``in_game``, ``chips``...).
 
-:class:`RandomBot` plays uniformly at random among legal moves, except that it closes
-when the discard it picked allows it (so random tables still end their hands).
-:class:`GreedyBot` takes the discard top when that lowers its deadwood, discards to
-minimise deadwood, closes as soon as it can, and prefers chinchón, then minus ten.
-:class:`ExpertBot` looks one draw ahead with :func:`~chinchon.outlook` over the cards
-its seat has not seen (``obs.unseen()``), and waits for a minus ten when it is likely.
-:class:`SearchBot` samples the cards its seat has not seen, plays every choice out many
-times in C and picks the best for the game (``search``, ``search:2000``, ``search:10ms``).
+The bots, weakest first (:data:`BOTS`): :class:`RandomBot`, :class:`GreedyBot`,
+:class:`ExpertBot` and :class:`SearchBot`; each class says how it plays, docs/bots.md
+how strong it is.
 
 A bot's randomness is its own :class:`~chinchon.game.rng.Rng` (``bot.rng``, the game's
 generator: xoshiro256**), seeded by the ``seed`` it is built with (an int of at most 256
@@ -459,8 +454,7 @@ class SearchBot(Bot):
 
     @staticmethod
     def _check_turn(obs: Observation, seat: int, phase: str) -> None:
-        """An IllegalAction unless it is ``seat``'s turn in ``phase`` ('draw' or
-        'discard'): the search's view is of a seat about to act."""
+        """An IllegalAction unless it is ``seat``'s turn, in ``phase`` (draw, discard)."""
         if obs.turn != seat:
             raise IllegalAction(f"seat {seat} asks for a {phase} out of its turn")
         if obs.phase != phase:
@@ -512,12 +506,12 @@ BOT_FORMS = "random, greedy, expert, search, search:<playouts> (e.g. search:2000
 
 
 def bot_name(spec: object, players: Optional[int] = None) -> str:
-    """The canonical name of the bot name ``spec``: one of :data:`BOTS` (case, spaces
-    and a budget's leading zeros ignored: ``' Search: 0100 '`` is ``search:100``,
-    ``search:10 MS`` is ``search:10ms``), the search's with its budget (``'search:2000'``, ``'search:10ms'``;
-    ``'search'``, the table's default budget, spelt out for a table of ``players``:
-    ``'search:<SearchBot.default_playouts(players)>'``); an error naming the accepted
-    forms otherwise (``search:0``, ``search:-1``, ``search:abc`` among them)."""
+    """The canonical name of the bot name ``spec``: one of :data:`BOTS` or the search's
+    with its budget (``'search:2000'``, ``'search:10ms'``; ``'search'``, the table's
+    default budget, spelt out for a table of ``players``:
+    ``'search:<SearchBot.default_playouts(players)>'``), case, spaces and a budget's
+    leading zeros ignored (``' Search: 0100 '`` is ``'search:100'``); an error naming
+    the accepted forms otherwise (``search:0``, ``search:-1``, ``search:abc``)."""
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)
                                 or not MIN_PLAYERS <= players <= MAX_PLAYERS):
         raise ChinchonError(f"players must be an int {MIN_PLAYERS}..{MAX_PLAYERS} or None, "
