@@ -295,7 +295,7 @@ def deal_error(status: str, masks: Sequence[tuple[int, int]], seat: int, card: i
     if status == "CC_ERR_THREE_COPIES":
         return InvalidHandError(
             f"card {CARD_AT[card]} is in play three times ({_holders(bit, masks)}); "
-            "at most two decks are in play"
+            "no deal has more than two of a card"
         )
     if status == "CC_ERR_DUPLICATE":
         return DuplicateCardError(

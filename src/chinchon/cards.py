@@ -346,7 +346,7 @@ def cards_to_mask(cards: Iterable[Card]) -> tuple[int, int, int]:
     for c in cards:
         added = add_card(once, twice, c.index)
         if added is None:
-            raise InvalidHandError(f"card {c} appears three times; at most two decks are in play")
+            raise InvalidHandError(f"card {c} appears three times; no deal has more than two of a card")
         once, twice = added
         n += 1
     return once, twice, n
@@ -569,7 +569,7 @@ def as_hand(obj: HandLike, decks: int | None = None, *, max_cards: int | None = 
         hand = Hand(obj, decks=decks)
     n = hand._n
     if exact is not None and n != exact:
-        raise CardCountError(f"expected {exact} cards, got {n}: {hand}")
+        raise CardCountError(f"expected {exact} cards, got {n}: {hand or '(no cards)'}")
     if max_cards is not None and n > max_cards:
         raise CardCountError(f"expected at most {max_cards} cards, got {n}: {hand}")
     return hand

@@ -42,6 +42,8 @@ def test_bad_input_exit_2(capsys):
     assert err.count("\n") == 1 and "5x" in err
     assert main(["hint", "7o 7c"]) == 2
     assert "7 or 8 cards" in capsys.readouterr().err
+    assert main(["hint", ""]) == 2  # said "got 0: " and nothing
+    assert capsys.readouterr().err.endswith("got 0: (no cards)\n")
     assert main(["hint", "7o 7o 7c 1b 2b 3b 9c 9e", "--decks", "1"]) == 2
 
 

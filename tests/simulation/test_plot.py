@@ -55,6 +55,23 @@ def test_every_kind_is_a_figure(run):
         run.plot("pie")
 
 
+@pytest.mark.parametrize("games,max_turns", [(0, 200), (3, 1)],
+                         ids=["no game", "no hand ended"])
+def test_a_run_with_nothing_to_show_draws_without_a_warning(games, max_turns):
+    """Every kind is drawn, with no legend where no line was (matplotlib warned "No
+    artists with labels found to put in legend" on the command line), and says so."""
+    import warnings
+
+    empty = simulate(games, 4, bots="greedy", seed=3, max_turns=max_turns)
+    for kind in KINDS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            fig = empty.plot(kind)
+            fig.canvas.draw()
+    texts = [t.get_text() for ax in empty.plot("points").axes for t in ax.texts]
+    assert "no scored hand" in texts
+
+
 def test_wins_by_seat_and_bot_with_intervals(run):
     s = run.stats()
     by_seat, by_bot = run.plot("wins").axes

@@ -153,6 +153,11 @@ def test_bad_records_folders(runs, tmp_path, capsys):
     assert "is a file" in _error(capsys, "report", str(tmp_path / "file"), "--out", out)
     (tmp_path / "empty").mkdir()
     assert "holds no games" in _error(capsys, "report", str(tmp_path / "empty"), "--out", out)
+    # a run of no games: the advice is to simulate some, not the command that wrote it
+    assert main(["simulate", "--games", "0", "--records", str(tmp_path / "z0")]) == 0
+    capsys.readouterr()
+    error = _error(capsys, "report", str(tmp_path / "z0"), "--out", out)
+    assert "holds a run of no games" in error and "--games N" in error
     assert "one RECORDS_DIR, or --compare" in _error(capsys, "report", "--out", out)
     assert "one RECORDS_DIR, or --compare" in _error(
         capsys, "report", str(root / "a"), "--compare", str(root / "a"), str(root / "b"),

@@ -7,12 +7,13 @@ bots in the terminal; it reads stdin, so piped input drives it), ``rules`` (the 
 presets), ``serve`` (the table server, an optional extra) and ``report`` (an HTML report
 with plots of a simulation's records, an optional extra). Each module has
 ``add_parser(sub)`` and ``run(args)``. Bad input prints one line on stderr and exits
-with status 2.
+with status 2; output that cannot be written (a full disk) one line, status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Callable, Optional
@@ -51,6 +52,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the output cannot be written (a full disk): one line too
+        _drop_stdout()
+        print(f"chinchon {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so that the exit's flush of what it still holds
+    fails no more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (a test's capture)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

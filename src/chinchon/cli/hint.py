@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     hand = Hand(args.hand, decks=args.decks)
     if len(hand) not in (7, 8):
-        raise CardCountError(f"a hint needs 7 or 8 cards, got {len(hand)}: {hand}")
+        raise CardCountError(f"a hint needs 7 or 8 cards, got {len(hand)}: "
+                             f"{hand or '(no cards)'}")
     if args.outlook:
         if len(hand) != 8:
             raise CardCountError(f"--outlook needs 8 cards, got {len(hand)}: {hand}")

@@ -198,8 +198,17 @@ def _points(mfig: Any, pairs: list[tuple[str, Any]]) -> Any:
     ax.set_xlabel("hand points (a seat's points in a scored hand; the closer's may be negative)")
     ax.set_ylabel("share of the bot's scored hands (%)")
     ax.set_title("Hand points per bot")
-    ax.legend(fontsize="small")
+    _legend(ax, "no scored hand")
     return fig
+
+
+def _legend(ax: Any, none: str) -> None:
+    """The legend of ``ax``, or where nothing was drawn (a run of no games, of no hand
+    that ended) ``none`` in its middle."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small")
+    else:
+        ax.text(0.5, 0.5, none, ha="center", va="center", transform=ax.transAxes)
 
 
 def _length(mfig: Any, pairs: list[tuple[str, Any]]) -> Any:
@@ -221,8 +230,8 @@ def _length(mfig: Any, pairs: list[tuple[str, Any]]) -> Any:
     turns_ax.set_title("Turns per hand")
     turns_ax.set_xlabel("turns (discards) of a hand that ended")
     turns_ax.set_ylabel("share of hands (%)")
-    for ax in (hands_ax, turns_ax):
-        ax.legend(fontsize="small")
+    _legend(hands_ax, "no game")
+    _legend(turns_ax, "no hand that ended")
     return fig
 
 

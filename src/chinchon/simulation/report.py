@@ -105,6 +105,10 @@ def load_records(path: str, label: str = "") -> Run:
         raise RecordsError(f"records: {shown_path} is a file, not a records folder "
                            "(simulate --records DIR writes one)")
     if not part_paths(str(folder)):
+        if (folder / "_chinchon.json").exists():  # a run of no games: nothing to show
+            raise RecordsError(f"records: {shown_path} holds a run of no games; write one "
+                               f"of at least one with chinchon simulate --games N "
+                               f"--records {path}")
         raise RecordsError(f"records: {shown_path} holds no games (no part-*.parquet); "
                            f"write them with chinchon simulate --records {path}")
     try:

@@ -1,0 +1,38 @@
+"""Output the command cannot write: a full disk is one line on stderr and status 1, a
+reader that stops early (``| head -1``) status 0, neither a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+HAND = "7o 7c 7b 9e 10e 11e 4o 5b"
+
+
+def _run(args: list[str], stdout: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "chinchon", *args], stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [["hint", HAND], ["simulate", "--games", "5"]])
+def test_a_full_disk_is_one_line(args):
+    with open("/dev/full", "w") as full:
+        done = _run(args, full)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"chinchon {args[0]}: error: [Errno 28] No space left on device\n"
+
+
+def test_a_reader_that_stops_early_is_no_error():
+    reader = subprocess.Popen([sys.executable, "-m", "chinchon", "simulate", "--games",
+                               "2000", "--players", "4"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.readline()
+    reader.stdout.close()
+    err = reader.stderr.read()
+    assert reader.wait(timeout=120) == 0, err
+    assert "Traceback" not in err
