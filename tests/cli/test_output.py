@@ -36,3 +36,18 @@ def test_a_reader_that_stops_early_is_no_error():
     err = reader.stderr.read()
     assert reader.wait(timeout=120) == 0, err
     assert "Traceback" not in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_report_the_disk_will_not_take_is_status_1_after_the_results():
+    """The run's results still reach stdout (they were lost with the report before, and
+    the status was 2, that of bad input)."""
+    from tests.simulation.conftest import require_plot_extra
+
+    require_plot_extra()
+    pytest.importorskip("matplotlib")
+    done = _run(["simulate", "--games", "20", "--report", "/dev/full"], subprocess.PIPE)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == ("chinchon simulate: error: cannot write the report '/dev/full': "
+                           "No space left on device\n")
+    assert "20 games, 4 players" in done.stdout and "report " not in done.stdout

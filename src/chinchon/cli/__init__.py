@@ -53,7 +53,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:  # the output cannot be written (a full disk): one line too
-        _drop_stdout()
+        try:  # what stdout holds still goes out, where it can
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            _drop_stdout()
         print(f"chinchon {args.command}: error: {exc}", file=sys.stderr)
         return 1
 

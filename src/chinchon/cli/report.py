@@ -60,14 +60,15 @@ def require_writable(out: str) -> None:
 
 
 def write(out: str, runs: list[Any], title: Optional[str] = None) -> None:
-    """Write the report of ``runs`` to ``out``; a file that cannot be written is a
-    one-line error."""
+    """Write the report of ``runs`` to ``out``; a file that cannot be written (its path
+    checked before, by :func:`require_writable`: a full disk) is an OSError of one line,
+    which the command line reports with status 1 as any output it cannot write."""
     from ..simulation.report import write_report
 
     try:
         write_report(out, runs, title or "")
     except OSError as exc:
-        raise ChinchonError(f"cannot write the report {out!r}: {exc.strerror or exc}") from None
+        raise OSError(f"cannot write the report {out!r}: {exc.strerror or exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:

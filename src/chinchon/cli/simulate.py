@@ -127,12 +127,24 @@ def run(args: argparse.Namespace) -> int:
         raise ChinchonError(str(exc)) from None
     finally:
         bar.close()
+    unwritten = None  # a report the disk would not take: said after the run's results
     if args.report is not None:
         from ..simulation.report import run_of
 
-        report.write(args.report, [run_of(result, max_turns=args.max_turns,
-                                          records=args.records, scheduler=args.scheduler,
-                                          implementation=IMPLEMENTATION)])
+        try:
+            report.write(args.report, [run_of(result, max_turns=args.max_turns,
+                                              records=args.records, scheduler=args.scheduler,
+                                              implementation=IMPLEMENTATION)])
+        except OSError as exc:
+            unwritten, args.report = exc, None
+    _summary(args, result)
+    if unwritten is not None:
+        raise unwritten
+    return 0
+
+
+def _summary(args: argparse.Namespace, result: Any) -> None:
+    """The run's results on stdout: JSON with ``--json``, else the text summary."""
     if args.json:
         out = result.to_dict()
         out["implementation"] = IMPLEMENTATION
@@ -140,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         out["records"] = args.records
         out["report"] = args.report
         print(json.dumps(out))
-        return 0
+        return
     games = max(1, result.games)
     rules = result.rules
     name = rules.preset_name if rules is not None else "barajamos"
@@ -182,4 +194,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"records          one row per game in {args.records} (a Parquet dataset)")
     if args.report is not None:
         print(f"report           {args.report}")
-    return 0
