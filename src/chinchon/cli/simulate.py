@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import json
 import sys
-from typing import Any
+from typing import Any, Optional
 
 from .._backend import IMPLEMENTATION
 from ..errors import ChinchonError
@@ -136,21 +136,22 @@ def run(args: argparse.Namespace) -> int:
                                               records=args.records, scheduler=args.scheduler,
                                               implementation=IMPLEMENTATION)])
         except OSError as exc:
-            unwritten, args.report = exc, None
-    _summary(args, result)
+            unwritten = exc
+    _summary(args, result, args.report if unwritten is None else None)
     if unwritten is not None:
         raise unwritten
     return 0
 
 
-def _summary(args: argparse.Namespace, result: Any) -> None:
-    """The run's results on stdout: JSON with ``--json``, else the text summary."""
+def _summary(args: argparse.Namespace, result: Any, written: Optional[str]) -> None:
+    """The run's results on stdout, with the report ``written`` (None: none): JSON with
+    ``--json``, else the text summary."""
     if args.json:
         out = result.to_dict()
         out["implementation"] = IMPLEMENTATION
         out["scheduler"] = args.scheduler
         out["records"] = args.records
-        out["report"] = args.report
+        out["report"] = written
         print(json.dumps(out))
         return
     games = max(1, result.games)
@@ -192,5 +193,5 @@ def _summary(args: argparse.Namespace, result: Any) -> None:
               f"p90 {_percentile(pts, 0.9)}   min {min(pts)}   max {max(pts)}")
     if args.records is not None:
         print(f"records          one row per game in {args.records} (a Parquet dataset)")
-    if args.report is not None:
-        print(f"report           {args.report}")
+    if written is not None:
+        print(f"report           {written}")

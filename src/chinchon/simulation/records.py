@@ -64,7 +64,9 @@ COLUMNS = {
     "point_seats": "the seat of each of points",
 }
 
-_PREFIX, _SUFFIX, _META = "part-", ".parquet", "_chinchon.json"
+_PREFIX, _SUFFIX = "part-", ".parquet"
+#: the file of a records folder that describes its run (read by :func:`read_meta`)
+META_FILE = "_chinchon.json"
 
 
 def _pyarrow() -> Any:
@@ -177,7 +179,7 @@ def prepare(path: str, params: SimulationParams, games: int) -> str:
     try:
         for p in ours:
             p.unlink()
-        (folder / _META).write_text(json.dumps(meta, indent=1) + "\n")
+        (folder / META_FILE).write_text(json.dumps(meta, indent=1) + "\n")
     except OSError as exc:
         raise RecordsError(f"records: cannot write into the directory {str(folder)!r}: "
                            f"{exc.strerror or exc}") from None
@@ -185,7 +187,7 @@ def prepare(path: str, params: SimulationParams, games: int) -> str:
 
 
 def _is_ours(name: str) -> bool:
-    return (name == _META or (name.startswith(_PREFIX) and name.endswith(_SUFFIX))
+    return (name == META_FILE or (name.startswith(_PREFIX) and name.endswith(_SUFFIX))
             or (name.startswith("." + _PREFIX) and name.endswith(".tmp")))
 
 
@@ -203,7 +205,7 @@ def finish(path: str, starts: Sequence[int], run: dict[str, Any] | None = None) 
                            f"from {path!r} (the first: {part_name(missing[0])}); do the "
                            "workers write to a filesystem this machine shares?")
     if run is not None:
-        meta_path = folder / _META
+        meta_path = folder / META_FILE
         meta = json.loads(meta_path.read_text())
         meta["run"] = run
         meta_path.write_text(json.dumps(meta, indent=1) + "\n")
@@ -236,7 +238,7 @@ def part_paths(path: str) -> list[Path]:
 def read_meta(path: str) -> Any:
     """The decoded ``_chinchon.json`` of the records folder ``path``; None where there
     is none (OSError or ValueError where it cannot be read or decoded)."""
-    meta = Path(path) / _META
+    meta = Path(path) / META_FILE
     if not meta.is_file():
         return None
     return json.loads(meta.read_text())

@@ -95,7 +95,7 @@ def load_records(path: str, label: str = "") -> Run:
     is of another version of the records, has a ``_chinchon.json`` that lacks a key the
     report reads or holds a bad value there (the message names the key), or mixes
     simulations (rule sets, bots, seeds)."""
-    from .records import COLUMNS, FORMAT, part_paths, read_meta
+    from .records import COLUMNS, FORMAT, META_FILE, part_paths, read_meta
 
     folder = Path(path)
     shown_path = repr(str(path))
@@ -105,7 +105,7 @@ def load_records(path: str, label: str = "") -> Run:
         raise RecordsError(f"records: {shown_path} is a file, not a records folder "
                            "(simulate --records DIR writes one)")
     if not part_paths(str(folder)):
-        if (folder / "_chinchon.json").exists():  # a run of no games: nothing to show
+        if (folder / META_FILE).exists():  # a run of no games: nothing to show
             raise RecordsError(f"records: {shown_path} holds a run of no games; write one "
                                f"of at least one with chinchon simulate --games N "
                                f"--records {path}")
