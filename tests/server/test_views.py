@@ -237,7 +237,8 @@ def test_the_servers_modules_run_compiled_where_the_core_is_native() -> None:
     """A native build compiles the server's modules that run on every message
     (chinchon.server.COMPILED_MODULES, CMakeLists.txt) and those are what Python
     imports; a pure-Python install, or CHINCHON_IMPLEMENTATION=python, runs their
-    source."""
+    source. (Not run on a build configured without them, CHINCHON_COMPILED_SERVER=OFF:
+    .ci/sanitize_pytest.sh.)"""
     import importlib
 
     import chinchon.server as server

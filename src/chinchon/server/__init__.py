@@ -65,7 +65,8 @@ if os.environ.get("CHINCHON_IMPLEMENTATION", "").strip().lower() == "python":
 
 def compiled() -> bool:
     """Whether this package's :data:`COMPILED_MODULES` run compiled (a native build,
-    not ``CHINCHON_IMPLEMENTATION=python``) rather than from their source."""
+    not ``CHINCHON_IMPLEMENTATION=python``, nor one configured with
+    ``CHINCHON_COMPILED_SERVER=OFF``) rather than from their source."""
     from . import views
 
     return not (views.__file__ or "").endswith(".py")
