@@ -13,7 +13,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 CHINCHON_REQUIRE_NATIVE=1
 # the test extra alone, and the server's modules not compiled (they would be half of
 # the compile, and they never reach the core): the server's tests that need no extra
 # run its source here, and the one test that a native build compiles them is left out
-"$work/venv/bin/python" -m pip install --quiet "$repo[test]" \
+"$work/venv/bin/python" -m pip install --quiet "${repo}[test]" \
   -C cmake.define.CHINCHON_SANITIZE=address,undefined -C cmake.define.CHINCHON_WERROR=ON \
   -C cmake.define.CHINCHON_COMPILED_SERVER=OFF \
   -C cmake.build-type=RelWithDebInfo -C build-dir="$work/build"
