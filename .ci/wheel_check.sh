@@ -145,14 +145,17 @@ print(f"chinchon {chinchon.__version__}: IMPLEMENTATION={chinchon.IMPLEMENTATION
 EOF
   # CHINCHON_IMPLEMENTATION=native: a wheel whose extension does not load fails loudly
   (
-    cd "$run"
+    cd "$run" || exit 1
     export PATH="$venv/bin" CC=false CXX=false PYTHONNOUSERSITE=1 CHINCHON_IMPLEMENTATION=native
-    # the suite proves the installed wheel; the random differentials ran at full scale
-    # in .ci/run's first step, so here a third of them (as in the sanitizer pass)
+    # the suite proves the installed wheel; .ci/run runs the random differentials at
+    # full scale, so here a third of them (as in the sanitizer pass)
     export CHINCHON_TEST_SCALE="${CHINCHON_TEST_SCALE:-0.3}"
-    python where.py
+    # (this subshell is the left of an ||, where set -e does not stop it: each step
+    # stops it itself)
+    python where.py || exit 1
     [ -n "$out" ] || python -m pytest -p no:cacheprovider >"$work/pytest-$name.log" 2>&1
-  ) || { tail -40 "$work/pytest-$name.log" 2>/dev/null; fail "$name: tests failed on the wheel"; }
+  ) || { tail -40 "$work/pytest-$name.log" 2>/dev/null || true
+         fail "$name: the import check or the tests failed on the wheel"; }
   if [ -z "$out" ]; then
     grep -E '^chinchon ' "$work/pytest-$name.log" || true
     tail -1 "$work/pytest-$name.log"
