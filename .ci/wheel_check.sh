@@ -113,20 +113,24 @@ print(f"wheel contents fine: {len(names)} files")
 EOF
 }
 
-# test_wheel NAME WHEEL TESTS_DIR: a brand-new venv with the wheel and its test extra,
-# binaries only; then, with no compiler on PATH and only tests/ (with pyproject.toml for
-# the pytest settings, README.md and docs/ for tests/docs) in the working dir, the import
-# check and (without --out) the suite.
+# test_wheel NAME WHEEL TESTS_DIR: a brand-new venv with the wheel, binaries only; then,
+# with no compiler on PATH, the import check and (without --out) the suite, with the
+# wheel's test extra and only tests/ (with pyproject.toml for the pytest settings,
+# README.md and docs/ for tests/docs) in the working dir. With --out the import check
+# alone runs here, so neither the test extra nor the tests are brought.
 test_wheel() {
-  local name=$1 whl=$2 tests=$3 venv=$work/venv-$1 run=$work/run-$1
+  local name=$1 whl=$2 tests=$3 venv=$work/venv-$1 run=$work/run-$1 req=$2
+  [ -n "$out" ] || req="${whl}[test]"
   "$py" -m venv "$venv"
-  logged "$work/pip-$name.log" "$venv/bin/python" -m pip install --only-binary=:all: "${whl}[test]" \
+  logged "$work/pip-$name.log" "$venv/bin/python" -m pip install --only-binary=:all: "$req" \
     || fail "$name: pip install of the wheel"
   mkdir -p "$run"
-  tar -C "$(dirname "$tests")" --exclude=__pycache__ -cf - tests | tar -C "$run" -xf -
-  cp "$(dirname "$tests")/pyproject.toml" "$(dirname "$tests")/README.md" "$run/"
-  # the docs' snippets run in tests/docs: the pages come along (the sdist holds them)
-  tar -C "$(dirname "$tests")" -cf - docs | tar -C "$run" -xf -
+  if [ -z "$out" ]; then
+    tar -C "$(dirname "$tests")" --exclude=__pycache__ -cf - tests | tar -C "$run" -xf -
+    cp "$(dirname "$tests")/pyproject.toml" "$(dirname "$tests")/README.md" "$run/"
+    # the docs' snippets run in tests/docs: the pages come along (the sdist holds them)
+    tar -C "$(dirname "$tests")" -cf - docs | tar -C "$run" -xf -
+  fi
   cat >"$run/where.py" <<'EOF'
 import os, shutil, sys
 compilers = [c for c in ("cc", "gcc", "clang", "c99", "tcc") if shutil.which(c)]
