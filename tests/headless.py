@@ -7,6 +7,7 @@ import contextlib
 import importlib.util
 import os
 import shutil
+import tempfile
 from typing import Any, Iterator
 
 import pytest
@@ -40,7 +41,8 @@ def require_browser(env: str, what: str, modules: tuple[str, ...] = ()) -> None:
 @contextlib.contextmanager
 def chrome(*extra: str) -> Iterator[Any]:
     """A headless Chromium (``ARGS`` and ``extra``) logging the page's console, quit on
-    exit."""
+    exit. Its temporary files go to a directory of its own, removed after it quits:
+    Chromium leaves the directory of its singleton socket behind in the system's."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -49,8 +51,10 @@ def chrome(*extra: str) -> Iterator[Any]:
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for arg in ARGS + extra:
         opts.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=opts)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    with tempfile.TemporaryDirectory(prefix="chinchon-chromium-") as tmp:
+        service = Service(executable_path=DRIVER, env={**os.environ, "TMPDIR": tmp})
+        driver = webdriver.Chrome(service=service, options=opts)
+        try:
+            yield driver
+        finally:
+            driver.quit()
