@@ -13,6 +13,8 @@ import re
 from importlib.metadata import metadata, version
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 REPO = "https://github.com/barajamos/chinchon"
@@ -34,6 +36,23 @@ def relative(target: str) -> bool:
     return not re.match(r"[a-z][a-z0-9+.-]*:", target) and not target.startswith("#")
 
 
+#: the README sits beside the tests in a checkout or an sdist; a copy of tests/ alone
+#: (the release's check of the installed sdist) has none
+needs_readme = pytest.mark.skipif(not README.is_file(), reason="no README.md beside the tests")
+
+
+def test_the_page_links_into_the_repository_at_the_release_tag() -> None:
+    tag = f"v{version('chinchon')}"
+    targets = [t for _, _, t in _LINK.findall(long_description())]
+    assert targets
+    assert not [t for t in targets if relative(t)], "relative links on the PyPI page"
+    ours = [t for t in targets if t.startswith((REPO, RAW))]
+    assert ours, "no link into the repository on the PyPI page"
+    stray = [t for t in ours if not t.startswith((f"{REPO}/blob/{tag}/", f"{RAW}/{tag}/"))]
+    assert not stray, f"links into the repository not at the tag {tag}: {stray}"
+
+
+@needs_readme
 def test_the_page_is_the_readme_with_absolute_links() -> None:
     tag = f"v{version('chinchon')}"
 
@@ -54,6 +73,7 @@ def test_the_page_is_the_readme_with_absolute_links() -> None:
     assert page.rstrip("\n") == expected.rstrip("\n")
 
 
+@needs_readme
 def test_every_relative_link_of_the_readme_names_a_file_of_the_repository() -> None:
     # so the page's absolute links, the same paths at the release's tag, resolve
     readme = README.read_text(encoding="utf-8")
