@@ -27,7 +27,9 @@ _LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]+)\)")
 def long_description() -> str:
     md = metadata("chinchon")
     assert md["Description-Content-Type"] == "text/markdown"
-    text = md.get_payload()  # type: ignore[attr-defined]  # the body of METADATA
+    # the body of METADATA: importlib.metadata (3.10 on) and its backport, which dask
+    # brings and which then answers for the stdlib, give it as a header; 3.9 as the payload
+    text = md["Description"] or md.get_payload()  # type: ignore[attr-defined]
     assert isinstance(text, str) and text
     return text
 
