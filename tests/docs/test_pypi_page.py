@@ -48,8 +48,8 @@ def test_the_page_links_into_the_repository_at_the_release_tag() -> None:
     targets = [t for _, _, t in _LINK.findall(long_description())]
     assert targets
     assert not [t for t in targets if relative(t)], "relative links on the PyPI page"
-    ours = [t for t in targets if t.startswith((REPO, RAW))]
-    assert ours, "no link into the repository on the PyPI page"
+    ours = [t for t in targets if t.startswith((f"{REPO}/blob/", f"{RAW}/"))]
+    assert ours, "no link to a file of the repository on the PyPI page"
     stray = [t for t in ours if not t.startswith((f"{REPO}/blob/{tag}/", f"{RAW}/{tag}/"))]
     assert not stray, f"links into the repository not at the tag {tag}: {stray}"
 
