@@ -34,6 +34,20 @@ def test_cli_play_takes_every_seed_a_game_takes(monkeypatch, capsys, seed):
     assert "your hand" in captured.out.lower() and "error" not in captured.err
 
 
+def test_cli_play_seed_printed_repeats_the_bots(monkeypatch, capsys):
+    """Without --seed the game draws one and prints it: run again with it, the deal and
+    every bot's move come out the same (the bots' seeds follow the game's)."""
+    lines = "\n".join(["s", "1"] * 40) + "\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    assert main(["play", "--players", "3", "--bots", "random"]) == 0
+    first = capsys.readouterr().out
+    seed = first.splitlines()[0].rsplit("Seed ", 1)[1].rstrip(".")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    assert main(["play", "--players", "3", "--bots", "random", "--seed", seed]) == 0
+    again = capsys.readouterr().out
+    assert "Bot 1" in first and first == again
+
+
 def test_cli_play_against_search_bots_on_threads(monkeypatch, capsys):
     pytest.importorskip("chinchon._core.engine")
     lines = "\n".join(["s", "1"] * 8) + "\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, Optional, cast
+from typing import Any, cast
 
 from .._backend import outlook as solver_outlook
 from ..bots import bots_rejoin, make_bot
@@ -142,11 +142,9 @@ def _try_card(text: str) -> Any:
         return None
 
 
-def _bot_seed(seed: Optional[int], seat: int) -> Optional[int]:
+def _bot_seed(seed: int, seat: int) -> int:
     """Seat ``seat``'s bot's seed of the game's ``seed``: ``seed + seat``, taken back
     into the seeds (at most 256 bits) past the largest."""
-    if seed is None:
-        return None
     return seed + seat if seed + seat < 2**256 else seed + seat - 2**256
 
 
@@ -155,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
     game = Game(args.players, seed=args.seed, rules=rules)
     me = 0
     names = ["You"] + [f"Bot {i}" for i in range(1, args.players)]
-    bots = [make_bot(args.bots, _bot_seed(args.seed, s), threads=args.search_threads)
+    # the game's own seed, drawn when none was given: the seed printed repeats the bots too
+    bots = [make_bot(args.bots, _bot_seed(game.seed, s), threads=args.search_threads)
             for s in range(args.players)]
     print(f"Chinchón, {args.players} players, {game.decks} deck"
           f"{'s' if game.decks > 1 else ''}. You are seat 0. Seed {game.seed}.")
