@@ -51,3 +51,38 @@ def test_a_report_the_disk_will_not_take_is_status_1_after_the_results():
     assert done.stderr == ("chinchon simulate: error: cannot write the report '/dev/full': "
                            "No space left on device\n")
     assert "20 games, 4 players" in done.stdout and "report " not in done.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["simulate", "--help"]])
+def test_help_and_version_on_a_full_disk_are_status_1(args):
+    """argparse itself drops a failed write of these (status 0, nothing said)."""
+    with open("/dev/full", "w") as full:
+        done = _run(args, full)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == "chinchon: error: [Errno 28] No space left on device\n"
+
+
+def test_help_to_a_reader_that_stops_early_is_no_error():
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    with os.fdopen(write_end, "w") as gone:
+        done = _run(["--help"], gone)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("args, left", [
+    (["hint", HAND, "--bogus"], "--bogus"),
+    (["rules", "extra"], "extra"),
+    (["settle", "--closer", HAND, "--eliminate-above", "3"], "--eliminate-above 3"),
+])
+def test_what_a_command_leaves_is_its_own_error(args, left, capsys):
+    """One line under the command's name, as every bad input (argparse would name the
+    top parser: ``chinchon: error: unrecognized arguments``)."""
+    from chinchon.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == (
+        f"chinchon {args[0]}: error: unrecognized arguments: {left}\n")

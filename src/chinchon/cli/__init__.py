@@ -40,7 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except OSError as exc:  # --help or --version that stdout cannot take
+        return _unwritten("chinchon", exc)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
@@ -50,15 +53,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except OSError as exc:
+        return _unwritten(f"chinchon {args.command}", exc)
+
+
+def _unwritten(prog: str, exc: OSError) -> int:
+    """The status of output that cannot be written: 0 where the reader closed the pipe
+    early (a ``head -1`` the output goes to), else (a full disk) one line and 1."""
+    if isinstance(exc, BrokenPipeError):
+        _drop_stdout()
         return 0
-    except OSError as exc:  # the output cannot be written (a full disk): one line too
-        try:  # what stdout holds still goes out, where it can
-            sys.stdout.flush()
-        except (OSError, ValueError):
-            _drop_stdout()
-        print(f"chinchon {args.command}: error: {exc}", file=sys.stderr)
-        return 1
+    try:  # what stdout holds still goes out, where it can
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _drop_stdout()
+    print(f"{prog}: error: {exc}", file=sys.stderr)
+    return 1
 
 
 def _drop_stdout() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import sys
+from collections.abc import Sequence
+from typing import Any, Optional
 
 from ..errors import ChinchonError
 from ..rules import PRESETS, Rules
@@ -15,6 +17,26 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         # argparse prints the full usage; one clear line is friendlier, status 2 kept
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Optional[Sequence[str]] = None,
+        namespace: Optional[argparse.Namespace] = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
+        # what a command leaves is its own error, under its own name: argparse would let
+        # the top parser report it, as "chinchon: error: unrecognized arguments"
+        parsed, rest = super().parse_known_args(args, namespace)
+        if rest:
+            self.error(f"unrecognized arguments: {' '.join(rest)}")
+        return parsed, rest
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # argparse drops a failed write of --help or --version to stdout (status 0 on a
+        # full disk); raised, it is the full disk's status 1 of any other output
+        if message and file is sys.stdout:
+            sys.stdout.write(message)
+            sys.stdout.flush()
+        else:
+            super()._print_message(message, file)
 
 
 def card_options(p: argparse.ArgumentParser, decks_default: str) -> None:
