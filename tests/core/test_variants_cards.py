@@ -107,10 +107,14 @@ def test_full_deck_of_rules():
     ("deadwood", "3c 4c 8o 5e"), ("best_melds", "3c 4c 8o 5e"),
     ("close_outcome", "1c 2c 3c 4c 5c 6c 9b"), ("discard_hints", "1c 2c 3c 4c 5c 6c 7c 8c"),
 ])
-def test_a_card_the_40_card_deck_lacks(impl, fn, hand):
+@pytest.mark.parametrize("form", ["text", "iterator", "generator"])
+def test_a_card_the_40_card_deck_lacks(impl, fn, hand, form):
+    """A one-shot iterable too: the check that names the card reads it again."""
     bad = "8o" if "8o" in hand else "9b" if "9b" in hand else "8c"
+    arg = {"text": hand, "iterator": iter(hand.split()),
+           "generator": (t for t in hand.split())}[form]
     with pytest.raises(InvalidHandError) as e:
-        getattr(impl, fn)(hand, rules=CONGA_RULES)
+        getattr(impl, fn)(arg, rules=CONGA_RULES)
     assert str(e.value) == f"card {bad} is not in the 40-card deck of these rules (no eights or nines)"
     # the same hand is fine with 48 cards
     getattr(impl, fn)(hand)
@@ -120,16 +124,18 @@ def test_a_card_the_40_card_deck_lacks(impl, fn, hand):
     (None, "*1"), (HOUSE_RULES, "*1"), ("barajamos", "*1"), (Rules(close_limit=9), "*1"),
     (CONGA_RULES, "*1"), (Rules(jokers=1), "*2"),
 ])
-@pytest.mark.parametrize("as_hand", [False, True])
-def test_a_joker_the_rules_lack(impl, rules, bad, as_hand):
+@pytest.mark.parametrize("form", ["text", "hand", "iterator"])
+def test_a_joker_the_rules_lack(impl, rules, bad, form):
     jokers = rules.jokers if isinstance(rules, Rules) else 0
     hand = "*1 *2 4c 5c" if bad == "*2" else "4c *1 5c"
-    arg = Hand(hand) if as_hand else hand
+
+    def arg():
+        return {"text": hand, "hand": Hand(hand), "iterator": iter(hand.split())}[form]
     with pytest.raises(InvalidHandError) as e:
-        impl.deadwood(arg, rules=rules)
+        impl.deadwood(arg(), rules=rules)
     assert str(e.value) == f"card {bad} is not in play under these rules (jokers={jokers})"
     with pytest.raises(InvalidHandError, match=f"card \\{bad} is not in play"):
-        impl.best_melds(arg, rules=rules)
+        impl.best_melds(arg(), rules=rules)
 
 
 def test_the_count_is_checked_before_the_deck(impl):

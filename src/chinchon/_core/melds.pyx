@@ -20,6 +20,8 @@ from ._common cimport (CRules, card_order, crules_of, hand_masks, hand_of, refus
                       run_chunks, status_name)
 from ._results cimport arrangement_of, hints_of, outcome_name
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from .._args import check_threads, normalize_batch, row_error
@@ -31,11 +33,22 @@ cdef size_t _MIN_ROWS_PER_THREAD = 16384
 cdef cc_rules _HOUSE = crules_of(None).r
 
 
+cdef inline object _rereadable(object hand):
+    """The hand as a refusal can read it again: a one-shot iterable (a generator, ``map``,
+    ``iter(...)``) as the tuple of its items, read once here, anything else as given (the
+    shared check that names a refused card reads the argument a second time)."""
+    cdef type t = type(hand)
+    if t is Hand or t is list or t is tuple or t is str or not isinstance(hand, Iterator):
+        return hand
+    return tuple(hand)
+
+
 def deadwood(hand, *, decks=None, rules=None):
     cdef cc_hand h
     cdef int points = 0
     cdef cc_status st
     cdef cc_rules r
+    hand = _rereadable(hand)
     if rules is None or rules is HOUSE_RULES:
         hand_of(hand, decks, 8, -1, &h, NULL)
         st = cc_deadwood(&_HOUSE, h, &points)
@@ -52,6 +65,7 @@ def best_melds(hand, *, decks=None, rules=None):
     cdef cc_rules r
     cdef cc_hand h
     cdef cc_arrangement a
+    hand = _rereadable(hand)
     rules_for(rules, hand, decks, &r)
     hand_of(hand, decks, 8, -1, &h, NULL)
     cdef cc_status st = cc_best_melds(&r, h, &a)
@@ -64,6 +78,7 @@ def close_outcome(hand, *, decks=None, rules=None):
     cdef cc_rules r
     cdef cc_hand h
     cdef cc_outcome outcome = CC_CANNOT_CLOSE
+    hand = _rereadable(hand)
     rules_for(rules, hand, decks, &r)
     hand_of(hand, decks, 7, 7, &h, NULL)
     cdef cc_status st = cc_close_outcome(&r, h, &outcome)
