@@ -95,12 +95,15 @@ def test_the_log_and_saved_dicts_handed_out_are_copies():
     log[0]["deck"].reverse()
     log[0]["players"].append("Sol")
     log[0]["rules"]["close_limit"] = 0
+    log[0]["rules"]["points"][0] = 2  # a list inside the rules: copied too
     g.to_dict()["log"][0]["deck"].clear()
+    g.to_dict()["log"][0]["rules"]["points"].clear()
     assert g.to_json() == before
     saved = json.loads(before)
     restored = Game.from_json(saved)
     saved["log"][0]["deck"].clear()
     saved["log"][0]["rules"]["close_limit"] = 0
+    saved["log"][0]["rules"]["points"][0] = 2
     assert restored.to_json() == before
     assert Game.replay(restored.log).to_json() == before
 

@@ -117,11 +117,18 @@ def event_json(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def copy_event(event: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a log event that shares no list or dict with it (an event holds
-    numbers, strings and flat lists/dicts of them: the deck, the names, the rules), so
-    that a caller editing :attr:`Game.log` or a saved dict cannot change the game."""
-    return {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
-            for k, v in event.items()}
+    """A copy of a log event that shares no list or dict with it, at any depth (the
+    rules of a ``'new'`` event hold the list of the ranks' points), so that a caller
+    editing :attr:`Game.log` or a saved dict cannot change the game."""
+    return {k: _copied(v) for k, v in event.items()}
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
 
 
 def replay_events(g: Game, events: list[Any], recorded: bool) -> None:
