@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .bits import (CARD_MASK, JOKER_BITS, JOKER_MASK, LANE_MASK, RANKS, SUIT_MASKS, SUIT_NAMES,
                    SUITS, card_index, lane_of, mask_value, rank_of)
-from .errors import CardCountError, CardParseError, DuplicateCardError, InvalidHandError, shown
+from .errors import (CardCountError, CardParseError, ChinchonError, DuplicateCardError,
+                     InvalidHandError, shown)
 
 __all__ = ["SUITS", "SUIT_NAMES", "RANKS", "LANE_MASK", "JOKER_MASK", "CARD_MASK",
            "JOKER_BITS", "SUIT_MASKS", "JOKER_1", "JOKER_2", "JOKERS", "Card", "Hand",
@@ -582,5 +583,8 @@ def full_deck(decks: int = 1, *, rules: Optional[Rules] = None) -> list[Card]:
     check_decks(decks)
     if rules is None:
         return [c for c in _ALL_CARDS for _ in range(decks)]
-    mask = rules.solver.card_mask
+    mask = getattr(getattr(rules, "solver", None), "card_mask", None)
+    if type(mask) is not int:  # the rules module is above this one: a Rules by its fields
+        raise ChinchonError(f"rules must be a chinchon.Rules or None (a preset by name: "
+                            f"Rules.preset('conga')), got {type(rules).__name__}")
     return [c for c in CARD_AT if c is not None and mask >> c.index & 1 for _ in range(decks)]

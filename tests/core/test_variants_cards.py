@@ -21,6 +21,7 @@ from chinchon import (
     Card,
     CardCountError,
     CardParseError,
+    ChinchonError,
     DuplicateCardError,
     Hand,
     InvalidHandError,
@@ -98,6 +99,10 @@ def test_full_deck_of_rules():
     assert len(full_deck(2, rules=FIFTY_RULES)) == 100
     assert len(full_deck(2, rules=Rules(deck=40, jokers=1))) == 82
     assert full_deck(rules=FIFTY_RULES) == sorted(full_deck(rules=FIFTY_RULES))
+    for bad in ("fifty", 5):  # a clear error, not an AttributeError
+        with pytest.raises(ChinchonError, match=f"rules must be a chinchon.Rules or None .*"
+                                                f"got {type(bad).__name__}"):
+            full_deck(1, rules=bad)
 
 
 # -------------------------------------------------------- hands against their rules
