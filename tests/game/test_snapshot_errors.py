@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from chinchon import Game, IllegalAction
+from chinchon import Game, IllegalAction, Rules
 from chinchon.bots import GreedyBot, play_turn
 
 
@@ -176,6 +176,48 @@ def test_states_the_rules_never_reach_are_refused():
     d["stock"] = d["stock"][5:]
     with pytest.raises(IllegalAction, match="discard holds 6 cards before the first"):
         Game.from_json(d)
+
+
+def _closed(players, rules, seed=1):
+    """A game whose first hand has just closed (the first close any turn allows)."""
+    g = Game(players, seed=seed, rules=rules)
+    while g.last_hand is None or g.last_hand.void:
+        actions = g.legal_actions()
+        closes = [a for a in actions if a.kind == "discard" and a.close]
+        g.apply(closes[0] if closes else actions[0])
+    return g
+
+
+def test_the_closed_hand_agrees_with_the_lead_turns_and_result():
+    """The closer is the seat the lead and the turns give; a close that puts every seat
+    out ends the game as all_out says (both loaded before, whatever they said)."""
+    g = _closed(3, None, seed=2)
+    d = json.loads(g.to_json())
+    assert d["phase"] == "summary" and Game.from_json(d).to_json() == g.to_json()
+    for key, step in (("lead", 1), ("turns", 1), ("turns", -1)):
+        e = json.loads(g.to_json())
+        e[key] = (e[key] + step) % 3 if key == "lead" else e[key] + step
+        with pytest.raises(IllegalAction, match=r"turns is \d+: turn \d+ of a hand led by "
+                                                r"seat \d is not the closer's"):
+            Game.from_json(e)
+    g = _closed(2, Rules(first_round_close=False))
+    d = json.loads(g.to_json())
+    assert d["turns"] >= 3
+    d["turns"] = 1 + (d["turns"] - 1) % 2  # the same closer, in the first round
+    with pytest.raises(IllegalAction, match=r"the hand closed before every player had "
+                                            r"played a turn \(first_round_close=False\)"):
+        Game.from_json(d)
+    g = _closed(2, Rules(all_out="lowest", eliminate_above=0))
+    low = min(range(2), key=lambda s: g.totals[s])
+    assert g.result.status == "won" and g.result.winner == low and len(set(g.totals)) == 2
+    for result in ({"status": "won", "winner": 1 - low, "reason": "x"},
+                   {"status": "draw", "winner": None, "reason": "x"}):
+        d = json.loads(g.to_json())
+        d["result"] = result
+        with pytest.raises(IllegalAction, match=r"result is .* where every player went "
+                                                r"out at once \(all_out='lowest'\): it is "
+                                                rf"'won' \(winner {low}\)"):
+            Game.from_json(d)
 
 
 def test_a_stock_that_voided_the_hand_is_refused():

@@ -187,6 +187,7 @@ def read_state(d: dict[str, Any], field: str = "") -> dict[str, Any]:
             raise check.bad(at("result"), f"is a draw with {alive} players in the game")
     if last is not None:
         _check_hand_result(last, at("last_hand"), n)
+        _check_hand_and_table(last, closed, rules, lead, turns, totals, in_game, result, at)
         if closed and last.closer is not None and last.settlement is not None:
             kept = hands[last.closer]
             try:
@@ -305,6 +306,45 @@ def _read_hand_result(value: object, field: str, n: int) -> Optional[HandResult]
                                                              f"{field}.eliminated",
                                                              max_len=n)))
     return HandResult(number, closer, order, settlement, points, eliminated)
+
+
+def _check_hand_and_table(last: HandResult, closed: bool, rules: Rules, lead: int,
+                          turns: int, totals: list[int], in_game: list[bool],
+                          result: Optional[GameResult], at: Callable[[str], str]) -> None:
+    """The hand just closed against the table: its lead and turns give its closer (and
+    under ``first_round_close=False`` a close after every seat's turn), and a close that
+    put every seat out ends the game as ``all_out`` says. (Who is in and the totals are
+    checked against each other only: a snapshot may set a table's score, and with it who
+    is out, without the hands that led there.)"""
+    if not closed:
+        return
+    hand_seats = set(last.order)
+    if lead not in hand_seats:
+        raise check.bad(at("lead"), f"is seat {lead}, not a seat of the hand")
+    order = play_order([s in hand_seats for s in range(len(in_game))], lead)
+    if last.settlement is None:  # void: its record lists the seats from the lead
+        if last.order[0] != lead:
+            raise check.bad(at("last_hand.order"), f"must start with the lead {lead} (a "
+                                                   f"void hand)")
+        return
+    if turns < 1 or last.closer != order[(turns - 1) % len(order)]:
+        raise check.bad(at("turns"), f"is {turns}: turn {turns} of a hand led by seat "
+                                     f"{lead} is not the closer's (seat {last.closer})")
+    if not rules.first_round_close and turns - 1 < len(order):
+        raise check.bad(at("turns"), f"is {turns}: the hand closed before every player "
+                                     f"had played a turn (first_round_close=False)")
+    if result is None or result.status == "cancelled" or any(in_game) \
+            or last.outcome == "chinchon":
+        return
+    low = min(totals[s] for s in last.order)
+    lowest = [s for s in last.order if totals[s] == low]
+    status, winner = (("won", lowest[0]) if rules.all_out == "lowest" and len(lowest) == 1
+                      else ("draw", None))
+    if (result.status, result.winner) != (status, winner):
+        raise check.bad(at("result"), f"is {result.status!r} (winner {result.winner}) "
+                                      f"where every player went out at once "
+                                      f"(all_out={rules.all_out!r}): it is {status!r} "
+                                      f"(winner {winner})")
 
 
 def _check_hand_result(last: HandResult, field: str, n: int) -> None:
