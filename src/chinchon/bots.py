@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 from bisect import insort
 from operator import attrgetter
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Optional, Union, cast
 
@@ -382,8 +383,10 @@ class SearchBot(Bot):
         self.ms = ms or 0
         self.threads = threads
         self._binding = _search_binding()
-        # what the seat saw as its turn began: (hand, turn, the pile's top at its draw)
-        self._seen: Optional[tuple[int, int, Optional[int]]] = None
+        # what the seat saw as its turn began: (hand, turn, seat, its cards and the pile
+        # then, the pile's top at its draw); a discard reads the top only where it
+        # follows that draw (the same turn of the same game)
+        self._seen: Optional[tuple[Any, ...]] = None
 
     @classmethod
     def default_playouts(cls, players: int) -> int:
@@ -440,17 +443,36 @@ class SearchBot(Bot):
     def _decision(self, obs: Observation, seat: int,
                   discard: bool) -> Callable[[], tuple[int, bool]]:
         """The binding's call for this decision, its arguments read now."""
-        when = (obs.hand_number, obs.turns_this_hand)
-        if not discard:
+        prev: Optional[int]
+        if discard:
+            seen = self._seen
+            prev = seen[-1] if seen is not None and self._follows_draw(obs, seat) else None
+        else:
             # the card the seat before discarded (none at the hand's first turn)
             top = obs.discard_top
-            self._seen = when + (top.index if top is not None and when[1] > 0 else None,)
-        seen = self._seen
-        prev = seen[2] if seen is not None and seen[:2] == when else None
+            prev = top.index if top is not None and obs.turns_this_hand > 0 else None
+            self._remember(obs, seat, prev)
         return functools.partial(
             self._binding._search_choose, *self._view_args(obs, seat, discard),
             self.playouts or (0 if self.ms else self.default_playouts(obs.players)),
             self.ms * 1000, self.rng.next64(), prev, self.threads)
+
+    def _remember(self, obs: Observation, seat: int, top: Optional[int]) -> None:
+        self._seen = (obs.hand_number, obs.turns_this_hand, seat,
+                      Counter(c.index for c in obs.held(seat)),
+                      [c.index for c in obs.discard_pile()], top)
+
+    def _follows_draw(self, obs: Observation, seat: int) -> bool:
+        """Whether this discard decision follows the draw remembered: the same hand, turn
+        and seat, the seat's cards then all held now, and the pile as then (a draw from
+        the stock) or less its top (taken). A bot asked for a discard it did not draw
+        for (or reused across games) samples without the top."""
+        seen = self._seen
+        if seen is None or seen[:3] != (obs.hand_number, obs.turns_this_hand, seat):
+            return False
+        pile = [c.index for c in obs.discard_pile()]
+        return (not seen[3] - Counter(c.index for c in obs.held(seat))
+                and (pile == seen[4] or pile == seen[4][:-1]))
 
     @staticmethod
     def _check_turn(obs: Observation, seat: int, phase: str) -> None:
@@ -467,7 +489,7 @@ class SearchBot(Bot):
         server plays it on a worker thread so that its other tables do not wait."""
         self._check_turn(obs, seat, "draw")
         if obs.discard_top is None:
-            self._seen = (obs.hand_number, obs.turns_this_hand, None)
+            self._remember(obs, seat, None)
             return lambda: "stock"
         search = self._decision(obs, seat, False)
         return lambda: "discard" if search()[0] else "stock"

@@ -297,7 +297,30 @@ def test_the_search_reads_the_discard_of_the_seat_before():
     seat = game.turn
     top = game.discard_top
     bot.choose_draw(Observation(game, seat), seat)
-    assert bot._seen == (game.hand_number, game.turns_this_hand, top.index)
+    assert bot._seen[:3] == (game.hand_number, game.turns_this_hand, seat)
+    assert bot._seen[-1] == top.index
+    game.draw("stock")
+    assert bot._follows_draw(Observation(game, seat), seat)
+
+
+def test_a_discard_reads_only_the_draw_of_its_own_turn():
+    """A bot whose last draw decision was in another game, at the same hand and turn,
+    chooses its discard as a bot that drew nothing (it read that game's top before)."""
+    def at_turn(seed, turns):
+        g = GameState(2, seed=seed, rules="conga")
+        bots = [GreedyBot(1), GreedyBot(2)]
+        while not (g.phase == "draw" and g.turns_this_hand == turns):
+            play_turn(g, bots)
+        return g
+    elsewhere, game = at_turn(1067, 2), at_turn(5067, 2)
+    reused = SearchBot(7, playouts=300)
+    reused.choose_draw(Observation(elsewhere, elsewhere.turn), elsewhere.turn)
+    fresh = SearchBot(7, playouts=300)
+    fresh.rng.next64()  # the same generator state as the reused bot's
+    game.draw("stock")
+    obs = Observation(game, game.turn)
+    assert not reused._follows_draw(obs, game.turn)
+    assert reused.choose_discard(obs, game.turn) == fresh.choose_discard(obs, game.turn)
 
 
 # ------------------------------------------------------------------ threads
