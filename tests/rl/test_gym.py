@@ -12,7 +12,7 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import chinchon.rl as rl  # noqa: E402
-from chinchon import ActionNotAllowed, ChinchonError, IllegalAction  # noqa: E402
+from chinchon import ActionNotAllowed, ChinchonError, IllegalAction, Rules  # noqa: E402
 from chinchon.bots import make_bot  # noqa: E402
 from chinchon.rl import encoding as E  # noqa: E402
 from chinchon.simulation import simulate  # noqa: E402
@@ -83,6 +83,19 @@ def test_illegal_actions():
 def test_bad_arguments(kwargs):
     with pytest.raises(ValueError):
         rl.ChinchonEnv(**kwargs)
+
+
+def test_rules_a_search_opponent_cannot_play_are_refused_when_made():
+    """The search plays out in the C engine (minus_ten up to 2**31 - 1): refused when
+    the env is made, as the vector env refuses them, not at the search's first decision
+    after the learner's move (which then stayed half-applied)."""
+    rules = Rules(minus_ten=2**31)
+    with pytest.raises(ChinchonError, match=r"opponents: a search bot .* up to "
+                                            r"2147483647, got 2147483648"):
+        rl.ChinchonEnv(players=2, opponents="search:50", rules=rules)
+    env = rl.ChinchonEnv(players=2, opponents="greedy", rules=rules)  # no search: plays
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
 
 
 def _moves(env, n):
