@@ -281,6 +281,9 @@ def test_bad_arguments_get_a_clear_error():
             env.reset(seed=bad)
     with pytest.raises(ChinchonError, match="no options"):
         env.reset(seed=1, options={"deck": []})
+    for bad in (5, "x", [("reset_mask", True)]):  # a TypeError, a bare ValueError
+        with pytest.raises(ChinchonError, match="options must be None or a dict"):
+            env.reset(seed=1, options=bad)
     env.reset(seed=1, options={"reset_mask": np.array([True, False])})
 
 

@@ -166,6 +166,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         (None: its next game), None starts each table's next game (the first from a seed
         drawn from the OS). No other options."""
         n = self.num_envs
+        if options is not None and not isinstance(options, dict):
+            raise ChinchonError(f"options must be None or a dict (reset_mask), got "
+                                f"{shown(options)}")
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         if options:
