@@ -465,14 +465,15 @@ class SearchBot(Bot):
     def _follows_draw(self, obs: Observation, seat: int) -> bool:
         """Whether this discard decision follows the draw remembered: the same hand, turn
         and seat, the seat's cards then all held now, and the pile as then (a draw from
-        the stock) or less its top (taken). A bot asked for a discard it did not draw
-        for (or reused across games) samples without the top."""
+        the stock), less its top (taken) or empty (turned over into an empty stock). A
+        bot asked for a discard it did not draw for (or reused across games) samples
+        without the top."""
         seen = self._seen
         if seen is None or seen[:3] != (obs.hand_number, obs.turns_this_hand, seat):
             return False
         pile = [c.index for c in obs.discard_pile()]
         return (not seen[3] - Counter(c.index for c in obs.held(seat))
-                and (pile == seen[4] or pile == seen[4][:-1]))
+                and (pile == seen[4] or pile == seen[4][:-1] or not pile))
 
     @staticmethod
     def _check_turn(obs: Observation, seat: int, phase: str) -> None:

@@ -4,6 +4,7 @@ engine, and that every table with it ends its hands."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -321,6 +322,21 @@ def test_a_discard_reads_only_the_draw_of_its_own_turn():
     obs = Observation(game, game.turn)
     assert not reused._follows_draw(obs, game.turn)
     assert reused.choose_discard(obs, game.turn) == fresh.choose_discard(obs, game.turn)
+    # its own draw from an empty stock (the pile turned over into it) is still its draw
+    game = chinchon.Game(2, seed=3)
+    while game.turns_this_hand < 4:  # two turns each: a draw with a discarded top
+        play_turn(game, [GreedyBot(1), GreedyBot(2)])
+    assert game.phase == "draw" and game.turns_this_hand == 4
+    saved = json.loads(game.to_json())
+    saved["discard"] = saved["stock"] + saved["discard"]  # the top stays the top
+    saved["stock"] = []
+    game = chinchon.Game.from_json(saved)
+    seat = game.turn
+    bot = SearchBot(7, playouts=50)
+    bot.choose_draw(game.observe(seat), seat)
+    game.draw("stock")
+    assert game.stock_size > 0 and game.discard_top is None
+    assert bot._follows_draw(game.observe(seat), seat)
 
 
 # ------------------------------------------------------------------ threads
