@@ -396,7 +396,7 @@ void cc_rng_shuffle(cc_rng *r, uint8_t *items, size_t n);
 #define CC_MAX_PLAYERS 6
 #define CC_MAX_DECK 100 /* two decks of 48 cards and 2 jokers */
 
-/* The built-in bots (src/chinchon/bots.py): the engine plays them draw for draw. */
+/* The built-in bots (src/chinchon/bots/): the engine plays them draw for draw. */
 typedef enum cc_bot {
     CC_BOT_RANDOM = 0,
     CC_BOT_GREEDY = 1,

@@ -183,8 +183,8 @@ def test_auto_takes_the_native_engine_for_built_in_bots_only():
 
 def test_the_bots_constants_reach_the_engine(monkeypatch):
     # the engine reads STALE_TURNS, STALE_SHAKE and WAIT_FOR from the bots at each call
-    monkeypatch.setattr(bots_module, "STALE_TURNS", 2)
-    monkeypatch.setattr(bots_module, "STALE_SHAKE", 0.9)
+    monkeypatch.setattr(bots_module.base, "STALE_TURNS", 2)
+    monkeypatch.setattr(bots_module.base, "STALE_SHAKE", 0.9)
     monkeypatch.setattr(ExpertBot, "WAIT_FOR", 0.05)
     n = games(6)
     bots = ["greedy", "greedy" if PURE else "expert"] * 2

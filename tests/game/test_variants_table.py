@@ -256,7 +256,7 @@ def test_no_rejoin_with_zero_chips():
 
 
 def test_the_greedy_bot_keeps_a_joker_when_a_natural_card_does_as_well():
-    from chinchon.bots import _best_hint
+    from chinchon.bots.rule_based import _best_hint
     hints = chinchon.discard_hints("*1 2c 2e 2b 5c 6c 7c 12b", rules=FIFTY_RULES)
     # discarding the joker or the 12b both leave 0 points (the joker then unneeded? no:
     # the 12b alone is unmatched): the bot throws the 12b, never the joker
@@ -288,7 +288,7 @@ def test_the_greedy_discard_is_the_least_discard_key(name):
     """The greedy bot's loop for rules that are not the house solver's picks the first
     hint with the least ``_discard_key`` (fewest points, a natural card before a joker,
     the card worth more), on random 8-card hands."""
-    from chinchon.bots import _best_hint, _discard_key
+    from chinchon.bots.rule_based import _best_hint, _discard_key
     rules = PRESETS[name]
     rng = random.Random(name)
     cards = full_deck(1, rules=rules)

@@ -160,7 +160,7 @@ def native_games(players: int, bots: Sequence[str], seed: int, start: int, stop:
     names = builtin_bots(bots)
     assert names is not None
     rows, traces = engine._play_games(players, names, seed, start, stop, rules, max_turns,
-                                      bots_module.STALE_TURNS, bots_module.STALE_SHAKE,
+                                      bots_module.base.STALE_TURNS, bots_module.base.STALE_SHAKE,
                                       bots_module.ExpertBot.WAIT_FOR, True)
     return [GameRecord(*r) for r in rows], traces
 

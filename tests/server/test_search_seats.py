@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from chinchon import bots as bots_module
+from chinchon.bots import search as bots_search
 from chinchon.bots import SearchBot
 from chinchon.errors import ChinchonError
 from chinchon.server import scripted
@@ -102,8 +102,8 @@ class HeldSearch:
 
 
 def _held(monkeypatch: pytest.MonkeyPatch) -> HeldSearch:
-    held = HeldSearch(bots_module._search_binding())
-    monkeypatch.setattr(bots_module, "_search_binding", lambda: held)
+    held = HeldSearch(bots_search._search_binding())
+    monkeypatch.setattr(bots_search, "_search_binding", lambda: held)
     return held
 
 

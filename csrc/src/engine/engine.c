@@ -1,6 +1,6 @@
 /* The game engine: whole games between the built-in bots (random, greedy, expert), the
  * Python loop of src/chinchon/simulate/play.py over chinchon.game.state.GameState and
- * src/chinchon/bots.py written again in C, choice for choice and draw for draw
+ * src/chinchon/bots/ written again in C, choice for choice and draw for draw
  * (docs/simulation.md#the-c-engine). Every comment "Python:" names the code mirrored.
  * This file is the table and the loop; the bots are engine_bots.c, what both share
  * engine.h.

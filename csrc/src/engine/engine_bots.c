@@ -1,4 +1,4 @@
-/* engine_bots.c -- the game engine's bots (random, greedy, expert): src/chinchon/bots.py
+/* engine_bots.c -- the game engine's bots (random, greedy, expert): src/chinchon/bots/rule_based.py
  * written again in C, choice for choice and draw for draw (docs/simulation.md#the-c-engine);
  * every comment "Python:" names the code mirrored. The table they play at is
  * engine.c. The expert's floats are computed in Python's order: this file must not

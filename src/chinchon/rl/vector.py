@@ -130,8 +130,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._tables = _native.Tables(
             num_envs, players, seat_bots, self.rules, seat, reward == "hand", max_turns,
             None if illegal_action_penalty is None else float(illegal_action_penalty),
-            np.ascontiguousarray(constant, np.float32), _bots.STALE_TURNS,
-            _bots.STALE_SHAKE, _bots.ExpertBot.WAIT_FOR, threads)
+            np.ascontiguousarray(constant, np.float32), _bots.base.STALE_TURNS,
+            _bots.base.STALE_SHAKE, _bots.ExpertBot.WAIT_FOR, threads)
         n = num_envs
         self._obs = np.zeros((n, E.OBS_SIZE), np.float32)
         self._masks = np.zeros((n, E.N_ACTIONS), np.int8)

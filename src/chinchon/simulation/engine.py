@@ -107,7 +107,7 @@ def _native_call(players: int, specs: Sequence[BotSpec], seed: int, start: int, 
     names = builtin_bots(specs)
     assert names is not None
     return _binding()._play_games(players, names, seed, start, stop, rules, max_turns,
-                                  _bots.STALE_TURNS, _bots.STALE_SHAKE,
+                                  _bots.base.STALE_TURNS, _bots.base.STALE_SHAKE,
                                   _bots.ExpertBot.WAIT_FOR, **flags)
 
 
@@ -131,6 +131,6 @@ def count_games(players: int, specs: Sequence[BotSpec], bot_names: list[str], se
     names = builtin_bots(specs)
     assert names is not None
     counts = _binding()._count_games(players, names, seed, start, stop, rules, max_turns,
-                                     _bots.STALE_TURNS, _bots.STALE_SHAKE,
+                                     _bots.base.STALE_TURNS, _bots.base.STALE_SHAKE,
                                      _bots.ExpertBot.WAIT_FOR)
     return from_counts(counts, stop - start, players, bot_names, seed, rules)
