@@ -119,6 +119,28 @@ def test_an_earlier_run_is_replaced_and_foreign_files_refused(tmp_path):
         simulate(2, 3, records=tmp_path / "file")
 
 
+def test_another_programs_parquet_dataset_is_refused_and_kept(tmp_path):
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    theirs = tmp_path / "theirs"  # pyarrow's own part name: part-0.parquet
+    ds.write_dataset(pa.table({"x": [1, 2]}), theirs, format="parquet")
+    before = sorted(p.name for p in theirs.iterdir())
+    with pytest.raises(RecordsError, match="part-0.parquet"):
+        simulate(2, 2, records=theirs)
+    # parts named as ours, but no _chinchon.json a run wrote: not an earlier run either
+    ours_named = tmp_path / "named"
+    ours_named.mkdir()
+    (ours_named / part_name(0)).write_text("mine")
+    with pytest.raises(RecordsError, match="no _chinchon.json of a chinchon run"):
+        simulate(2, 2, records=ours_named)
+    (ours_named / "_chinchon.json").write_text("{}")
+    with pytest.raises(RecordsError, match="no _chinchon.json of a chinchon run"):
+        simulate(2, 2, records=ours_named)
+    assert sorted(p.name for p in theirs.iterdir()) == before
+    assert (ours_named / part_name(0)).read_text() == "mine"
+
+
 def test_a_records_directory_that_cannot_be_made(tmp_path, capsys):
     (tmp_path / "file").write_text("")
     bad = tmp_path / "file" / "games"  # under a file: no directory can be made there

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -169,6 +170,12 @@ def prepare(path: str, params: SimulationParams, games: int) -> str:
         else:
             raise RecordsError(f"records: {str(folder)!r} holds {p.name!r}, not a file of "
                                "chinchon's records (pick an empty or new directory)")
+    data = sorted(p.name for p in ours if p.name != META_FILE)
+    if data and not _written_by_us(folder / META_FILE):
+        # parts by our names but no description of a run: another program's dataset
+        raise RecordsError(f"records: {str(folder)!r} holds {data[0]!r} but no "
+                           f"{META_FILE} of a chinchon run, so it is not an earlier run's "
+                           "records (pick an empty or new directory)")
     from .._version import __version__
 
     meta = {"format": FORMAT, "chinchon": __version__, "games": games,
@@ -186,9 +193,23 @@ def prepare(path: str, params: SimulationParams, games: int) -> str:
     return str(folder)
 
 
+#: a part's name (part_name), and the temporary name write_part writes it under
+_PART = re.compile(r"part-[0-9]{12,}\.parquet")
+_TEMP = re.compile(r"\.part-[0-9]{12,}\.parquet\.[0-9a-f]{32}\.tmp")
+
+
 def _is_ours(name: str) -> bool:
-    return (name == META_FILE or (name.startswith(_PREFIX) and name.endswith(_SUFFIX))
-            or (name.startswith("." + _PREFIX) and name.endswith(".tmp")))
+    return name == META_FILE or bool(_PART.fullmatch(name) or _TEMP.fullmatch(name))
+
+
+def _written_by_us(meta: Path) -> bool:
+    """Whether ``meta`` is a ``_chinchon.json`` that a run of chinchon wrote (its format
+    and version named), not merely a file of that name."""
+    try:
+        found = json.loads(meta.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(found, dict) and "format" in found and "chinchon" in found
 
 
 def finish(path: str, starts: Sequence[int], run: dict[str, Any] | None = None) -> None:
