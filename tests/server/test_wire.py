@@ -214,3 +214,26 @@ def test_a_message_of_many_empty_pieces_is_too_big(raw: Any) -> None:
     assert opcode == 8 and int.from_bytes(payload[:2], "big") == 1009
     other = raw()  # the server lives on
     assert other.message()["type"] == "welcome"
+
+
+@pytest.mark.parametrize("opcode", [9, 10, 8])
+def test_a_control_frame_announcing_more_than_125_bytes_is_refused_by_its_header(
+        raw: Any, opcode: int) -> None:
+    """A ping (pong, close) whose header announces a gigabyte is refused when its
+    header arrives, not buffered byte by byte until it is complete: the server read
+    such a frame's payload without limit (64 MiB of it grew the server by about 140 MB
+    and held every table's replies for seconds)."""
+    c = raw()
+    assert c.message()["type"] == "welcome"
+    c.sock.sendall(bytes([0x80 | opcode, 0x80 | 127]) + (1 << 30).to_bytes(8, "big")
+                   + os.urandom(4) + b"x" * 1000)  # no more: the payload never comes
+    assert c.closed_with() == 1002
+    other = raw()  # the server lives on
+    assert other.message()["type"] == "welcome"
+
+
+def test_an_unfinished_control_frame_is_refused_by_its_header(raw: Any) -> None:
+    c = raw()
+    assert c.message()["type"] == "welcome"
+    c.frame(9, b"ping", fin=False)
+    assert c.closed_with() == 1002

@@ -204,9 +204,11 @@ class Wire(asyncio.Protocol):
                 return self._fail(1002, "a client's frames must be masked")
             if b0 & 0x70:
                 return self._fail(1002, "reserved bits set: no extension was agreed")
-            if b0 & 0x0F < 0x8 and (
-                    length + (self.fragments_size + _FRAME_OVERHEAD if b0 & 0x0F == _CONT
-                              else 0) > self.max_size):  # control frames: at most 125
+            if b0 & 0x0F >= 0x8:
+                if not b0 & 0x80 or length > 125:  # refused by its header, not buffered
+                    return self._fail(1002, "a control frame is final and at most 125 bytes")
+            elif length + (self.fragments_size + _FRAME_OVERHEAD if b0 & 0x0F == _CONT
+                           else 0) > self.max_size:
                 return self._fail(1009, f"a message is at most {self.max_size} bytes")
             end = pos + head + 4 + length
             if end > size:
@@ -235,8 +237,6 @@ class Wire(asyncio.Protocol):
                 opcode, self.fragment_opcode = self.fragment_opcode, None
                 data, self.fragments, self.fragments_size = b"".join(self.fragments), [], 0
                 self._message(opcode, data)
-        elif opcode >= 0x8 and (not fin or len(payload) > 125):
-            self._fail(1002, "a control frame is final and at most 125 bytes")
         elif opcode == _CLOSE:
             self._peer_closed(payload)
         elif opcode == _PING:
