@@ -362,6 +362,39 @@ def test_a_seat_that_loses_its_person(tmp_path: Path, case: str) -> None:
     asyncio.run(scenario())
 
 
+def test_a_bot_leads_the_hand_that_opens_at_once(tmp_path: Path) -> None:
+    """``--summary-seconds 0``: the summary's time opens the next hand while a bot's
+    step of the summary is still pending. That step stood under the ``bot`` timer, so a
+    bot leading the new hand got no move and the table waited forever (every game of
+    a person and two bots stalled). The games now run to their end."""
+    async def scenario() -> None:
+        m = Manager(replace(_config(tmp_path), summary_seconds=0))
+        m.start()
+        try:
+            for game in range(3):
+                host = Person(m, "Host")
+                host.say(type="create", name="Host", players=3, bots=2)
+                await turn()
+                rng, hands = random.Random(game), set()
+                for _ in range(50_000):  # a bound on a stall, not on the time
+                    view = host.view()
+                    if view["status"] == "over":
+                        break
+                    if view.get("game"):
+                        hands.add(view["game"]["hand_number"])
+                    action = scripted.choose(view, rng)
+                    if action is not None:
+                        host.say(**action)
+                    await asyncio.sleep(0.0005)  # the timers' turn
+                    check_no_endless_wait(m)
+                assert host.view()["status"] == "over", (game, host.view()["game"])
+                assert len(hands) > 1, hands  # a next hand was opened at once
+        finally:
+            m.stop()
+
+    asyncio.run(scenario())
+
+
 def test_a_restart_loses_every_person_and_each_seat_waits_afresh(tmp_path: Path) -> None:
     """The server stops with a game in play: the restarted one disconnects every
     person (a restart event) and the table ends unless someone comes back."""

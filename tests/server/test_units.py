@@ -374,6 +374,21 @@ def test_serve_refuses_a_database_another_server_serves(
     again.close()
 
 
+def test_serve_names_a_lock_file_it_cannot_open_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder where the lock file goes was a bare OSError line and status 1."""
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    from chinchon.cli import main
+
+    db = str(tmp_path / "tables.sqlite3")
+    (tmp_path / "tables.sqlite3.lock").mkdir()
+    assert main(["serve", "--db", db, "--port", "0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"chinchon serve: error: cannot open the lock file {db}.lock ")
+    assert "\n" not in err, err
+
+
 def test_the_servers_json_is_the_standard_librarys_text() -> None:
     """With orjson or without, the same text; what orjson refuses is written by the
     standard library as before."""

@@ -119,7 +119,12 @@ def main(args: argparse.Namespace) -> int:
                           search_workers=args.search_workers,
                           max_search_playouts=args.max_search_playouts,
                           max_search_ms=args.max_search_ms)
-    lock = _lock_db(db)  # the last check: a refused start holds nothing
+    try:
+        lock = _lock_db(db)  # the last check: a refused start holds nothing
+    except OSError as exc:  # e.g. a folder of that name
+        print(f"chinchon serve: error: cannot open the lock file {db}.lock of the tables' "
+              f"database: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     if lock is None:
         print(f"chinchon serve: error: the tables' database {db} is served by another "
               f"chinchon serve (its lock {db}.lock is held)", file=sys.stderr)

@@ -114,6 +114,7 @@ class Driving(GroupCommit):
                     self._later(live, "bot", self.config.bot_delay, lambda: self._bot_move(live))
                 return
             live.cancel("summary")
+            live.cancel("step")
             if turn is not None and table.seats[turn].kind == "bot":
                 if "bot" not in timers:
                     self._later(live, "bot", self.config.bot_delay, lambda: self._bot_move(live))
@@ -121,7 +122,9 @@ class Driving(GroupCommit):
                 live.cancel("bot")
         elif phase == "summary":
             live.cancel("bot")
-            self._later(live, "bot", 0.0, lambda: self._summary_step(live))
+            # its own timer: one still pending when the summary's time opens the next
+            # hand must not stand for a bot's move there (the table would wait forever)
+            self._later(live, "step", 0.0, lambda: self._summary_step(live))
             if "summary" not in live.timers:
                 since = table.summary_since if table.summary_since is not None else now
                 self._later(live, "summary", since + self.config.summary_seconds - now,
