@@ -183,6 +183,14 @@ def test_bad_records_folders(runs, tmp_path, capsys):
         pq.write_table(pq.read_table(p).drop_columns(["point_seats"]), p)
     assert "lacks the column(s) point_seats" in _error(capsys, "report", str(lacking),
                                                        "--out", out)
+    # one part of two lacking it: the dataset took the first part's columns and read
+    # nulls for it, and the report died of them
+    one = tmp_path / "one_lacking"
+    shutil.copytree(root / "a", one)
+    last = _part(one)[-1]
+    pq.write_table(pq.read_table(last).drop_columns(["point_seats"]), last)
+    err = _error(capsys, "report", str(one), "--out", out)
+    assert f"{last.name} lacks the column(s) point_seats" in err
     # parts missing
     short = tmp_path / "short"
     shutil.copytree(root / "a", short)
@@ -226,6 +234,10 @@ def test_metadata_lacking_a_key(runs, tmp_path, capsys, key):
     ({"bots": ["greedy"]}, "'bots' names 1 bots for 4 players"),
     ({"rules": {"deck": 41}}, "'rules' holds no valid rules"),
     ({"run": {"jobs": "two"}}, "'run' must be an object of the run's engine"),
+    ({"run": {"seconds": float("nan")}}, "'run' must be an object of the run's engine"),
+    ({"run": {"jobs": 0}}, "'run' must be an object of the run's engine"),
+    ({"rules": Rules.preset("classic").to_dict()},
+     "_chinchon.json's 'rules' are the preset classic, but its 'rules_name' says barajamos"),
     ({"rules_name": "classic"}, "holds games of the rules barajamos, but its "
                                 "_chinchon.json says classic"),
 ])
@@ -275,3 +287,51 @@ def test_an_unwritable_report_is_said_before_any_game(tmp_path, capsys):
                      "--report", str(out))
         assert f"cannot write the report {str(out)!r}: {words}" in err, err
         assert not records.exists()
+    # the report where the records go, or in their folder: played every game, then
+    # failed on the folder (exit 1), or left a stray file in the records
+    for out in (records, records / "r.html"):
+        err = _error(capsys, "simulate", "--games", "50", "--records", str(records),
+                     "--report", str(out))
+        assert f"cannot write the report {str(out)!r}: it would be the records folder" in err
+        assert not records.exists()
+
+
+def _rewritten(root, tmp_path, name, column, edit):
+    """A copy of the records ``root / 'a'`` whose first part's ``column`` is
+    ``edit(values)`` (a list per row)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = tmp_path / name
+    shutil.copytree(root / "a", folder)
+    part = _part(folder)[0]
+    table = pq.read_table(part)
+    at = table.schema.get_field_index(column)
+    values = edit(table.column(column).to_pylist())
+    table = table.set_column(at, table.schema.field(at),
+                             pa.array(values, type=table.schema.field(at).type))
+    pq.write_table(table, part)
+    return folder
+
+
+@pytest.mark.parametrize("column,edit,words", [
+    ("status", lambda v: [None] + v[1:], "has a status not of won, draw"),
+    ("status", lambda v: ["weird"] + v[1:], "has a status not of won, draw"),
+    ("winner", lambda v: [7 if w is not None else w for w in v], "has a winner that is not"),
+    ("rejoins", lambda v: [v[0][:2]] + v[1:], "has a rejoins list not of 4 seats"),
+    ("point_seats", lambda v: [v[0][:-1]] + v[1:], "point_seats and points of different"),
+    ("point_seats", lambda v: [[9] * len(v[0])] + v[1:], "a point's seat that is not a seat"),
+    ("endings", lambda v: [["weird"] * len(v[0])] + v[1:], "has an ending not of normal"),
+    ("turns", lambda v: [v[0] + [3]] + v[1:], "endings and turns of different lengths"),
+])
+def test_rows_no_simulation_writes(runs, tmp_path, capsys, column, edit, words):
+    """Rows edited by hand: each refused in one line naming the game, where the report
+    died of some (a short list) and counted others into wrong statistics (a winner
+    out of the seats, an unknown ending, a status of null)."""
+    root, _, _ = runs
+    folder = _rewritten(root, tmp_path, "edited", column, edit)
+    err = _error(capsys, "report", str(folder), "--out", str(tmp_path / "x.html"))
+    assert words in err and "the game of index" in err and str(folder) in err
+    with pytest.raises(RecordsError, match="not a row chinchon simulate writes"):
+        load_records(str(folder))
+    assert not (tmp_path / "x.html").exists()

@@ -15,6 +15,7 @@ import base64
 import html
 import io
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,7 +134,16 @@ def load_records(path: str, label: str = "") -> Run:
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
 
+    import pyarrow.parquet as pq
+
     try:
+        for part in part_paths(str(folder)):  # each part: the dataset takes the first's
+            lacks = [c for c in COLUMNS if c not in pq.read_schema(part).names]
+            if lacks:
+                raise RecordsError(f"records: {shown_path}: {part.name} lacks the "
+                                   f"column(s) {', '.join(lacks)}: records of another "
+                                   f"version of chinchon (this one is {__version__}); "
+                                   "run the simulation again with it")
         table = ds.dataset(str(folder), format="parquet").to_table()
     except (OSError, pa.ArrowException) as exc:
         raise RecordsError(f"records: {shown_path} cannot be read: {exc}") from None
@@ -156,6 +166,11 @@ def load_records(path: str, label: str = "") -> Run:
         raise RecordsError(f"records: {shown_path} holds games of the rules "
                            f"{', '.join(map(str, rule_sets))}, but its _chinchon.json "
                            f"says {named}: a part of another run?")
+    said = Rules.from_dict(meta["rules"]).preset_name  # checked by _check_meta
+    if said != meta["rules_name"]:
+        raise RecordsError(f"records: {shown_path}: _chinchon.json's 'rules' are "
+                           f"{'the preset ' + said if said else 'custom rules'}, but its "
+                           f"'rules_name' says {meta['rules_name'] or 'custom'}")
     for column, want in (("seed", str(meta["seed"])), ("players", meta["players"])):
         values = distinct(column)
         if values != [want]:
@@ -171,6 +186,7 @@ def load_records(path: str, label: str = "") -> Run:
     if n != meta["games"]:
         raise RecordsError(f"records: {shown_path} holds {n} of the run's {meta['games']} "
                            "games (an unfinished run, or parts missing)")
+    _check_rows(table, int(meta["players"]), shown_path)
     result = _statistics(table, meta)
     run = meta.get("run") or {}
     result.seconds = float(run.get("seconds", 0.0))
@@ -203,9 +219,10 @@ def _is_run(value: object) -> bool:
     int) and seconds (a number), each of them optional."""
     if not isinstance(value, dict):
         return False
-    seconds = value.get("seconds", 0.0)
-    return (isinstance(value.get("engine", ""), str) and _is_int(value.get("jobs", 1))
-            and isinstance(seconds, (int, float)) and not isinstance(seconds, bool))
+    seconds, jobs = value.get("seconds", 0.0), value.get("jobs", 1)
+    return (isinstance(value.get("engine", ""), str) and _is_int(jobs) and jobs >= 1
+            and isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+            and math.isfinite(seconds) and seconds >= 0)
 
 
 #: the keys of ``_chinchon.json`` a report reads: what each must hold, its test, and
@@ -222,7 +239,8 @@ _META_KEYS: dict[str, tuple[str, Callable[[Any], bool], bool]] = {
                    lambda v: v is None or isinstance(v, str), True),
     "max_turns": ("an int >= 1", lambda v: v is None or _is_int(v) and v >= 1, False),
     "chinchon": ("a version, as text", lambda v: v is None or isinstance(v, str), False),
-    "run": ("an object of the run's engine, jobs and seconds",
+    "run": ("an object of the run's engine (text), jobs (an int >= 1) and seconds (a "
+            "finite number >= 0)",
             lambda v: v is None or _is_run(v), False),
 }
 
@@ -247,6 +265,64 @@ def _check_meta(meta: dict[str, Any], shown_path: str) -> None:
         Rules.from_dict(meta["rules"])
     except (TypeError, ValueError) as exc:
         raise RecordsError(f"{where}: 'rules' holds no valid rules: {exc}") from None
+
+
+#: a game's status in the records (``GameRecord.status``)
+STATUSES = ("won", "draw", "cancelled", "stalled")
+
+
+def _check_rows(table: Any, players: int, shown_path: str) -> None:
+    """A :class:`RecordsError` naming the first game whose row no simulation writes: a
+    status not of :data:`STATUSES`, a winner that is not a seat of a won game (or one
+    of a game not won), a list per seat not of ``players`` entries, ``point_seats`` and
+    ``points`` (``endings`` and ``turns``) of different lengths, an ending not of
+    ``HAND_OUTCOMES``, a point's seat that is none: the statistics would be wrong or
+    could not be counted."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    def length(column: str) -> Any:
+        return pc.list_value_length(table.column(column)).fill_null(-1).to_numpy()
+
+    def first_bad(ok: Any, what: str) -> None:
+        bad = np.flatnonzero(~np.asarray(ok, dtype=bool))
+        if len(bad):
+            index = table.column("index")[int(bad[0])].as_py()
+            raise RecordsError(f"records: {shown_path}: the game of index {index} {what}: "
+                               "not a row chinchon simulate writes")
+
+    def rows_of(column: str, ok: Any) -> Any:
+        """Per row: whether every entry of the list column passes ``ok`` (flat)."""
+        good = np.ones(table.num_rows, dtype=bool)
+        parents = pc.list_parent_indices(table.column(column)).to_numpy()
+        good[parents[~np.asarray(ok, dtype=bool)]] = False
+        return good
+
+    status = table.column("status")
+    first_bad(pc.is_in(status, value_set=pa.array(STATUSES)).fill_null(False).to_numpy(
+        zero_copy_only=False), f"has a status not of {', '.join(STATUSES)}")
+    won = pc.equal(status, "won").to_numpy(zero_copy_only=False)
+    winner = table.column("winner")
+    seat = pc.and_(pc.greater_equal(winner, 0), pc.less(winner, players)).fill_null(False)
+    first_bad(np.where(won, seat.to_numpy(zero_copy_only=False),
+                       pc.is_null(winner).to_numpy(zero_copy_only=False)),
+              f"has a winner that is not a seat 0..{players - 1} of a won game")
+    for column in ("bots", "rejoins", "totals"):
+        first_bad(length(column) == players, f"has a {column} list not of {players} seats")
+    first_bad(length("point_seats") == length("points"),
+              "has point_seats and points of different lengths")
+    first_bad(length("endings") == length("turns"),
+              "has endings and turns of different lengths")
+    endings = pc.list_flatten(table.column("endings"))
+    first_bad(rows_of("endings", pc.is_in(endings, value_set=pa.array(HAND_OUTCOMES))
+                      .fill_null(False).to_numpy(zero_copy_only=False)),
+              f"has an ending not of {', '.join(HAND_OUTCOMES)}")
+    seats = pc.list_flatten(table.column("point_seats"))
+    first_bad(rows_of("point_seats", pc.and_(pc.greater_equal(seats, 0),
+                                             pc.less(seats, players))
+                      .fill_null(False).to_numpy(zero_copy_only=False)),
+              f"has a point's seat that is not a seat 0..{players - 1}")
 
 
 def _statistics(table: Any, meta: dict[str, Any]) -> SimulationResult:
