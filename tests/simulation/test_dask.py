@@ -190,6 +190,22 @@ def test_cli_scheduler_local_and_by_address(client, tmp_path, capsys):
     assert f"{N} games, 3 players, seed 6" in text
 
 
+def _sigint_handler() -> str:
+    return repr(signal.getsignal(signal.SIGINT))
+
+
+def test_local_workers_ignore_sigint_and_the_caller_keeps_its_handler():
+    """A Ctrl-C at the terminal reaches every process of its group: the local
+    cluster's workers printed a KeyboardInterrupt traceback each under the run's one
+    ``interrupted`` line. They start with SIGINT ignored; the caller's handler is
+    back once the cluster has started."""
+    before = signal.getsignal(signal.SIGINT)
+    with dask_client("local:1") as client:
+        assert signal.getsignal(signal.SIGINT) is before
+        seen = client.submit(_sigint_handler, pure=False).result(timeout=BOUND)
+    assert seen == repr(signal.SIG_IGN), seen
+
+
 def test_scheduler_text():
     assert parse_scheduler("local:3") == ("local", 3)
     assert parse_scheduler("tcp://127.0.0.1:8786") == ("address", "tcp://127.0.0.1:8786")

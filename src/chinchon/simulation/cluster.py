@@ -58,9 +58,10 @@ def dask_client(scheduler: str) -> Iterator[Any]:
         # a free port, so that two local clusters never collide on Dask's default 8787
         problem = None
         try:
-            cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1,
-                                               processes=True, host="127.0.0.1",
-                                               dashboard_address=":0")
+            with _sigint_ignored():  # the workers' processes inherit it (see below)
+                cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1,
+                                                   processes=True, host="127.0.0.1",
+                                                   dashboard_address=":0")
         except (OSError, ValueError) as exc:
             problem = (f"scheduler {scheduler.strip()!r}: cannot start the local "
                        f"cluster: {_reason(exc)}")
@@ -85,6 +86,27 @@ def dask_client(scheduler: str) -> Iterator[Any]:
             _refused(problem)
         with made as client:
             yield client
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while the local cluster's processes start: they inherit it, and a
+    Python started with SIGINT ignored raises no KeyboardInterrupt. A Ctrl-C at the
+    terminal goes to every process of its group: each worker and nanny printed its
+    traceback (dozens of lines under the one ``interrupted``), where the cluster is
+    this process's to stop, as ``--jobs`` workers are. Only the main thread may set a
+    handler; elsewhere the cluster starts as it is."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _refused(problem: str) -> NoReturn:
