@@ -158,3 +158,37 @@ def test_a_chunk_lost_every_time_or_another_type_error_is_raised():
         simulate(N, 4, bots=BOTS, seed=5, executor=executor, chunk_size=3)
     with _Losing(1, _OTHER) as executor, pytest.raises(TypeError):
         simulate(N, 4, bots=BOTS, seed=5, executor=executor, chunk_size=3)
+
+
+def test_chunks_are_read_as_workers_take_them():
+    """The chunks' bounds are made as the window of queued chunks opens, never all at
+    once: a billion games in chunks of one were a list of over 100 GB before the
+    first game was played."""
+    from chinchon.simulation.chunks import SimulationParams, chunk_bounds
+    from chinchon.simulation.run import QUEUED_PER_WORKER, run_chunks
+
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        bounds = chunk_bounds(10**6, 1)  # as a list: about 100 MB
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert held < 10_000, held
+    assert len(bounds) == 10**6 and bounds[-1] == (10**6 - 1, 10**6)
+    assert list(chunk_bounds(10, 4)) == [(0, 4), (4, 8), (8, 10)] == chunk_bounds(10, 4)[:]
+    read: list[int] = []
+
+    def chunks():
+        for start in range(0, 30):
+            read.append(start)
+            yield start, start + 1
+
+    read_by_first_result: list[int] = []
+    params = SimulationParams(2, ("random", "random"), 1, chinchon.HOUSE_RULES)
+    with ThreadPoolExecutor(1) as one:
+        result = run_chunks(params, chunks(), executor=one,
+                            progress=lambda n: read_by_first_result.append(len(read)))
+    assert result.games == 30 and len(read) == 30
+    assert read_by_first_result[0] <= QUEUED_PER_WORKER, read_by_first_result[:3]

@@ -233,6 +233,6 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     result.jobs = jobs
     result.engine = engine
     if records_path is not None:
-        finish(folder, [start for start, _ in chunks],
+        finish(folder, chunks.starts,
                {"engine": engine, "jobs": jobs, "seconds": result.seconds})
     return result

@@ -10,9 +10,9 @@ worker died gives the same statistics and rewrites the same records part.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, overload
 
 from .. import bots as _bots
 from ..errors import SimulationError, shown
@@ -125,6 +125,36 @@ def play_chunk(params: SimulationParams, start: int, stop: int) -> SimulationRes
     return result
 
 
-def chunk_bounds(games: int, chunk_size: int) -> Sequence[tuple[int, int]]:
-    """The ``(start, stop)`` of each chunk, in order."""
-    return [(a, min(a + chunk_size, games)) for a in range(0, games, chunk_size)]
+class ChunkBounds(Sequence[tuple[int, int]]):
+    """The ``(start, stop)`` of each chunk of ``games`` games, in order, each made when
+    it is read: a billion games in chunks of one, as a list, would take over 100 GB
+    before the first game."""
+
+    def __init__(self, games: int, chunk_size: int) -> None:
+        self.games, self.chunk_size = games, chunk_size
+        #: the first game of each chunk
+        self.starts = range(0, games, chunk_size)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, int]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[int, int]]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        start = self.starts[i]
+        return start, min(start + self.chunk_size, self.games)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for start in self.starts:
+            yield start, min(start + self.chunk_size, self.games)
+
+
+def chunk_bounds(games: int, chunk_size: int) -> ChunkBounds:
+    """The ``(start, stop)`` of each chunk, in order (made as they are read)."""
+    return ChunkBounds(games, chunk_size)

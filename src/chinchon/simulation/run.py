@@ -126,14 +126,19 @@ def run_chunks(params: SimulationParams, chunks: Iterable[tuple[int, int]], *,
     own = executor is None
     pool = _new_pool(jobs) if executor is None else executor
     window = QUEUED_PER_WORKER * (jobs if own else executor_workers(pool))
-    queue = deque(chunks)
+    fresh = iter(chunks)  # read as the window opens: never all of them at once
+    queue: deque[tuple[int, int]] = deque()  # chunks to play again, before a new one
     pending: dict[Future[SimulationResult], tuple[int, int]] = {}
     restarts = 0
     try:
-        while queue or pending:
-            while queue and len(pending) < window:
-                start, stop = queue.popleft()
-                pending[pool.submit(play_chunk, params, start, stop)] = (start, stop)
+        while True:
+            while len(pending) < window:
+                bounds = queue.popleft() if queue else next(fresh, None)
+                if bounds is None:
+                    break
+                pending[pool.submit(play_chunk, params, *bounds)] = bounds
+            if not pending:
+                break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             broken = False
             for fut in sorted(done, key=lambda f: pending[f]):
