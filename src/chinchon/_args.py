@@ -487,8 +487,10 @@ def unseen_row_status(once: int, twice: int, u_once: int, u_twice: int, decks: i
 
 def unseen_row_error(status: str, row: int, u_once: int) -> BatchRowError:
     """The exception of a bad unseen row (both implementations)."""
-    if status == "CC_ERR_NOT_IN_DECK":
-        return row_error(status, row, u_once)
+    if status == "CC_ERR_NOT_IN_DECK":  # "row 3: unseen cards: card 8o is not ..."
+        error = row_error(status, row, u_once)
+        prefix = f"row {row}: "
+        return BatchRowError(f"{prefix}unseen cards: {str(error)[len(prefix):]}", row)
     if status == "CC_ERR_CARD_COUNT":
         return BatchRowError(f"row {row}: no unseen card", row)
     return BatchRowError(f"row {row}: unseen cards: {status_error(status)}", row)

@@ -113,17 +113,18 @@ outlook_batch = _impl.outlook_batch
 
 
 def _select_simd(implementation: ModuleType) -> str:
-    """Choose the batch kernels' SIMD path from ``CHINCHON_SIMD``, once: its name."""
-    if implementation is reference:
-        return "python"
-    melds = importlib.import_module(f"{_CORE}.melds")
+    """Choose the batch kernels' SIMD path from ``CHINCHON_SIMD``, once: its name (a
+    name no build knows fails the import, with the reference too)."""
     choice = os.environ.get("CHINCHON_SIMD", "auto").strip().lower()
-    if choice in ("", "auto"):
-        melds.simd_use(melds.simd_best())
-    elif choice not in SIMD_PATHS:
+    if choice not in ("", "auto") and choice not in SIMD_PATHS:
         raise ImportError(
             f"CHINCHON_SIMD={choice!r}: expected 'auto' or one of {', '.join(SIMD_PATHS)}"
         )
+    if implementation is reference:
+        return "python"
+    melds = importlib.import_module(f"{_CORE}.melds")
+    if choice in ("", "auto"):
+        melds.simd_use(melds.simd_best())
     elif choice not in melds.simd_paths():
         warnings.warn(
             f"chinchon: CHINCHON_SIMD={choice!r} is not supported on this machine (it runs "

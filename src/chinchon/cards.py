@@ -564,7 +564,10 @@ def as_hand(obj: HandLike, decks: int | None = None, *, max_cards: int | None = 
 
     A Hand passed with ``decks`` set to another value is re-validated for that value.
     """
-    if isinstance(obj, Hand) and (decks is None or decks == obj._decks):
+    if isinstance(obj, Hand) and (decks is None
+                                  or (type(decks) is int and decks == obj._decks)):
+        # (any other decks= is checked by Hand(): True and 1.0 equal 1, but are no
+        # number of decks)
         hand = obj
     else:
         hand = Hand(obj, decks=decks)

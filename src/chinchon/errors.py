@@ -82,7 +82,8 @@ class CardCountError(InvalidHandError):
 
 
 class BatchRowError(InvalidHandError):
-    """A bad row in a batch call; ``.row`` is its index."""
+    """A bad row in a batch call; ``.row`` is its index, or -1 when the fault is the
+    arrays' own (their shape, dtype or lengths), not a row's."""
 
     def __init__(self, message: str, row: int) -> None:
         super().__init__(message)

@@ -123,6 +123,30 @@ def test_rules_checks_name_the_problem(impl):
     assert impl.deadwood_batch(BATCH, threads=1).tolist() == [0]
 
 
+@pytest.mark.parametrize("impl", IMPLS, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("decks", [True, 1.0, np.True_, 2.0], ids=repr)
+def test_a_decks_that_equals_a_hands_own_is_still_checked(impl, decks):
+    """``decks=True`` (or 1.0, 2.0) equals a Hand's own 1 (2) but is no number of decks:
+    with card text it was refused, with a Hand taken (by both implementations for the
+    melds, by the native outlooks alone)."""
+    two = decks == 2  # then two-deck Hands, a card held twice
+    hand7 = chinchon.Hand("1o 1o 2o 3o 4o 5o 6o" if two else HAND7)
+    hand8 = chinchon.Hand("1o 1o 2o 3o 4o 5o 6o 12b" if two else HAND8)
+    calls = [lambda: impl.deadwood(hand7, decks=decks),
+             lambda: impl.best_melds(hand7, decks=decks),
+             lambda: impl.discard_hints(hand8, decks=decks),
+             lambda: impl.close_outcome(hand7, decks=decks),
+             lambda: impl.outlook(hand8, decks=decks),
+             lambda: impl.draw_outlook(hand7, chinchon.Card("12b"), decks=decks)]
+    for call in calls:
+        with pytest.raises(ChinchonError, match="decks must be 1, 2 or None, got "):
+            call()
+    # the same number as an int of any kind is fine
+    good = np.int64(2 if two else 1)
+    assert impl.deadwood(hand7, decks=good) == impl.deadwood(hand7)
+    assert impl.outlook(hand8, decks=good) == impl.outlook(hand8)
+
+
 def test_a_rule_set_name_has_one_place_to_be_looked_up():
     """Until Rules.preset exists a name is refused; once it does, check_rules asks it."""
     from chinchon import _args

@@ -341,8 +341,14 @@ def test_batch_errors(impl):
         impl.outlook_batch([good, good], [Hand("5o").mask, Hand("4c").mask])
     with pytest.raises(BatchRowError, match="row 0: no unseen card"):
         impl.outlook_batch([good], [0])
-    with pytest.raises(BatchRowError, match="shape"):
+    with pytest.raises(BatchRowError, match="shape") as whole:
         impl.outlook_batch([good, good], [Hand("5o").mask])
-    with pytest.raises(BatchRowError, match="row 0: card 8e is not in the 40-card deck"):
+    assert whole.value.row == -1  # the arrays, no row of them
+    # an eight in the unseen cards is said to be there, not in the hand
+    with pytest.raises(BatchRowError, match="row 0: unseen cards: card 8e is not in the "
+                                            "40-card deck"):
         impl.outlook_batch([good], [Hand("8e").mask], rules="conga")
+    with pytest.raises(BatchRowError, match="row 0: card 8e is not in the 40-card deck"):
+        impl.outlook_batch([Hand("1o 2o 3o 4c 4e 4b 12o 8e").mask], [Hand("5o").mask],
+                           rules="conga")
     assert impl.outlook_batch(np.zeros(0, np.uint64), np.zeros(0, np.uint64)).shape == (0, 8, 6)

@@ -194,3 +194,13 @@ def test_chinchon_simd_environment(native):
         assert f"CHINCHON_SIMD={missing[0]!r} is not supported" in run.stderr
     run = _run(code, CHINCHON_SIMD="scalar", CHINCHON_IMPLEMENTATION="python")
     assert run.stdout.split() == ["python"], run.stderr
+
+
+def test_an_unknown_chinchon_simd_fails_the_import_with_the_reference_too():
+    """The reference has no SIMD path, but a name no build knows is a mistake all the
+    same: it was taken without a word under CHINCHON_IMPLEMENTATION=python."""
+    code = "import chinchon; print(chinchon.simd())"
+    run = _run(code, CHINCHON_SIMD="bogus", CHINCHON_IMPLEMENTATION="python")
+    assert run.returncode != 0 and "CHINCHON_SIMD='bogus'" in run.stderr, run.stderr
+    run = _run(code, CHINCHON_SIMD="avx2", CHINCHON_IMPLEMENTATION="python")
+    assert run.returncode == 0 and run.stdout.split() == ["python"], run.stderr

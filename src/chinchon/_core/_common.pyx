@@ -336,8 +336,9 @@ cdef int hand_masks(object hand, object decks, cc_hand *h, int *hand_decks,
     cdef signed char bits[64]
     cdef type t = type(hand)
     if t is Hand:
-        if decks is not None and decks != read_slot(hand, _H_DECKS, "_decks"):
-            return -1
+        if decks is not None and (type(decks) is not int
+                                  or decks != read_slot(hand, _H_DECKS, "_decks")):
+            return -1  # True or 1.0 equal 1: as_hand's check refuses them by name
         h.once = read_slot(hand, _H_ONCE, "_once")
         h.twice = read_slot(hand, _H_TWICE, "_twice")
         hand_decks[0] = read_slot(hand, _H_DECKS, "_decks")
