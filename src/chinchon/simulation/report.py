@@ -133,7 +133,6 @@ def load_records(path: str, label: str = "") -> Run:
     pa = _pyarrow()
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
-
     import pyarrow.parquet as pq
 
     try:
@@ -216,7 +215,7 @@ def _is_seed(value: object) -> bool:
 
 def _is_run(value: object) -> bool:
     """The ``run`` of ``_chinchon.json``: an object of the run's engine (text), jobs (an
-    int) and seconds (a number), each of them optional."""
+    int >= 1) and seconds (a finite number >= 0), each of them optional."""
     if not isinstance(value, dict):
         return False
     seconds, jobs = value.get("seconds", 0.0), value.get("jobs", 1)
