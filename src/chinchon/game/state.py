@@ -10,9 +10,9 @@ time (:meth:`apply`), and can be saved and restored (:meth:`to_dict`).
 Every piece of card work (deadwood, hints, the table order of a hand, the settlement
 with lay-offs) is a call to the solver (:mod:`chinchon._backend`), native or pure.
 
-Decisions where the spec is silent (also in the README):
+Decisions where the rules are silent (docs/rules.md):
 
-- The deck count follows the table size at the start (one deck for 3-4 seats, two for
+- The deck count follows the table size at the start (one deck for 2-4 seats, two for
   5-6) and never changes, even when players are eliminated.
 - Randomness: the game's own generator, :class:`~chinchon.game.rng.Rng`
   (xoshiro256** seeded from ``seed`` through splitmix64; docs/rules.md#the-shuffle-and-the-generator). ``seed=None`` draws a fresh seed from the OS (never the clock) and
@@ -24,7 +24,7 @@ Decisions where the spec is silent (also in the README):
   (the same calls: ``randrange(n)``, ``shuffle``), so it continues as it would have.
 - The stock is reshuffled lazily: only when a player draws from an empty stock; the
   player may instead take the discard top. Stock and discard pile can never both be
-  empty at a draw: they always hold ``cards in play - 7 x players`` >= 20 cards together
+  empty at a draw: they always hold ``cards in play - 7 x players`` >= 12 cards together (40 cards, 4 players)
   at the start of a turn, and the discard pile is only emptied by a reshuffle in the
   middle of the drawing player's own turn. Were it to happen (it cannot with 2-6
   players), drawing from the empty stock is illegal.

@@ -27,7 +27,7 @@ other: every field is checked (type, range, the cards against the deck, the phas
 against the hands and the result) before anything is built, and anything wrong raises
 :class:`~chinchon.IllegalAction` naming the field.
 
-Decisions where the spec is silent (also in the README):
+Decisions where the rules are silent (docs/rules.md, "Where the rules are silent: the table"):
 
 - Disconnection does not stop the table: only the disconnected seat's own moves (its
   draw and discard, its rejoin) are refused until it is back. The host may still open
