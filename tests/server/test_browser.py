@@ -364,6 +364,8 @@ def _check_hand(d: Any, rules: chinchon.Rules) -> dict[str, Any]:
         assert node.find_element(By.CSS_SELECTOR, ".rank").text == face["rank"]
         assert face["suit"] in node.get_attribute("class").split("s-", 1)[1]
         assert node.get_attribute("title").startswith(face["name"])
+        # a screen reader's name: the suit too, not only the rank the card shows
+        assert node.accessible_name.startswith(face["name"]), node.accessible_name
     return view
 
 
@@ -440,4 +442,34 @@ def test_a_void_hand_shows_its_summary(dealt_server: tuple[Server, dict[str, str
     rows = d.find_elements(By.CSS_SELECTOR, "#settlement .srow")
     assert len(rows) == 3 and not d.find_elements(By.CSS_SELECTOR, "#settlement .minis")
     shot(d, "void-summary")
+    assert _page_errors(d) == []
+
+
+OFFERED_JS = """
+const shown = (id) => { const e = document.getElementById(id); return e && !e.hidden && !e.disabled; };
+return document.querySelectorAll('#table .clickable').length
+  + ['btn-ready', 'btn-rejoin', 'btn-discard', 'btn-close'].filter(shown).length;
+"""
+
+
+def test_a_window_whose_seat_another_took_offers_no_move(
+        dealt_server: tuple[Server, dict[str, str]], browser: Any) -> None:
+    """Two windows on one seat: the newer one plays it. The older one kept its moves lit
+    (the stock clickable at the seat's turn), and a click there only said 'Not
+    connected; trying again' from a window that never tries again."""
+    server, tables = dealt_server
+    table = tables["classic"]
+    d = browser
+    wait = _open_table(d, server, table)
+    wait.until(lambda d: d.execute_script(STATE_JS) in ("draw", "summary"))
+    assert d.execute_script(OFFERED_JS) > 0  # its turn, or the summary's ready
+    first = d.current_window_handle
+    d.switch_to.new_window("tab")  # the same browser: the seat's token is shared
+    d.get(f"{server.http}/?{table}#t={table}")
+    wait.until(lambda d: d.execute_script(STATE_JS) in ("draw", "summary"))
+    assert d.execute_script(OFFERED_JS) > 0
+    d.close()
+    d.switch_to.window(first)
+    wait.until(lambda d: d.execute_script(OFFERED_JS) == 0)
+    assert d.find_element(By.ID, "stock").get_attribute("disabled") is not None
     assert _page_errors(d) == []

@@ -70,6 +70,12 @@ function onMessage(msg) {
     case "replaced":
       state.replaced = true;
       toast("This seat is now open in another window. Reload this page to play here.", true);
+      if (state.view) {  // nothing here to click any more: the moves are the other window's
+        state.view = Object.assign({}, state.view, { hints: null, close_card: null,
+          can: { start: false, leave: false, draw: [], discard: false, close: false,
+                 rejoin: false, ready: false } });
+        renderTable();
+      }
       break;
     case "error":
       if (msg.code === "bad_token" || msg.code === "no_table") {

@@ -73,9 +73,12 @@ export function cardName(text) {
 // a full-size card; `tag` is "div" or "button"
 export function cardEl(text, tag = "div", extra = {}) {
   const f = face(text);
+  // its name for a screen reader: the suit is drawn, not written (a button's own text,
+  // "1" and its points, would be read without it)
   const node = el(tag, Object.assign({ class: `card s-${f.suit}`, "data-card": text,
-                                        title: f.name }, extra));
+                                        title: f.name, "aria-label": f.name }, extra));
   if (tag === "button") node.type = "button";
+  else node.setAttribute("role", "img");
   node.append(el("span", { class: "rank", text: f.rank }), pip(f.suit, "mini"), pip(f.suit, "pip"));
   if (f.figure) node.append(el("span", { class: "face", text: f.figure }));
   return node;
@@ -83,7 +86,8 @@ export function cardEl(text, tag = "div", extra = {}) {
 
 export function miniCard(text) {
   const f = face(text);
-  const node = el("span", { class: `mini-card s-${f.suit}`, title: f.name, "data-card": text });
+  const node = el("span", { class: `mini-card s-${f.suit}`, title: f.name, "data-card": text,
+                            role: "img", "aria-label": f.name });
   node.append(el("span", { class: "rank", text: f.rank }), pip(f.suit));
   return node;
 }

@@ -26,8 +26,8 @@ export const store = {
 // ------------------------------------------------------------------ the page's state
 export const state = {
   ws: null, welcome: null, view: null, lobby: [], table: null, seat: null,
-  selected: null, nextId: 1, retry: 0, showLast: false, replaced: false,
-  lobbyTimer: null, tick: null, prevHand: [],
+  selected: null, selectedAt: null, nextId: 1, retry: 0, showLast: false, replaced: false,
+  lobbyTimer: null, tick: null, prevHand: null,
 };
 
 export function send(msg) {

@@ -125,20 +125,32 @@ function renderHand(v) {
   const hand = $("hand");
   const hints = v.hints;
   const discarding = !!v.can.discard && !!hints;
-  if (!discarding) state.selected = null;
-  if (state.selected && !v.hand.includes(state.selected)) state.selected = null;
+  // the selection is a place in the hand (the cards in the order shown, v.hand's), so
+  // that one of two copies of a card (two decks) is chosen, not both
+  if (!discarding || v.hand[state.selectedAt] !== state.selected) {
+    state.selected = null;
+    state.selectedAt = null;
+  }
   let best = null;
   if (hints) best = Math.min(...Object.values(hints).map((h) => h.points));
-  // the card just drawn from the stock or the discard: the one not held before
-  const before = new Set(state.prevHand);
-  const drawn = v.can.discard ? v.hand.filter((c) => !before.has(c)) : [];
+  // the card just drawn from the stock or the discard: the copy not held before (none
+  // when the hand before is not known: a page just loaded)
+  const left = new Map();
+  for (const c of state.prevHand || v.hand) left.set(c, (left.get(c) || 0) + 1);
+  const isNew = v.hand.map((c) => {
+    const k = left.get(c) || 0;
+    left.set(c, k - 1);
+    return !!v.can.discard && k <= 0;
+  });
   state.prevHand = v.hand;
   const groups = v.arranged.melds.map((m) => ({ cards: m.cards, meld: m }));
   if (v.arranged.unmatched.length) groups.push({ cards: v.arranged.unmatched, meld: null });
+  let at = 0;
   hand.replaceChildren(...groups.map((grp) => el("div",
     { class: "group" + (grp.meld ? " meld" : ""), "data-label": grp.meld ? grp.meld.kind : "" },
     ...grp.cards.map((c) => {
-      const node = handCard(c, hints, best, discarding, drawn.includes(c));
+      const node = handCard(c, at, hints, best, discarding, isNew[at]);
+      at += 1;
       if (grp.meld && c === grp.meld.joker) node.title = jokerTitle(grp.meld);
       return node;
     }))));
@@ -162,14 +174,19 @@ function renderHand(v) {
   $("hand-note").textContent = note;
 }
 
-function handCard(c, hints, best, discarding, isNew) {
+function handCard(c, at, hints, best, discarding, isNew) {
   const node = cardEl(c, discarding ? "button" : "div");
   if (isNew) node.classList.add("new");
   if (discarding) {
     node.classList.add("clickable");
     node.addEventListener("click", () => {
-      state.selected = state.selected === c ? null : c;
+      const again = state.selectedAt === at;
+      state.selected = again ? null : c;
+      state.selectedAt = again ? null : at;
       renderHand(state.view);
+      // the hand is drawn anew: the keyboard's place stays on this card
+      const same = $("hand").querySelectorAll(".card")[at];
+      if (same) same.focus();
     });
     node.addEventListener("dblclick", () => send({ type: "discard", card: c }));
     const h = hints[c];
@@ -177,11 +194,13 @@ function handCard(c, hints, best, discarding, isNew) {
       const mark = h.close ? state.welcome.outcomes[h.close].mark : null;
       const cls = "left" + (mark ? " marked" : h.close ? " can-close" : h.points === best ? " best" : "");
       const label = mark || String(h.points);
+      const says = h.close ? `keeps ${h.points} points; you may close` : `keeps ${h.points} points`;
       node.append(el("span", { class: cls, "data-points": h.points, "data-close": h.close || "",
-                               title: h.close ? `keeps ${h.points} points; you may close` : `keeps ${h.points} points`,
-                               text: label }));
+                               title: says, text: label }));
+      node.setAttribute("aria-label", `${cardName(c)}, ${says}`);
     }
-    if (state.selected === c) node.classList.add("selected");
+    if (state.selectedAt === at) node.classList.add("selected");
+    node.setAttribute("aria-pressed", String(state.selectedAt === at));
   }
   return node;
 }
@@ -218,10 +237,13 @@ function renderSummary(v) {
     if (!parts.length) parts.push(el("span", { class: "muted", text: "—" }));
     const pts = last.points[seat];
     const out = last.eliminated.includes(seat);
+    // out at this hand, and back in since (a rejoin): its total is the one it came back at
+    const back = out && g.in_game[seat];
     return el("div", { class: "srow" + (pos === 0 && s ? " closer" : ""), "data-seat": seat },
       el("div", { class: "sname" }, seatName(v, seat) + (seat === v.you ? " (you)" : ""),
          el("small", { text: pos === 0 && s ? "closed" : "" }),
-         out ? el("span", { class: "out-tag", text: "out of the game" }) : null),
+         out ? el("span", { class: back ? "out-tag rejoined" : "out-tag",
+                            text: back ? "rejoined" : "out of the game" }) : null),
       el("div", { class: "cards" }, ...parts),
       el("div", { class: "pts" + (pts < 0 ? " neg" : "") }, (pts > 0 ? "+" : "") + pts,
          el("small", { text: `total ${g.totals[seat]}` })));
