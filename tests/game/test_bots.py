@@ -51,3 +51,27 @@ def test_greedy_discard_follows_the_draw_made_not_the_one_advised():
         fresh = GreedyBot(0).choose_discard(g.observe(seat), seat)
         assert (card, close) == fresh
     assert found >= 5
+
+
+def test_the_greedy_draw_inserts_the_top_card_in_bit_order_on_any_python():
+    """bisect's key= came with Python 3.10: on 3.9 the greedy bot's every draw with a
+    card on the pile raised a TypeError. Its stand-in gives bisect's own order."""
+    import random
+    import sys
+    from bisect import insort
+
+    from chinchon.bots import rule_based
+    from chinchon.cards import full_deck
+
+    rng = random.Random(5)
+    for _ in range(500):
+        deck = full_deck(rng.choice([1, 2]))
+        rng.shuffle(deck)
+        held, top = sorted(deck[:7], key=lambda c: c.index), deck[7]
+        mine = list(held)
+        rule_based._insort_by_index(mine, top)
+        assert [c.index for c in mine] == sorted(c.index for c in held + [top])
+        if sys.version_info >= (3, 10):
+            theirs = list(held)
+            insort(theirs, top, key=lambda c: c.index)
+            assert mine == theirs

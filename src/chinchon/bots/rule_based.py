@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from bisect import insort
+import sys
+from bisect import bisect_right, insort
 from operator import attrgetter
 from typing import Any, Optional
 
@@ -117,7 +118,7 @@ class GreedyBot(Bot):
         if top is None:
             return "stock"
         cards = obs.held(seat)
-        insort(cards, top, key=_index)
+        _insort(cards, top)
         rules = obs.rules
         hints = solver.discard_hints(cards, decks=obs.decks, rules=rules)
         best = _best_hint(hints, rules)
@@ -151,6 +152,21 @@ class GreedyBot(Bot):
 
 
 _index = attrgetter("index")
+
+
+
+def _insort_by_index(cards: list[Card], card: Card) -> None:
+    """``card`` into the sorted ``cards``, in bit order, on any Python (bisect takes
+    ``key=`` from Python 3.10: the greedy bot's draw raised a TypeError on 3.9)."""
+    cards.insert(bisect_right([c.index for c in cards], card.index), card)
+
+
+def _insort_key(cards: list[Card], card: Card) -> None:
+    """The same, by bisect's own key (Python 3.10 on)."""
+    insort(cards, card, key=_index)  # type: ignore[call-arg,unused-ignore]
+
+
+_insort = _insort_key if sys.version_info >= (3, 10) else _insort_by_index
 
 
 def _value(p: Any) -> float:
