@@ -21,7 +21,7 @@ import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Union
 
 from .bits import is_card_bit
 from .cards import CARD_AT, JOKER_BITS, LANE_MASK, Card, as_card, rank_of
@@ -432,6 +432,10 @@ class Rules:
 
 
 HOUSE_RULES = Rules()
+
+#: what a ``rules=`` argument takes: a Rules, a preset's name (``'conga'``), or None for
+#: the house rules
+RulesArg = Optional[Union[Rules, str]]
 """Preset ``'barajamos'`` (what it is: :data:`PRESET_DESCRIPTIONS`)."""
 
 CLASSIC_RULES = Rules(seven_run_wins=False)

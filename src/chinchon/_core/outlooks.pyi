@@ -13,12 +13,12 @@ from ..results import DrawOutlook, Outlook
 from ..rules import Rules
 
 def outlook(
-    hand8: HandLike, unseen: Any = None, *, decks: int | None = None, rules: Rules | None = None
+    hand8: HandLike, unseen: Any = None, *, decks: int | None = None, rules: Rules | str | None = None
 ) -> list[Outlook]: ...
 def draw_outlook(
     hand7: HandLike, top: Any, unseen: Any = None, *, decks: int | None = None,
-    rules: Rules | None = None
+    rules: Rules | str | None = None
 ) -> DrawOutlook: ...
 def outlook_batch(
-    masks: Any, unseen_masks: Any, *, threads: int | None = None, rules: Rules | None = None
+    masks: Any, unseen_masks: Any, *, threads: int | None = None, rules: Rules | str | None = None
 ) -> npt.NDArray[np.float64]: ...

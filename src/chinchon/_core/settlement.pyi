@@ -15,5 +15,5 @@ def settle(
     opponents: Iterable[HandLike] | Hand,
     *,
     decks: int | None = None,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
 ) -> Settlement: ...

@@ -55,7 +55,7 @@ from .._args import check_rules
 from ..cards import Card, Hand, as_card
 from ..errors import ChinchonError, IllegalAction, shown
 from ..results import Hint
-from ..rules import Rules
+from ..rules import Rules, RulesArg
 from .actions import Action, apply_action, legal_actions
 from .capture import (MAX_NAME_CHARS, MAX_SEED_BITS, MAX_TOTAL, OPTIONAL_STATE_KEYS, PHASES,
                       STATE_KEYS, state_dict)
@@ -85,7 +85,7 @@ class GameState:
     # ------------------------------------------------------------ construction
 
     def __init__(self, players: int, *, names: Optional[Sequence[str]] = None,
-                 seed: Optional[int] = None, rules: Optional[Rules] = None,
+                 seed: Optional[int] = None, rules: RulesArg = None,
                  deck: Optional[Sequence[CardLike]] = None, lead: Optional[int] = None,
                  _generator: str = GENERATOR) -> None:
         # _generator: internal, LEGACY_GENERATOR only to replay a log of before
@@ -506,7 +506,7 @@ class GameState:
                 f"totals {self._totals}>")
 
 
-def _checked_args(players: int, rules: Optional[Rules], seed: Optional[int],
+def _checked_args(players: int, rules: RulesArg, seed: Optional[int],
                   lead: Optional[int]) -> tuple[Rules, int]:
     """A new game's arguments checked, in this order (:class:`IllegalAction`): the seat
     count, the rules, the seed (drawn from the OS when None), the lead; the rules and

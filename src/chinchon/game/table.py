@@ -52,7 +52,7 @@ from typing import Any, Optional, Sequence, Union
 from .._args import read_once
 from ..cards import Card, as_card
 from ..errors import IllegalAction, shown
-from ..rules import Rules
+from ..rules import Rules, RulesArg
 from . import _checks as check
 from .actions import Action, Rejoin, apply_action
 from .capture import OPTIONAL_STATE_KEYS, STATE_KEYS, state_dict
@@ -117,7 +117,7 @@ class Game:
     MAX_LOG_EVENTS = 1_000_000
 
     def __init__(self, players: Union[int, Sequence[str]], *, seed: Optional[int] = None,
-                 rules: Optional[Rules] = None, deck: Optional[Sequence[CardLike]] = None,
+                 rules: RulesArg = None, deck: Optional[Sequence[CardLike]] = None,
                  lead: Optional[int] = None, _generator: str = GENERATOR) -> None:
         # _generator: internal, for replaying a log of before xoshiro256** (replay)
         if isinstance(players, bool):

@@ -25,7 +25,7 @@ from .._args import check_rules, check_threads, hand_for, normalize_batch, row_e
 from ..cards import (CARD_AT, Card, Hand, HandLike, card_index, coerce_cards, lane_of,
                      mask_to_cards, rank_of)
 from ..results import OUTCOMES, Arrangement, Hint, Meld
-from ..rules import HOUSE_RULES, Rules, SolverRules
+from ..rules import HOUSE_RULES, Rules, RulesArg, SolverRules
 
 __all__ = [
     "deadwood",
@@ -224,7 +224,7 @@ def to_meld(m: CandidateMeld) -> Meld:
 
 
 def deadwood(hand: HandLike, *, decks: Optional[int] = None,
-             rules: Optional[Rules] = None) -> int:
+             rules: RulesArg = None) -> int:
     """Optimal deadwood (points left in no meld) of a hand of at most 8 cards."""
     rules = check_rules(rules)
     h = hand_for(hand, decks, rules, max_cards=8)
@@ -232,7 +232,7 @@ def deadwood(hand: HandLike, *, decks: Optional[int] = None,
 
 
 def best_melds(hand: HandLike, *, decks: Optional[int] = None,
-               rules: Optional[Rules] = None) -> Arrangement:
+               rules: RulesArg = None) -> Arrangement:
     """An optimal arrangement of a hand of at most 8 cards (docs/rules.md#which-arrangement-is-reported tie-break);
     each meld says which card is its joker and what it stands for."""
     rules = check_rules(rules)
@@ -261,7 +261,7 @@ def outcome_code(indices: Sequence[int], points: int, view: SolverView) -> int:
 
 
 def close_outcome(hand: HandLike, *, decks: Optional[int] = None,
-                  rules: Optional[Rules] = None) -> Optional[str]:
+                  rules: RulesArg = None) -> Optional[str]:
     """What closing with these 7 cards would be: None (not allowed), 'normal',
     'minus_ten', 'chinchon' or 'joker_chinchon'."""
     rules = check_rules(rules)
@@ -272,7 +272,7 @@ def close_outcome(hand: HandLike, *, decks: Optional[int] = None,
 
 
 def discard_hints(hand8: HandLike, *, decks: Optional[int] = None,
-                  rules: Optional[Rules] = None) -> list[Hint]:
+                  rules: RulesArg = None) -> list[Hint]:
     """One Hint per card held: the deadwood of the 7 cards left if it is discarded and
     whether (and how) those 7 could close. Cards in the order given (a Hand: ascending).
     A joker is listed like any card."""
@@ -302,7 +302,7 @@ def _rows(arr: np.ndarray, decks: int) -> Iterable[tuple[int, int]]:
 
 
 def deadwood_batch(masks: Any, *, threads: Optional[int] = None,
-                   rules: Optional[Rules] = None) -> np.ndarray:
+                   rules: RulesArg = None) -> np.ndarray:
     """Deadwood of each row (0-8 cards) of a batch in the public encoding:
     shape (n,) single deck, (n, 2) double deck. Returns shape (n,) of dtype
     ``rules.solver.score_dtype``: uint8 while every score the rules allow fits a byte
@@ -321,7 +321,7 @@ def deadwood_batch(masks: Any, *, threads: Optional[int] = None,
 
 
 def hints_batch(masks: Any, *, threads: Optional[int] = None,
-                rules: Optional[Rules] = None) -> np.ndarray:
+                rules: RulesArg = None) -> np.ndarray:
     """For each 8-card row: the deadwood after discarding each held card, in ascending
     card order (a double-deck copy listed twice). Returns shape (n, 8) of dtype
     ``rules.solver.score_dtype`` (see :func:`deadwood_batch`)."""

@@ -29,7 +29,7 @@ from .._args import (
 )
 from ..cards import Hand, HandLike, coerce_cards, mask_to_cards
 from ..results import OUTCOMES, DrawOutlook, Outlook, prospect_of
-from ..rules import Rules
+from ..rules import RulesArg
 from .melds import SolverView, arrangement, solver_view, outcome_code
 
 __all__ = ["outlook", "draw_outlook", "outlook_batch", "OUTLOOK_COLUMNS", "BETTER_CLOSE"]
@@ -87,7 +87,7 @@ def _unseen_counter(once: int, twice: int) -> Counter[int]:
 
 
 def outlook(hand8: HandLike, unseen: Any = None, *, decks: Optional[int] = None,
-            rules: Optional[Rules] = None) -> list[Outlook]:
+            rules: RulesArg = None) -> list[Outlook]:
     """For each card of an 8-card hand (the order of :func:`discard_hints`): the points
     its discard leaves now, and the next draw's expected best points and chances of a
     close (:class:`~chinchon.results.Outlook`). The next card is drawn uniformly from
@@ -112,7 +112,7 @@ def outlook(hand8: HandLike, unseen: Any = None, *, decks: Optional[int] = None,
 
 
 def draw_outlook(hand7: HandLike, top: Any, unseen: Any = None, *,
-                 decks: Optional[int] = None, rules: Optional[Rules] = None) -> DrawOutlook:
+                 decks: Optional[int] = None, rules: RulesArg = None) -> DrawOutlook:
     """The value of taking the discard pile's ``top`` card vs drawing from the stock,
     for a 7-card hand, by the measure of :func:`outlook`: the best discard of the 8 cards
     then (fewest points, then the better close). Taking is certain; the stock is a
@@ -130,7 +130,7 @@ def draw_outlook(hand7: HandLike, top: Any, unseen: Any = None, *,
 
 
 def outlook_batch(masks: Any, unseen_masks: Any, *, threads: Optional[int] = None,
-                  rules: Optional[Rules] = None) -> np.ndarray:
+                  rules: RulesArg = None) -> np.ndarray:
     """The outlook of each 8-card row of ``masks`` against the unseen cards of the same
     row of ``unseen_masks`` (same shape: (n,) one deck, (n, 2) two), each held card in
     ascending card order (a copy held twice listed twice). Returns float64 of shape

@@ -25,7 +25,7 @@ from typing import Any, Optional, cast
 from .._args import cannot_close_error, prepare_settle
 from ..cards import HandLike, card_index, lane_of, mask_to_cards, rank_of
 from ..results import OUTCOMES, Settlement, build_settlement
-from ..rules import Rules
+from ..rules import RulesArg
 from .melds import (
     CandidateMeld,
     SolverView,
@@ -219,7 +219,7 @@ def best_plan(hand: Sequence[int], table: Sequence[_TableMeld], view: SolverView
 
 
 def settle(closer7: HandLike, opponents: Any, *, decks: Optional[int] = None,
-           rules: Optional[Rules] = None) -> Settlement:
+           rules: RulesArg = None) -> Settlement:
     """Settle a closed hand (docs/rules.md#laying-off, #laying-off-with-jokers): the closer's 7 kept cards and the opponents'
     7-card hands in play order (1 to 5). Each opponent melds and lays off optimally
     for themselves given the table the earlier players left; ties by docs/rules.md#which-plan-is-reported.
