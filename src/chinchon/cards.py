@@ -357,7 +357,8 @@ def check_decks(decks: object) -> int | None:
     """``decks`` as 1, 2 or None (infer); the one check of every ``decks=`` argument."""
     if decks is None:
         return None
-    if not isinstance(decks, bool):
+    # a bool is no number of decks, numpy's neither (numpy 1 gives it an index)
+    if not isinstance(decks, bool) and getattr(getattr(decks, "dtype", None), "kind", "") != "b":
         try:
             value = _as_index(decks)  # type: ignore[arg-type]  # any integer type, numpy too
         except TypeError:
