@@ -15,7 +15,12 @@ Nothing else in the package imports this subpackage, PettingZoo or Gymnasium.
 
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
+    import pettingzoo  # noqa: F401 - the AEC environment's
+except ImportError as exc:  # the extra is missing: say which, not the module's name alone
+    raise ImportError(f"chinchon.rl needs the rl extra (PettingZoo and Gymnasium): pip "
+                      f"install 'chinchon[rl]' ({exc})") from exc
 
 from . import encoding
 from .aec import REWARDS, env, raw_env
