@@ -50,8 +50,9 @@ from operator import attrgetter
 from typing import Any, Optional, Sequence, Union
 
 from .._args import read_once
-from ..cards import Card, as_card
+from ..cards import Card, Hand, as_card
 from ..errors import IllegalAction, shown
+from ..results import Hint
 from ..rules import Rules, RulesArg
 from . import _checks as check
 from .actions import Action, Rejoin, apply_action
@@ -186,11 +187,11 @@ class Game:
         """As :meth:`GameState.held <chinchon.game.state.GameState.held>`."""
         return self._state.held(seat)
 
-    def unseen(self, seat: int) -> Any:
+    def unseen(self, seat: int) -> Hand:
         """As :meth:`GameState.unseen <chinchon.game.state.GameState.unseen>`."""
         return self._state.unseen(seat)
 
-    def hints(self) -> list[Any]:
+    def hints(self) -> list[Hint]:
         """As :meth:`GameState.hints <chinchon.game.state.GameState.hints>`."""
         return self._state.hints()
 
