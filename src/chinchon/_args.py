@@ -200,15 +200,16 @@ def row_status(once: int, twice: int, exact: Optional[int],
     return "CC_OK"
 
 
-def row_error(status: str, row: int, once: int = 0) -> BatchRowError:
+def row_error(status: str, row: int, once: int = 0, of: str = "") -> BatchRowError:
     """The exception for a bad batch row, the same for both implementations. For
-    ``CC_ERR_NOT_IN_DECK``, ``once`` (the row's once mask) names the card."""
+    ``CC_ERR_NOT_IN_DECK``, ``once`` (the row's once mask) names the card; ``of`` says
+    which of the row's masks is at fault (``"unseen cards: "``), after the row."""
     if status == "CC_ERR_NOT_IN_DECK" and once & _EIGHTS_NINES:
         bad = once & _EIGHTS_NINES
         card = CARD_AT[(bad & -bad).bit_length() - 1]
-        return BatchRowError(f"row {row}: card {card} is not in the 40-card deck of these "
-                             "rules (no eights or nines)", row)
-    return BatchRowError(f"row {row}: {status_error(status)}", row)
+        return BatchRowError(f"row {row}: {of}card {card} is not in the 40-card deck of "
+                             "these rules (no eights or nines)", row)
+    return BatchRowError(f"row {row}: {of}{status_error(status)}", row)
 
 
 # ---------------------------------------------------------------- settle
@@ -487,10 +488,6 @@ def unseen_row_status(once: int, twice: int, u_once: int, u_twice: int, decks: i
 
 def unseen_row_error(status: str, row: int, u_once: int) -> BatchRowError:
     """The exception of a bad unseen row (both implementations)."""
-    if status == "CC_ERR_NOT_IN_DECK":  # "row 3: unseen cards: card 8o is not ..."
-        error = row_error(status, row, u_once)
-        prefix = f"row {row}: "
-        return BatchRowError(f"{prefix}unseen cards: {str(error)[len(prefix):]}", row)
     if status == "CC_ERR_CARD_COUNT":
         return BatchRowError(f"row {row}: no unseen card", row)
-    return BatchRowError(f"row {row}: unseen cards: {status_error(status)}", row)
+    return row_error(status, row, u_once, of="unseen cards: ")

@@ -24,6 +24,7 @@ from typing import Any, Callable, Optional
 from .._version import __version__
 from ..errors import RecordsError, shown
 from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
+from ..game.records import RESULT_STATUSES
 from ..results import HAND_OUTCOMES
 from ..rules import Rules
 from .plot import KINDS, differences, figure
@@ -146,11 +147,6 @@ def load_records(path: str, label: str = "") -> Run:
         table = ds.dataset(str(folder), format="parquet").to_table()
     except (OSError, pa.ArrowException) as exc:
         raise RecordsError(f"records: {shown_path} cannot be read: {exc}") from None
-    missing = [c for c in COLUMNS if c not in table.column_names]
-    if missing:
-        raise RecordsError(f"records: {shown_path} lacks the column(s) {', '.join(missing)}: "
-                           f"records of another version of chinchon (this one is "
-                           f"{__version__}); run the simulation again with it")
 
     def distinct(column: str) -> list[Any]:
         return sorted(pc.unique(table.column(column)).to_pylist(), key=str)
@@ -266,8 +262,9 @@ def _check_meta(meta: dict[str, Any], shown_path: str) -> None:
         raise RecordsError(f"{where}: 'rules' holds no valid rules: {exc}") from None
 
 
-#: a game's status in the records (``GameRecord.status``)
-STATUSES = ("won", "draw", "cancelled", "stalled")
+#: a game's status in the records (``GameRecord.status``): a finished game's, or
+#: ``'stalled'`` (stopped by ``max_turns`` or ``MAX_HANDS``)
+STATUSES = RESULT_STATUSES + ("stalled",)
 
 
 def _check_rows(table: Any, players: int, shown_path: str) -> None:
