@@ -402,6 +402,11 @@ def test_every_preset_shows_its_melds_jokers_included(
     close = d.find_element(By.ID, "btn-close")
     assert "lit" in close.get_attribute("class")
     assert close.get_attribute("data-card") == view["close_card"]
+    # the prompt names the card the button closes with (not "you can close" with any)
+    named = close.text.removeprefix("Close with ")
+    assert named != close.text
+    assert d.find_element(By.ID, "prompt").text == (
+        f"You can close with the {named}, or choose a card to discard.")
     shot(d, f"preset-{preset}-discard")
 
     # it closes: the summary lays out every player's melds as the server sent them

@@ -113,7 +113,9 @@ function renderPrompt(v) {
     text = g.discard_top ? `Your turn: draw from the stock or take the ${cardName(g.discard_top)}.`
                          : "Your turn: draw from the stock.";
   } else if (g && g.phase === "discard" && g.turn === v.you) {
-    text = v.can.close ? "You can close! Pick a card, or discard one." : "Choose a card to discard.";
+    // the card the Close button offers; another card chosen may not close
+    text = v.can.close && v.close_card ? `You can close with the ${cardName(v.close_card)}, or choose a card to discard.`
+                                       : "Choose a card to discard.";
   } else if (g && g.turn !== null && g.turn !== undefined) {
     text = `${seatName(v, g.turn)} is playing…`;
   }
