@@ -377,7 +377,8 @@ class TableMeld:
 @dataclass(frozen=True)
 class CloserResult(Arrangement):
     """The closer's side of a settlement: their arrangement, with ``points`` the hand
-    points (the deadwood, ``-minus_ten`` on minus ten, 0 on chinchón)."""
+    points (the deadwood, ``-minus_ten`` on minus ten, ``-joker_chinchon`` on a joker
+    chinchón, 0 on chinchón)."""
 
 
 @_slotted

@@ -189,8 +189,9 @@ class ExpertBot(Bot):
       (``outlook``); ties: fewer points now, then the card worth more, then the first in
       ascending card order.
     - **Close** (when the rules allow it this turn): at once with a chinchón, a joker
-      chinchón or a minus ten. With only a normal close it waits -- discards by the
-      outlook without closing -- when some discard keeps 7 cards that may still close
+      chinchón or a minus ten. With only a normal close it waits -- discards, without
+      closing, the card whose 7 kept have the best chance of a minus ten or a chinchón
+      (ties: fewer points) -- when some discard keeps 7 cards that may still close
       and bring a minus ten or a chinchón on the next draw with a chance of at least
       :attr:`WAIT_FOR`; else it closes with the fewest points.
     - **Deadlocks**: once a hand has lasted :data:`STALE_TURNS` of its discards, with

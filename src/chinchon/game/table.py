@@ -101,7 +101,8 @@ class Game:
     ``seed``: seeds the game's own generator (first lead, shuffles): xoshiro256**
     through splitmix64 (:mod:`chinchon.game.rng`, docs/rules.md#the-shuffle-and-the-generator).
     ``rules``: a :class:`~chinchon.Rules` (house rules by default).
-    ``deck``: the exact order to deal the first hand from (48 or 96 cards, text or
+    ``deck``: the exact order to deal the first hand from (every card of the rules' deck,
+    once or twice: 48 or 96 under the house rules, 40 or 80 under conga; text or
     ``Card``); otherwise the game shuffles. ``lead``: the seat that leads the first hand;
     otherwise drawn from the seed.
 

@@ -224,8 +224,8 @@ def settle(closer7: HandLike, opponents: Any, *, decks: Optional[int] = None,
     7-card hands in play order (1 to 5). Each opponent melds and lays off optimally
     for themselves given the table the earlier players left; ties by docs/rules.md#which-plan-is-reported.
 
-    ``decks=None``: 2 if a card appears twice across the hands or there are 5+
-    players, else 1. Raises :class:`CannotCloseError` when the closer's deadwood is over
+    ``decks=None``: 2 if a card appears twice across the hands, a ``Hand`` argument
+    says two decks or there are 5+ players, else 1. Raises :class:`CannotCloseError` when the closer's deadwood is over
     ``rules.close_limit``, :class:`DuplicateCardError`, :class:`InvalidHandError` and
     :class:`CardCountError` for impossible deals (all are ``ValueError``).
     """

@@ -100,7 +100,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
     ``reset(seed=..., options={"deck": [...], "lead": seat})``: ``seed`` is the game's
     (the game is ``Game(players, seed=seed, rules=rules)``'s); without one, the seed is
     drawn from a generator seeded by the last seed given (or the OS). ``deck`` stacks
-    the first hand (48 or 96 cards, text or ``Card``; the rules' deck), ``lead`` picks
+    the first hand (every card of the rules' deck, once or twice: 48 or 96 under the
+    house rules; text or ``Card``), ``lead`` picks
     the first lead. Other keys of ``options`` are ignored.
     """
 

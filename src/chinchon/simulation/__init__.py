@@ -12,7 +12,8 @@ chunk size. ``records=PATH`` also writes one Parquet row per game (:mod:`.record
 Endless hands: the rules have no turn limit, and two bots can keep throwing away what
 the other needs. So that a simulation always finishes, a game whose hand reaches
 ``max_turns`` turns (default 1000, about 40 times the usual hand) is abandoned and
-counted as **stalled**: no winner, not a draw, kept out of the win counts. The game's
+counted as **stalled**: no winner, not a draw, kept out of the win counts (as is a
+game still going after ``MAX_HANDS`` (10,000) hands). The game's
 rules are not changed; this is a property of the simulator only.
 """
 
