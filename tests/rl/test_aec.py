@@ -19,6 +19,7 @@ import chinchon.rl as rl  # noqa: E402
 from chinchon import ActionNotAllowed, ChinchonError, Game, IllegalAction, Rules  # noqa: E402
 from chinchon.bots import GreedyBot, make_bot  # noqa: E402
 from chinchon.cards import full_deck  # noqa: E402
+from chinchon.game.actions import Discard, Draw, NextHand, Rejoin  # noqa: E402
 from chinchon.game.observation import Observation  # noqa: E402
 from chinchon.rl import encoding as E  # noqa: E402
 
@@ -316,6 +317,7 @@ def test_a_refused_reset_without_a_seed_draws_none():
 @pytest.mark.parametrize("kwargs", [
     {"players": 1}, {"players": 7}, {"players": True}, {"rules": "nope"},
     {"reward": "points"}, {"max_turns": 0}, {"illegal_action_penalty": float("nan")},
+    {"illegal_action_penalty": 10**400},
     {"render_mode": "rgb_array"},
 ])
 def test_bad_arguments(kwargs):
@@ -342,6 +344,24 @@ def test_action_numbers():
     assert rl.action_of(("rejoin", 2)) == 130 and rl.action_of(False) == 131
     assert rl.action_name(64 + 28) == "close with *2" and rl.action_name(11) == "discard 12o"
     assert (E.OBS_LOW <= E.OBS_HIGH).all()
+    assert rl.action_of(Draw("discard")) == 129 and rl.action_of(Rejoin(1)) == 130
+    assert rl.action_of(Discard("7c", True)) == 64 + 22 and rl.action_of(("7c", False)) == 22
+    assert rl.action_of("stock") == 128 and rl.action_of(True) == 130
+
+
+@pytest.mark.parametrize("move, match", [
+    (NextHand(), "NextHand.*no seat's decision"), (("draw", "bogus"), "a draw is"),
+    ("bogus", "a bot's draw is"), (5, "no action number for 5"), (None, "for None"),
+    ((), r"for \(\)"), (("discard",), r"for \('discard',\)"),
+    (("discard", 5), "must be a Card"), (("bogus", False), "unknown card 'bogus'"),
+    (("discard", "8z", True), "unknown card '8z'"),
+])
+def test_a_move_without_an_action_number_is_named(move, match):
+    """Every move of Game.legal_actions has a number but NextHand, which no seat
+    decides; anything else is named (it was read as a take from the pile, a card's
+    text or an index error)."""
+    with pytest.raises(ChinchonError, match=match):
+        rl.action_of(move)
 
 
 @pytest.mark.parametrize("rules, most", [

@@ -78,8 +78,17 @@ def test_illegal_actions():
     strict.step(E.DRAW_STOCK)
 
 
+def test_a_step_before_reset_says_so():
+    env = rl.ChinchonEnv(players=2)
+    with pytest.raises(IllegalAction, match=r"step\(\) before reset\(\)"):
+        env.step(E.DRAW_STOCK)
+    env.reset(seed=1)
+    env.step(E.DRAW_STOCK)
+
+
 @pytest.mark.parametrize("kwargs", [{"opponents": "nobody"}, {"opponents": ["greedy"] * 3},
-                                    {"seat": 2}, {"players": 9}])
+                                    {"seat": 2}, {"players": 9},
+                                    {"illegal_action_penalty": 10**400}])
 def test_bad_arguments(kwargs):
     with pytest.raises(ValueError):
         rl.ChinchonEnv(**kwargs)

@@ -266,6 +266,16 @@ def test_bad_arguments_get_a_clear_error():
         rl.VectorEnv(2, opponents="search:0")
     with pytest.raises(ChinchonError, match="threads"):
         rl.VectorEnv(2, threads=0)
+    # past a C int or the pool's 64 threads, past what numpy can shape: named, not an
+    # OverflowError from the conversion
+    with pytest.raises(ChinchonError, match=r"threads must be an int 1\.\.64, got 65"):
+        rl.VectorEnv(2, threads=65)
+    with pytest.raises(ChinchonError, match="threads must be"):
+        rl.VectorEnv(2, threads=2**31)
+    with pytest.raises(ChinchonError, match=r"num_envs must be an int 1\.\.16777216"):
+        rl.VectorEnv(10**20)
+    with pytest.raises(ChinchonError, match="illegal_action_penalty"):
+        rl.VectorEnv(2, illegal_action_penalty=10**400)
     with pytest.raises(ChinchonError, match="seat"):
         rl.VectorEnv(2, seat=2)
     for copy in ("no", 0, None):
@@ -287,6 +297,22 @@ def test_bad_arguments_get_a_clear_error():
     env.reset(seed=1, options={"reset_mask": np.array([True, False])})
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_table_never_reset_is_named_and_nothing_moves(threads):
+    """A first reset whose mask leaves a table out: step and random_actions are refused
+    naming it, before any table moves (table 0 stepped, then the never-started table
+    failed in C with an error naming neither); a reset of that table then plays on."""
+    env = rl.VectorEnv(2, illegal_action_penalty=None, threads=threads)
+    obs, _ = env.reset(seed=5, options={"reset_mask": np.array([True, False])})
+    mask = env.action_masks()
+    for call in (lambda: env.random_actions(seed=0),
+                 lambda: env.step(np.array([rl.encoding.DRAW_STOCK] * 2))):
+        with pytest.raises(IllegalAction, match=r"table\(s\) 1 never started"):
+            call()
+    np.testing.assert_array_equal(env.action_masks(), mask)  # table 0 did not move
+    env.reset(seed=6, options={"reset_mask": np.array([False, True])})
+    again, *_ = env.step(env.random_actions(seed=0))
+    assert not np.array_equal(again[0], obs[0])  # table 0's draw, where it was left
 def test_any_seed_of_the_games_and_the_random_actions_of_a_seeded_reset():
     """Seeds of either sign and up to 256 bits, as the games and Gymnasium's vector env
     take them (a negative one, or one over 2**255, was refused); a seeded reset seeds
@@ -295,7 +321,9 @@ def test_any_seed_of_the_games_and_the_random_actions_of_a_seeded_reset():
         vec, ref = _pair(4, 2)
         _same_trajectory(vec, ref, 60, seed=seed)  # equal at every step
     twins = [rl.VectorEnv(4), rl.VectorEnv(4)]
-    for env in twins:
+    for k, env in enumerate(twins):  # the same tables, their random actions apart
+        env.reset(seed=10)
+        env.random_actions(seed=k)
         env.reset(seed=3, options={"reset_mask": np.array([False, True, True, False])})
     np.testing.assert_array_equal(twins[0].random_actions(), twins[1].random_actions())
     np.testing.assert_array_equal(twins[0].random_actions(seed=-1),

@@ -78,9 +78,16 @@ def check_env_args(players: object, reward: object, max_turns: object,
     if illegal_action_penalty is not None and (
             isinstance(illegal_action_penalty, bool)
             or not isinstance(illegal_action_penalty, (int, float))
-            or not math.isfinite(illegal_action_penalty)):
+            or not _finite(illegal_action_penalty)):
         raise ChinchonError(f"illegal_action_penalty must be a finite number or None, "
                             f"got {shown(illegal_action_penalty)}")
+
+
+def _finite(x: float) -> bool:
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an int past a float's range
+        return False
 
 
 # N801: PettingZoo's name for the unwrapped environment; AECEnv is untyped (Any)

@@ -31,6 +31,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ..cards import CARD_AT, Card
+from ..errors import ChinchonError, shown
 from ..game.observation import Observation
 from ..rules import MAX_CARD_POINTS, MAX_JOKER_POINTS, Rules
 
@@ -150,25 +151,58 @@ def action_of(move: Any) -> int:
     <chinchon.Game.legal_actions>` or of a bot: ``('draw', 'stock')``, ``('draw',
     'discard')``, ``('discard', card, close)``, ``('rejoin', seat)``; ``'stock'`` and
     ``'discard'`` (a bot's draw), ``(card, close)`` (a bot's discard), ``True`` /
-    ``False`` (a bot's rejoin answer)."""
+    ``False`` (a bot's rejoin answer). Anything else, ``NextHand`` included (the
+    environments deal the next hand themselves: it is no seat's decision), is a
+    :class:`~chinchon.ChinchonError` naming it."""
     if move is True:
         return REJOIN
     if move is False:
         return STAY_OUT
     if isinstance(move, str):
-        return DRAW_STOCK if move == "stock" else DRAW_DISCARD
+        if move in _SOURCES:
+            return _SOURCES[move]
+        raise _no_action(move, "a bot's draw is 'stock' or 'discard'")
+    if not isinstance(move, (tuple, list)) or not move:
+        raise _no_action(move)
     kind = move[0]
     if kind == "draw":
-        return DRAW_STOCK if move[1] == "stock" else DRAW_DISCARD
-    if kind == "discard":
-        card = Card.parse(move[1]) if isinstance(move[1], str) else move[1]
-        return (CLOSE if len(move) > 2 and move[2] else DISCARD) + card.index
-    if kind == "rejoin":
+        if len(move) == 2 and isinstance(move[1], str) and move[1] in _SOURCES:
+            return _SOURCES[move[1]]
+        raise _no_action(move, "a draw is ('draw', 'stock') or ('draw', 'discard')")
+    if kind == "discard" and len(move) in (2, 3):
+        close = len(move) == 3 and move[2]
+        return (CLOSE if close else DISCARD) + _card_of(move, move[1]).index
+    if kind == "rejoin" and len(move) == 2:
         return REJOIN
-    if isinstance(kind, (Card, str)):  # a bot's (card, close)
-        card = Card.parse(kind) if isinstance(kind, str) else kind
-        return (CLOSE if move[1] else DISCARD) + card.index
-    raise ValueError(f"no action number for {move!r}")
+    if kind == "next_hand":
+        raise _no_action(move, "dealing the next hand is no seat's decision (a seat that "
+                               "stays out: action_of(False))")
+    if isinstance(kind, Card) or (isinstance(kind, str) and kind not in _KINDS):
+        if len(move) == 2:  # a bot's (card, close)
+            return (CLOSE if move[1] else DISCARD) + _card_of(move, kind).index
+    raise _no_action(move)
+
+
+_SOURCES = {"stock": DRAW_STOCK, "discard": DRAW_DISCARD}
+_KINDS = ("draw", "discard", "rejoin", "next_hand")
+
+
+def _no_action(move: Any, why: str = "") -> ChinchonError:
+    return ChinchonError(f"no action number for {shown(move)}" + (f": {why}" if why else
+                         ": the moves are ('draw', source), ('discard', card, close), "
+                         "('rejoin', seat), a bot's 'stock' / 'discard', (card, close), "
+                         "True or False"))
+
+
+def _card_of(move: Any, card: Any) -> Card:
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        try:
+            return Card.parse(card)
+        except ChinchonError as e:
+            raise _no_action(move, str(e)) from None
+    raise _no_action(move, f"the card must be a Card or its text, got {shown(card)}")
 
 
 # the flat source vector of a table (absolute seats)

@@ -99,6 +99,7 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
         self._agent = self._aec.possible_agents[seat]
         self._bots: list[Optional[Bot]] = []
         self._done = True
+        self._started = False
         self._base: Optional[int] = None
         self._game = 0
 
@@ -141,6 +142,7 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
         self._base, self._game = base, game
         while True:
             self._done = False
+            self._started = True
             self._play_bots()
             _, terminated, truncated = self._result()
             if not (terminated or truncated):
@@ -162,6 +164,8 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
         self._bots = bots
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if not self._started:
+            raise IllegalAction("step() before reset(): call reset() first")
         if self._done:
             raise IllegalAction("step() after the end of the game: call reset() to play "
                                 "another")

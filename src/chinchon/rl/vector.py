@@ -45,6 +45,11 @@ def _decks(players: int) -> int:
     return 2 if players >= 5 else 1
 
 
+#: the most tables one env holds (each about 18 kB with its buffers) and the most
+#: threads (the calling one and 63 workers: the C pool's own limit)
+MAX_NUM_ENVS = 1 << 24
+MAX_THREADS = 64
+
 #: the stream of a table set's random actions seeded by ``reset(seed=s)``: another
 #: generator than any table's of ``s`` (and than ``random_actions(seed=s)``'s)
 _SAMPLE_STREAM = 0x73616D706C65  # "sample"
@@ -95,13 +100,17 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                                 "(this install runs CHINCHON_IMPLEMENTATION=python or has "
                                 "no compiled core); use gymnasium.vector.SyncVectorEnv "
                                 "over chinchon/Chinchon-v0 instead")
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ChinchonError(f"num_envs must be a positive int, got {shown(num_envs)}")
+        if (isinstance(num_envs, bool) or not isinstance(num_envs, int)
+                or not 1 <= num_envs <= MAX_NUM_ENVS):
+            raise ChinchonError(f"num_envs must be an int 1..{MAX_NUM_ENVS}, got "
+                                f"{shown(num_envs)}")
         check_env_args(players, reward, max_turns, illegal_action_penalty,
                        max_turns_below=2**64)  # the C tables count turns in a uint64
         names = check_opponents(players, seat, opponents)
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            raise ChinchonError(f"threads must be a positive int, got {shown(threads)}")
+        if (isinstance(threads, bool) or not isinstance(threads, int)
+                or not 1 <= threads <= MAX_THREADS):
+            raise ChinchonError(f"threads must be an int 1..{MAX_THREADS}, got "
+                                f"{shown(threads)}")
         if not isinstance(copy, (bool, np.bool_)):
             raise ChinchonError(f"copy must be a bool, got {shown(copy)}")
         self.rules = check_rules(rules)
@@ -143,7 +152,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._sampled = np.zeros(n, np.int64)
         self._tables.seed_sample(random.SystemRandom().randrange(2**63))
         self._seeded = [False] * n
-        self._started = False
+        self._started = False  # every table reset once
         self._views = tuple(self._read_only(a) for a in (
             self._obs, self._rewards, self._terminated.view(np.bool_),
             self._truncated.view(np.bool_)))
@@ -206,7 +215,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._rewards[which] = 0.0
         self._terminated[which] = 0
         self._truncated[which] = 0
-        self._started = True
+        self._started = all(self._seeded)
         obs = self._obs.copy() if self.copy else self._views[0]
         return obs, self._info(False)
 
@@ -214,7 +223,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                                           dict[str, Any]]:
         """Step every table with its action (an int array of shape ``(num_envs,)``)."""
         if not self._started:
-            raise IllegalAction("step() before reset(): call reset() first")
+            raise self._not_started("step()")
         acts, given = self._checked(actions)
         tables = self._tables
         if self.illegal_action_penalty is None:
@@ -277,12 +286,21 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         last ``reset(seed=...)`` (or the OS). A new array unless ``copy=False`` (then
         a buffer the next call overwrites)."""
         if not self._started:
-            raise IllegalAction("random_actions() before reset(): call reset() first")
+            raise self._not_started("random_actions()")
         if seed is not None:
             self._tables.seed_sample(_checked_seed(seed))
         out = self._sampled
         self._tables.sample(out)
         return out.copy() if self.copy else out
+
+    def _not_started(self, call: str) -> IllegalAction:
+        never = [i for i, seeded in enumerate(self._seeded) if not seeded]
+        if len(never) == self.num_envs:
+            return IllegalAction(f"{call} before reset(): call reset() first")
+        shown_tables = ", ".join(map(str, never[:10])) + (", ..." if len(never) > 10 else "")
+        return IllegalAction(f"{call} before every table was reset: table(s) {shown_tables} "
+                             f"never started (their reset_mask entries were False); "
+                             f"reset them first")
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
