@@ -76,3 +76,34 @@ def test_cli_play_as_a_process():
         # a hint row offering Close must leave at most the close limit
         if len(parts) >= 3 and parts[0].isdigit() and "close" in line.lower():
             assert int(parts[2]) <= 5, line
+
+def test_an_outlook_with_no_card_unseen_is_left_out(monkeypatch, capsys):
+    """The stock down to its last card, drawn, while the bot holds only cards seen taken
+    from the pile: no card is unseen, so there is no next draw to look at. The turn is
+    played without the outlook (it was an error that ended the game)."""
+    from chinchon import Game
+    from chinchon.cli import play as cli_play
+
+    g = Game(2, seed=3, lead=0)
+    while g.stock_size > 1:  # seat 0 draws from the stock, seat 1 takes the pile's top
+        g.draw("stock")
+        g.discard(g.hints()[0].card)
+        g.draw("discard")
+        taken = g.observe(1).taken(1)
+        g.discard(next((c for c in g.held(1) if c not in taken), g.held(1)[0]))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("s\n1\n"))
+    cli_play._human_turn(g, 0, outlook=True)
+    assert not g.unseen(0)  # the state the test is about
+    out = capsys.readouterr().out
+    assert "no card is unseen: no outlook this turn" in out and "You discard" in out
+    assert g.turn == 1
+
+
+@pytest.mark.parametrize("answer", ["\u00b2", "\uff11", "\u0661", "1" * 5000])
+def test_a_discard_number_not_of_ascii_digits_is_asked_again(monkeypatch, capsys, answer):
+    """A superscript two, a full-width or Arabic-Indic one, 5,000 digits: "not a card you
+    hold", and the question again (a traceback, or option 1 taken)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"s\n{answer}\nq\n"))
+    assert main(["play", "--players", "2", "--seed", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "not a card you hold" in out and "You discard" not in out

@@ -38,6 +38,9 @@ def test_names_and_budgets():
     assert bot_name(" Search:2000 ") == "search:2000"
     assert bot_name("search:10ms") == "search:10ms"
     assert bot_name("search:007") == "search:7"
+    # any number of leading zeros (past Python's 4,300-digit int limit too)
+    assert bot_name("search:" + "0" * 5000 + "100") == "search:100"
+    assert bot_name("search:" + "0" * 5000 + "25ms") == "search:25ms"
     bot = make_bot("search:300", 5)
     assert isinstance(bot, SearchBot) and (bot.playouts, bot.ms) == (300, 0)
     assert bot.spec == "search:300" and bot.rng == make_bot("greedy", 5).rng
@@ -49,6 +52,14 @@ def test_names_and_budgets():
     assert SearchBot.DEFAULT_PLAYOUTS_LARGE < SearchBot.DEFAULT_PLAYOUTS
     assert isinstance(make_bot(SearchBot), SearchBot)
     assert list(bots_module.BOTS) == ["random", "greedy", "expert", "search"]
+
+
+@pytest.mark.parametrize("bad", ["search:" + "1" * 5000, "search:" + "0" * 5000])
+def test_a_budget_of_thousands_of_digits_is_a_clear_error(bad):
+    """Past Python's 4,300-digit limit of int(): named like any bad budget (it was the
+    int conversion's own ValueError, a traceback from the command line)."""
+    with pytest.raises(ChinchonError, match="bad search budget 'search:"):
+        bot_name(bad)
 
 
 @pytest.mark.parametrize("bad", ["search:0", "search:-1", "search:abc", "search:", "search:1.5",
@@ -467,3 +478,23 @@ def test_the_search_seat_reads_its_own_observation():
             break
         play_turn(game, bots)
     assert game.hand_number >= 1
+
+
+def test_rules_the_search_cannot_play_are_refused_before_any_game(capsys):
+    """A minus ten past the C engine's int: the search's playouts cannot run. simulate
+    refused it only at the first game (a SimulationError of game 0, after the check of
+    every argument), chinchon play after printing the game's header."""
+    rules = chinchon.Rules(minus_ten=2**31)
+    for bots in ("search:20", ["greedy", SearchBot]):
+        with pytest.raises(ChinchonError, match="a search bot plays out in the native "
+                                                "engine, which takes Rules.minus_ten up "
+                                                "to 2147483647, got 2147483648") as e:
+            simulate(3, 2, bots=bots, rules=rules)
+        assert not isinstance(e.value, chinchon.SimulationError)
+    assert simulate(2, 2, bots="greedy", rules=rules).games == 2  # no search: plays
+    from chinchon.cli import main
+
+    assert main(["play", "--players", "2", "--bots", "search:10", "--minus-ten",
+                 str(2**31)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Rules.minus_ten up to 2147483647" in err

@@ -289,11 +289,28 @@ def test_an_unwritable_report_is_said_before_any_game(tmp_path, capsys):
         assert not records.exists()
     # the report where the records go, or in their folder: played every game, then
     # failed on the folder (exit 1), or left a stray file in the records
-    for out in (records, records / "r.html"):
+    for out in (records, records / "r.html", records / "sub" / "r.html"):
         err = _error(capsys, "simulate", "--games", "50", "--records", str(records),
                      "--report", str(out))
         assert f"cannot write the report {str(out)!r}: it would be the records folder" in err
         assert not records.exists()
+
+
+def test_a_report_is_not_written_over_the_records_it_reads(runs, tmp_path, capsys):
+    """chinchon report --out a file of the records it reads (its _chinchon.json, a part)
+    wrote the HTML over it, and the records were no run's any more; refused, as
+    simulate --report is, for either folder of --compare too."""
+    import shutil
+
+    root, _, _ = runs
+    folder = tmp_path / "a"
+    shutil.copytree(root / "a", folder)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    for out in [folder / "_chinchon.json", folder / _part(folder)[0].name, folder]:
+        for argv in ([str(folder)], ["--compare", str(root / "a"), str(folder)]):
+            err = _error(capsys, "report", *argv, "--out", str(out))
+            assert f"cannot write the report {str(out)!r}: it would be the records" in err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
 def _rewritten(root, tmp_path, name, column, edit):

@@ -42,7 +42,9 @@ def bot_name(spec: object, players: Optional[int] = None) -> str:
         budget = budget.strip()
         ms = budget.endswith("ms")
         digits = budget[:-2].strip() if ms else budget
-        if digits.isdigit() and digits.isascii() and 0 < int(digits) <= SearchBot.MAX_BUDGET:
+        digits = digits.lstrip("0") or "0"  # leading zeros: any number of them
+        if (digits.isdigit() and digits.isascii() and len(digits) <= 7
+                and 0 < int(digits) <= SearchBot.MAX_BUDGET):
             return f"search:{int(digits)}ms" if ms else f"search:{int(digits)}"
         raise ChinchonError(f"bad search budget {shown(spec)}: a search bot is search, "
                             f"search:<playouts> or search:<ms>ms with a whole number "

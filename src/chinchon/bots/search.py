@@ -63,6 +63,8 @@ class SearchBot(Bot):
     MAX_BUDGET = 4_000_000
     #: the most threads a decision takes
     MAX_THREADS = 64
+    #: the largest ``Rules.minus_ten`` its playouts take (the C engine's int)
+    MAX_MINUS_TEN = 2**31 - 1
 
     def __init__(self, seed: Optional[int] = None, playouts: Optional[int] = None,
                  ms: Optional[int] = None, threads: int = 1) -> None:
@@ -88,6 +90,15 @@ class SearchBot(Bot):
     def default_playouts(cls, players: int) -> int:
         """The playouts per decision of the name ``search`` at a table of ``players``."""
         return cls.DEFAULT_PLAYOUTS if players <= 3 else cls.DEFAULT_PLAYOUTS_LARGE
+
+    @classmethod
+    def check_rules(cls, rules: Any) -> None:
+        """An error unless the search can play under ``rules`` (a :class:`~chinchon.Rules`):
+        its playouts run in the C engine, whose ``minus_ten`` is an int."""
+        if rules.minus_ten > cls.MAX_MINUS_TEN:
+            raise ChinchonError(f"a search bot plays out in the native engine, which takes "
+                                f"Rules.minus_ten up to {cls.MAX_MINUS_TEN}, got "
+                                f"{rules.minus_ten}")
 
     @classmethod
     def check_threads(cls, threads: object) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from .._backend import outlook as solver_outlook
-from ..bots import bots_rejoin, make_bot
+from ..bots import SearchBot, bots_rejoin, make_bot
 from ..game.hand_end import close_refused
 from ..game.text import hand_result_lines, hand_text, rules_summary, table_lines
 from ..cards import Card
@@ -84,8 +84,12 @@ def _human_turn(game: Any, me: int, outlook: bool = False) -> None:
     best = min(h.points for h in options)
     print("Your hand: " + hand_text(game, me))
     ahead: dict[Any, Any] = {}
+    unseen = game.unseen(me) if outlook else None
+    if outlook and not unseen:  # every card placed: there is no next draw to look at
+        print("(no card is unseen: no outlook this turn)")
+        outlook = False
     if outlook:
-        ahead = {x.card: x for x in solver_outlook(game.held(me), game.unseen(me),
+        ahead = {x.card: x for x in solver_outlook(game.held(me), unseen,
                                                    decks=game.decks, rules=game.rules)}
         print("   #  discard  points left  | after the next draw: expected  close   -10"
               "  chinchon")
@@ -113,7 +117,8 @@ def _human_turn(game: Any, me: int, outlook: bool = False) -> None:
             print("  give one card")
             continue
         pick = None
-        if rest[0].isdigit() and 1 <= int(rest[0]) <= len(options):
+        if (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) <= 3
+                and 1 <= int(rest[0]) <= len(options)):
             pick = options[int(rest[0]) - 1]
         else:
             for h in options:
@@ -156,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
     # the game's own seed, drawn when none was given: the seed printed repeats the bots too
     bots = [make_bot(args.bots, _bot_seed(game.seed, s), threads=args.search_threads)
             for s in range(args.players)]
+    if any(isinstance(b, SearchBot) for b in bots):  # said before the game, not in it
+        SearchBot.check_rules(rules)
     print(f"Chinchón, {args.players} players, {game.decks} deck"
           f"{'s' if game.decks > 1 else ''}. You are seat 0. Seed {game.seed}.")
     print(f"Rules: {rules_summary(rules)}")

@@ -40,6 +40,19 @@ def require_plots() -> None:
         raise ChinchonError(str(exc)) from None
 
 
+def require_outside(out: str, records: str) -> None:
+    """A one-line error (exit 2) when the report file ``out`` would be the records
+    folder ``records`` or a file anywhere inside it (it would overwrite a part or the
+    run's ``_chinchon.json``, and a folder with another file is no run's records)."""
+    import os
+
+    path, folder = os.path.realpath(out), os.path.realpath(records)
+    if path == folder or os.path.commonpath([path, folder]) == folder:
+        raise ChinchonError(f"cannot write the report {out!r}: it would be the records "
+                            f"folder {records!r} or a file in it (pick another path for "
+                            "one of them)")
+
+
 def require_writable(out: str) -> None:
     """A one-line error (exit 2) when the report file ``out`` cannot be written: a
     folder, a missing or read-only folder, a read-only file; found before any game is
@@ -75,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     if (args.records is None) == (args.compare is None):
         raise ChinchonError("give one RECORDS_DIR, or --compare A B")
     require_plots()
+    for folder in args.compare or [args.records]:
+        require_outside(args.out, folder)
     require_writable(args.out)
     from ..simulation.report import load_records
 

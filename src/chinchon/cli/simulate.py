@@ -109,14 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if args.report is not None:  # the missing extra, or a file that cannot be written,
         report.require_plots()  # said before the games, not after
         if args.records:
-            import os
-
-            records = os.path.abspath(args.records)
-            if records in (os.path.abspath(args.report),
-                           os.path.dirname(os.path.abspath(args.report))):
-                raise ChinchonError(f"cannot write the report {args.report!r}: it would be "
-                                    f"the records folder {args.records!r} or a file in it "
-                                    "(pick another path for one of them)")
+            report.require_outside(args.report, args.records)
         report.require_writable(args.report)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     bar = _Progress(args.games, show and not args.json or bool(args.progress))

@@ -12,7 +12,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import BOTS, Bot, bot_name, make_bot
+from ..bots import BOTS, Bot, SearchBot, bot_name, make_bot
 from ..errors import ChinchonError, IllegalAction, shown
 from ..game.rng import MAX_SEED_BITS
 from ..rules import Rules
@@ -86,12 +86,11 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
                             illegal_action_penalty=illegal_action_penalty,
                             render_mode=render_mode)
         self.opponents = check_opponents(players, seat, opponents)
-        limit = 2**31 - 1  # a search bot's playouts run in the C engine, which takes no more
-        if self._aec.rules.minus_ten > limit and any(n.startswith("search")
-                                                     for n in self.opponents):
-            raise ChinchonError(f"opponents: a search bot plays in the native engine, which "
-                                f"takes Rules.minus_ten up to {limit}, got "
-                                f"{self._aec.rules.minus_ten}")
+        if any(n.startswith("search") for n in self.opponents):
+            try:
+                SearchBot.check_rules(self._aec.rules)
+            except ChinchonError as e:
+                raise ChinchonError(f"opponents: {e}") from None
         self.seat = seat
         self.render_mode = render_mode
         self.observation_space = spaces.Box(E.OBS_LOW, E.OBS_HIGH, dtype=np.float32)

@@ -27,7 +27,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Optional, Union
 
 from .._args import check_rules
-from ..bots import BOT_FORMS, Bot, make_bot
+from ..bots import BOT_FORMS, Bot, SearchBot, make_bot
 from ..errors import ChinchonError, SimulationError, shown
 from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import Rules
@@ -193,6 +193,8 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
     records_path = _records_path(records)
     play_options = _options(options)
     checked_rules = check_rules(rules)
+    if any(isinstance(make_bot(s), SearchBot) for s in specs):  # before any game
+        SearchBot.check_rules(checked_rules)
     asked, engine = engine, resolve_engine(engine, specs, checked_rules)
     if play_options and engine == "native":  # options: the Python loop's keyword arguments
         if asked.strip().lower() == "native":
