@@ -29,5 +29,21 @@ def test_random_agent(capsys):
 
 @needs_examples
 def test_self_play(capsys):
-    rate = _load("self_play").main(["--games", "2", "--eval", "1"])
-    assert 0.0 <= rate <= 1.0 and "self-play games" in capsys.readouterr().out
+    module = _load("self_play")
+    module.main(["--games", "2", "--eval", "1"])
+    out = capsys.readouterr().out
+    assert "2 self-play games" in out and "points per hand against a random player" in out
+    # the hands' rewards reach the moves (with the end-of-game reward under a turn
+    # limit every return was 0 and nothing was learnt): each seat's rewards, credited
+    # to its moves, are minus the points of the hands it played
+    import numpy as np
+
+    import chinchon.rl
+
+    env = chinchon.rl.env(players=2, reward="hand", max_turns=2000)
+    policy = module.LinearPolicy(np.random.default_rng(0))
+    moves, after, hands, _ = module.play(env, policy, 3)
+    assert all(hands.values()) and any(r for a in after.values() for r in a)
+    for agent in moves:
+        assert len(after[agent]) == len(moves[agent])
+        assert sum(after[agent]) == -sum(hands[agent])
