@@ -47,7 +47,11 @@ def require_outside(out: str, records: str) -> None:
     import os
 
     path, folder = os.path.realpath(out), os.path.realpath(records)
-    if path == folder or os.path.commonpath([path, folder]) == folder:
+    try:
+        inside = os.path.commonpath([path, folder]) == folder
+    except ValueError:  # on two drives (Windows): not inside
+        inside = False
+    if inside:
         raise ChinchonError(f"cannot write the report {out!r}: it would be the records "
                             f"folder {records!r} or a file in it (pick another path for "
                             "one of them)")
