@@ -149,3 +149,15 @@ def test_wrong_seat_cannot_act():
     g.draw("stock")
     for c in cards(DEAD69):  # seat 1's cards are not seat 0's to throw
         refused(g, g.discard, c)
+
+
+@pytest.mark.parametrize("extra", [{1: 0, "x": 0}, {None: 0, "x": 0}, {(1,): 0}])
+def test_an_action_with_keys_of_any_type_is_refused_by_name(extra):
+    """Keys that are not text (a dict made in Python, not read from JSON) made the
+    message's sort raise a TypeError; every extra key is named."""
+    from chinchon.errors import IllegalAction
+    from chinchon.game.actions import action_from_json
+
+    with pytest.raises(IllegalAction, match=r"action 'draw' has unknown fields \[") as e:
+        action_from_json({"action": "draw", "source": "stock", **extra})
+    assert all(repr(k) in str(e.value) for k in extra)

@@ -220,6 +220,69 @@ def test_the_closed_hand_agrees_with_the_lead_turns_and_result():
             Game.from_json(d)
 
 
+def test_a_close_that_ended_the_game_keeps_its_result():
+    """A close that left fewer than two players in, or a chinchón, set the result at
+    once, and nothing cancels a finished game: another result (cancelled, a draw for a
+    chinchón) loaded."""
+    g = _closed(2, Rules(all_out="lowest", eliminate_above=0))
+    d = json.loads(g.to_json())
+    d["result"] = {"status": "cancelled", "winner": None, "reason": "x"}
+    with pytest.raises(IllegalAction, match=r"result is 'cancelled' where the close of "
+                                            r"hand 1 left 0 player\(s\) in the game"):
+        Game.from_json(d)
+    chinchon = Game(2, seed=1, lead=0, deck=_chinchon_deck())
+    chinchon.draw("stock")
+    chinchon.discard("12e", close=True)
+    assert chinchon.result.status == "won" and chinchon.last_hand.outcome == "chinchon"
+    for result in ({"status": "cancelled", "winner": None, "reason": "x"},
+                   {"status": "draw", "winner": None, "reason": "x"}):
+        d = json.loads(chinchon.to_json())
+        d["result"] = result
+        if result["status"] == "draw":  # as a draw would need: nobody in
+            d["totals"], d["in_game"] = [71, 71], [False, False]
+        with pytest.raises(IllegalAction, match=r"where the chinchón of hand 1 ended the "
+                                                r"game, won by its closer \(seat 0\)"):
+            Game.from_json(d)
+
+
+def _chinchon_deck():
+    """Seat 0 holds 1c-7c, 9e is turned up and 12e starts the stock: seat 0 draws it and
+    closes with a chinchón."""
+    from chinchon.cards import full_deck
+
+    first = ["1c", "2c", "3c", "4c", "5c", "6c", "7c"]
+    second = ["1o", "3o", "5o", "7o", "10e", "11b", "2b"]
+    dealt = first + second + ["9e", "12e"]
+    return dealt + [str(c) for c in full_deck() if str(c) not in dealt]
+
+
+def _first_card(seat):
+    """The list holding a kept card of a seat's record, and its index there."""
+    if seat["melds"]:
+        return seat["melds"][0]["cards"], 0
+    if seat.get("layoffs"):
+        return seat["layoffs"][0], 0
+    return seat["unmatched"], 0
+
+
+def test_the_last_hands_record_is_settled_again():
+    """In the next hand the last hand's record is no longer the cards held: it was read
+    for types only (a joker the rules lack, a card twice in one deck loaded, and every
+    seat saw them). The hands it lays out are settled again."""
+    g = _closed(3, Rules.preset("classic"), seed=2)
+    g.next_hand()
+    base = json.loads(g.to_json())
+    assert Game.from_json(base).to_json() == g.to_json()
+    closer_cards, k = _first_card(base["last_hand"]["settlement"]["closer"])
+    for damage in ("*1", closer_cards[k]):
+        d = json.loads(g.to_json())
+        cards, k = _first_card(d["last_hand"]["settlement"]["opponents"][0])
+        cards[k] = damage
+        with pytest.raises(IllegalAction, match=r"last_hand is not the settlement of the "
+                                                r"hands it lays out: .*opponent 1"):
+            Game.from_json(d)
+
+
 def test_a_stock_that_voided_the_hand_is_refused():
     """Under conga (void at 2 cards) a draw with 2 left in the stock loaded, and the
     game then turned the pile over, which those rules never do."""

@@ -191,7 +191,8 @@ def action_from_json(data: object) -> Action:
         raise IllegalAction(f"unknown action {shown(kind)}")
     extra = set(data) - {"action", *fields}
     if extra:
-        raise IllegalAction(f"action {shown(kind)} has unknown fields {sorted(extra)}")
+        raise IllegalAction(f"action {shown(kind)} has unknown fields "
+                            f"{sorted(extra, key=repr)}")  # keys of any type from Python
     if kind == "draw":
         return Draw(_field(data, "source", str))
     if kind == "discard":

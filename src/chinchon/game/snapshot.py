@@ -188,18 +188,29 @@ def read_state(d: dict[str, Any], field: str = "") -> dict[str, Any]:
     if last is not None:
         _check_hand_result(last, at("last_hand"), n)
         _check_hand_and_table(last, closed, rules, lead, turns, totals, in_game, result, at)
-        if closed and last.closer is not None and last.settlement is not None:
-            kept = hands[last.closer]
+        if closed and last.settlement is not None:
+            _check_close_result(last, in_game, result, at)
+        if last.closer is not None and last.settlement is not None:
+            # the hands held: still the seats' while the hand is closed, else as its
+            # record laid them out (each seat's 7 kept cards, settled again)
+            kept = (hands[last.closer] if closed else
+                    [c for m in last.settlement.closer.melds for c in m.cards]
+                    + list(last.settlement.closer.unmatched))
+            others = ([hands[s] for s in last.order[1:]] if closed else
+                      [[c for m in o.melds for c in m.cards] + [c for c, _ in o.layoffs]
+                       + list(o.unmatched) for o in last.settlement.opponents])
             try:
-                again = solver.settle(kept, [hands[s] for s in last.order[1:]],
-                                      decks=decks, rules=rules)
+                again = solver.settle(kept, others, decks=decks, rules=rules)
             except ChinchonError as exc:
                 raise check.bad(at("last_hand"), f"is not the settlement of the hands "
-                                                 f"held: {exc}") from None
+                                                 f"{'held' if closed else 'it lays out'}: "
+                                                 f"{exc}") from None
             if again.to_dict() != last.settlement.to_dict():
                 raise check.bad(at("last_hand.settlement"), "is not the settlement of "
-                                                            "the hands held")
-        elif last.outcome == "chinchon":
+                                                            "the hands " +
+                                                            ("held" if closed else
+                                                             "it lays out"))
+        if not closed and last.outcome == "chinchon":
             raise check.bad(at("last_hand.outcome"), "is a chinchón, which ends the game")
     try:  # an old snapshot's random.Random stays one: the game continues as it would have
         rng = from_state(generator, rng_state)
@@ -345,6 +356,21 @@ def _check_hand_and_table(last: HandResult, closed: bool, rules: Rules, lead: in
                                       f"where every player went out at once "
                                       f"(all_out={rules.all_out!r}): it is {status!r} "
                                       f"(winner {winner})")
+
+
+def _check_close_result(last: HandResult, in_game: list[bool],
+                        result: Optional[GameResult], at: Callable[[str], str]) -> None:
+    """A close that ended the game (a chinchón, or fewer than two players left in) set
+    its result at once, and nothing cancels a finished game: the result is the close's."""
+    if last.outcome == "chinchon":
+        if result is None or (result.status, result.winner) != ("won", last.closer):
+            raise check.bad(at("result"), f"is {_shown_result(result)} where the chinchón "
+                                          f"of hand {last.number} ended the game, won by "
+                                          f"its closer (seat {last.closer})")
+    elif sum(in_game) < 2 and (result is None or result.status == "cancelled"):
+        raise check.bad(at("result"), f"is {_shown_result(result)} where the close of hand "
+                                      f"{last.number} left {sum(in_game)} player(s) in the "
+                                      f"game and so ended it")
 
 
 def _check_hand_result(last: HandResult, field: str, n: int) -> None:
