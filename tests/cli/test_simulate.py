@@ -27,7 +27,7 @@ def test_cli_simulate_engine(capsys):
 
     args = ["simulate", "--games", "3", "--players", "2", "--bots", "greedy,random",
             "--seed", "4", "--json", "--no-progress"]
-    assert main(args + ["--engine", "python"]) == 0
+    assert main(args + ["--engine", "Python"]) == 0  # any case, as simulate(engine=)
     py = json.loads(capsys.readouterr().out)
     assert py["engine"] == "python"
     assert main(args) == 0  # --engine auto

@@ -47,7 +47,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="simulation seed (0)")
     p.add_argument("--max-turns", type=int, default=1000,
                    help="a hand reaching this many turns stalls its game (1000)")
-    p.add_argument("--engine", choices=ENGINES, default="auto",
+    p.add_argument("--engine", type=str.lower, choices=ENGINES, default="auto",
                    help="who plays the games: the C engine (native; the built-in bots "
                         "only), the Python loop (python), or auto: native when it can (auto)")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
