@@ -465,3 +465,58 @@ def test_the_scripted_player_reads_the_tables_rules() -> None:
             "rules": json.loads(json.dumps(asdict(FIFTY_RULES))), "seats": [{}, {}]}
     # the joker makes 1o 2o *2 4o a run: 1o 2o 4o leave the hand, and it is taken
     assert scripted.choose(view, random.Random(1)) == {"type": "draw", "source": "discard"}
+
+
+def test_a_client_paced_over_the_rate_is_cut_off_and_one_under_it_is_not(
+        tmp_path: Path) -> None:
+    """Each accepted message reset the count of refusals, so a client sending at three
+    times the rate (one accepted every 1/rate seconds) was refused for ever and never
+    disconnected; a full allowance is what forgives them now."""
+    now = [0.0]
+    config = ServerConfig(db=str(tmp_path / "r.sqlite3"), bot_delay=0, rate=20.0, burst=40,
+                          clock=lambda: now[0])
+
+    async def scenario() -> None:
+        m = Manager(config)
+        m.start()
+        fast, fair = FakeClient(), FakeClient()
+        cf, cg = m.connect(fast), m.connect(fair)
+        for k in range(60 * 30):  # 60 a second for 30 s
+            if fast.closed is not None:
+                break
+            now[0] = k / 60
+            m.handle(cf, json.dumps({"type": "ping"}))
+        assert fast.closed is not None and fast.closed[0] == 1008
+        assert now[0] < 5.0  # 160 refusals at 40 a second
+        # a burst over the allowance, then just under the rate for a minute: never cut off
+        start = now[0]
+        for _ in range(60):
+            m.handle(cg, json.dumps({"type": "ping"}))
+        for k in range(1, 19 * 60):
+            now[0] = start + k / 19
+            m.handle(cg, json.dumps({"type": "ping"}))
+        assert fair.closed is None
+        assert sum(x.get("code") == "rate_limited" for x in fair.sent) == 20
+        m.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_write_waits_briefly_for_another_programs_lock(tmp_path: Path) -> None:
+    """The writes run on the event loop: waiting 5 s for a lock another program holds
+    stopped every table for as long; a write now fails after WRITE_WAIT_MS."""
+    import sqlite3
+
+    from chinchon.server.store import WRITE_WAIT_MS, Store, StoreError
+
+    store = Store(str(tmp_path / "w.sqlite3"))
+    try:
+        assert store._db.execute("PRAGMA busy_timeout").fetchone()[0] == WRITE_WAIT_MS <= 100
+        other = sqlite3.connect(str(tmp_path / "w.sqlite3"), isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StoreError):
+            store.write([], [("T1", 1, "{}")])
+        other.execute("ROLLBACK")
+        other.close()
+    finally:
+        store.close()

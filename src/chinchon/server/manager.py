@@ -177,6 +177,8 @@ class Manager(Seating):
         cfg = self.config
         conn.tokens = min(float(cfg.burst), conn.tokens + (now - conn.stamp) * cfg.rate)
         conn.stamp = now
+        if conn.tokens >= cfg.burst:  # quiet long enough to refill: its refusals forgiven
+            conn.refused = 0
         if conn.tokens < 1.0:
             conn.refused += 1
             if conn.refused > 4 * cfg.burst:
@@ -184,8 +186,10 @@ class Manager(Seating):
             raise ProtocolError("rate_limited",
                                 f"too many messages: at most {cfg.rate:g} per second "
                                 f"(bursts of {cfg.burst})")
+        # a refusal is forgiven only by a full bucket, not by the message the rate lets
+        # through next: a client paced over the rate (one accepted each 1/rate seconds)
+        # was never cut off
         conn.tokens -= 1.0
-        conn.refused = 0
 
     def _error(self, conn: Conn, code: str, message: str, request_id: Any) -> None:
         out: dict[str, Any] = {"type": "error", "code": code, "message": message}

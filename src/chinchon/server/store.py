@@ -155,6 +155,11 @@ class TableWrite(NamedTuple):
     base: Optional[tuple[str, Optional[str]]] = None
 
 
+#: how long a write waits for another program's lock on the database, in ms: it runs
+#: on the event loop, so every table waits as long (opening waits up to 5 s)
+WRITE_WAIT_MS = 50
+
+
 class Store:
     """The server's SQLite database. Used from one thread (the event loop's), but for
     the WAL's checkpoints (see :class:`_Checkpointer`)."""
@@ -185,6 +190,10 @@ class Store:
         # commit that happens to fill it (see _Checkpointer)
         self._db.execute("PRAGMA wal_autocheckpoint=0")
         self._checkpointer = _Checkpointer(path, checkpoint_seconds)
+        # opened: from now on the writes run on the event loop, where waiting out
+        # another program's lock stops every table; a write that finds one fails soon
+        # (the tables reload and the server saves again, see commit.py)
+        self._db.execute(f"PRAGMA busy_timeout={WRITE_WAIT_MS}")
 
     def _upgrade(self, schema: int) -> None:
         """From schema 1 or 2 to this one, in one transaction (see the module
