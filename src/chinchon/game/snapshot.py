@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any, Callable, Optional
 
 from .. import _backend as solver
+from ..cards import Card
 from ..errors import ChinchonError, shown
 from ..results import Settlement
 from ..rules import Rules
@@ -191,25 +192,7 @@ def read_state(d: dict[str, Any], field: str = "") -> dict[str, Any]:
         if closed and last.settlement is not None:
             _check_close_result(last, in_game, result, at)
         if last.closer is not None and last.settlement is not None:
-            # the hands held: still the seats' while the hand is closed, else as its
-            # record laid them out (each seat's 7 kept cards, settled again)
-            kept = (hands[last.closer] if closed else
-                    [c for m in last.settlement.closer.melds for c in m.cards]
-                    + list(last.settlement.closer.unmatched))
-            others = ([hands[s] for s in last.order[1:]] if closed else
-                      [[c for m in o.melds for c in m.cards] + [c for c, _ in o.layoffs]
-                       + list(o.unmatched) for o in last.settlement.opponents])
-            try:
-                again = solver.settle(kept, others, decks=decks, rules=rules)
-            except ChinchonError as exc:
-                raise check.bad(at("last_hand"), f"is not the settlement of the hands "
-                                                 f"{'held' if closed else 'it lays out'}: "
-                                                 f"{exc}") from None
-            if again.to_dict() != last.settlement.to_dict():
-                raise check.bad(at("last_hand.settlement"), "is not the settlement of "
-                                                            "the hands " +
-                                                            ("held" if closed else
-                                                             "it lays out"))
+            _check_settled(last, hands if closed else None, decks, rules, at)
         if not closed and last.outcome == "chinchon":
             raise check.bad(at("last_hand.outcome"), "is a chinchón, which ends the game")
     try:  # an old snapshot's random.Random stays one: the game continues as it would have
@@ -356,6 +339,43 @@ def _check_hand_and_table(last: HandResult, closed: bool, rules: Rules, lead: in
                                       f"where every player went out at once "
                                       f"(all_out={rules.all_out!r}): it is {status!r} "
                                       f"(winner {winner})")
+
+
+#: the last hand record settled again from the cards it lays out, with its rules and
+#: decks: a snapshot's log repeats the record in its checkpoint, settled once (compared
+#: by value, so another thread's entry is only a miss or a true hit)
+_last_settled: Optional[tuple[Settlement, Rules, int]] = None
+
+
+def _check_settled(last: HandResult, hands: Optional[list[list[Card]]], decks: int,
+                   rules: Rules, at: Callable[[str], str]) -> None:
+    """The record's settlement is the settlement of the hands: ``hands``, the seats'
+    cards while the hand is closed, else each seat's 7 kept cards as the record lays
+    them out."""
+    global _last_settled
+    settlement = last.settlement
+    assert settlement is not None and last.closer is not None
+    if hands is None:
+        if _last_settled == (settlement, rules, decks):
+            return
+        kept = ([c for m in settlement.closer.melds for c in m.cards]
+                + list(settlement.closer.unmatched))
+        others = [[c for m in o.melds for c in m.cards] + [c for c, _ in o.layoffs]
+                  + list(o.unmatched) for o in settlement.opponents]
+        what = "it lays out"
+    else:
+        kept, others, what = hands[last.closer], [hands[s] for s in last.order[1:]], "held"
+    try:
+        again = solver.settle(kept, others, decks=decks, rules=rules)
+    except ChinchonError as exc:
+        raise check.bad(at("last_hand"), f"is not the settlement of the hands {what}: "
+                                         f"{exc}") from None
+    # the values first (cheap); their JSON forms where the types differ
+    if again != settlement and again.to_dict() != settlement.to_dict():
+        raise check.bad(at("last_hand.settlement"), f"is not the settlement of the hands "
+                                                    f"{what}")
+    if hands is None:
+        _last_settled = (settlement, rules, decks)
 
 
 def _check_close_result(last: HandResult, in_game: list[bool],
