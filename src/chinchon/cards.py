@@ -46,7 +46,9 @@ __all__ = ["SUITS", "SUIT_NAMES", "RANKS", "LANE_MASK", "JOKER_MASK", "CARD_MASK
 _ALIASES = {"s": 10, "j": 10, "c": 11, "n": 11, "r": 12, "k": 12}
 #: the accepted spellings of each extra joker (lower case), canonical first
 _JOKER_NAMES = (("*1", "joker1", "comodin1"), ("*2", "joker2", "comodin2"))
-_TOKEN = re.compile(r"^(1[0-2]|[1-9]|[sjcnrk])([oceb])$", re.IGNORECASE)
+# ASCII: with Unicode case folding the long s (U+017F) matched "s" and the Kelvin sign
+# "k", one then a ValueError of int(), the other read as a card
+_TOKEN = re.compile(r"^(1[0-2]|[1-9]|[sjcnrk])([oceb])$", re.IGNORECASE | re.ASCII)
 _SPLIT = re.compile(r"[\s,]+")
 
 
@@ -130,7 +132,8 @@ class Card:
         if not isinstance(text, str):
             raise CardParseError(f"not card text: {shown(text)}", shown(text))
         token = text.strip()
-        card = SPELLINGS.get(token.lower())
+        # ASCII only: the Kelvin sign (U+212A) lowers to "k"
+        card = SPELLINGS.get(token.lower()) if token.isascii() else None
         if card is not None:
             return card
         m = _TOKEN.match(token)
@@ -274,7 +277,7 @@ def parse_cards(text: str) -> list[Card]:
     table = SPELLINGS
     out = []
     for tok in _SPLIT.split(text.strip()) if "," in text else text.split():
-        card = table.get(tok) or table.get(tok.lower())
+        card = table.get(tok) or (table.get(tok.lower()) if tok.isascii() else None)
         if card is None:
             if not tok:
                 continue

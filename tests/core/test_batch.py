@@ -60,3 +60,27 @@ def test_threads_report_the_first_bad_row(native):
     masks[90_000] = 1 << 13
     with pytest.raises(ValueError, match="row 70000"):
         native.deadwood_batch(masks, threads=2)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+def test_a_batch_on_threads_works_in_a_forked_child():
+    """The threads' pool is made on the first split batch; a child forked after it got
+    the pool object without its threads, and its next split batch waited for ever (a
+    multiprocessing or ProcessPoolExecutor worker, forked by default on Linux)."""
+    import os
+    import signal
+
+    import chinchon
+
+    masks = np.full(40_000, Hand("4o 5o 6o 4c 5c 6c 1b").mask, dtype=np.uint64)
+    want = chinchon.deadwood_batch(masks, threads=2)  # the pool, in the parent
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 with the right answer, 1 with a wrong one
+        signal.alarm(60)  # a hang ends the child (a failure), not the test run
+        ok = False
+        try:
+            ok = np.array_equal(chinchon.deadwood_batch(masks, threads=2), want)
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status

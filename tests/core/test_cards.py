@@ -191,3 +191,15 @@ def test_a_mask_that_is_not_an_int_is_refused_by_name(mask):
 def test_numpy_integers_are_masks():
     assert Hand.from_mask(np.uint64(7)) == Hand.from_mask(7) == Hand("1o 2o 3o")
     assert Hand.from_mask((np.uint64(7), np.int64(1))) == Hand("1o 1o 2o 3o", decks=2)
+
+
+@pytest.mark.parametrize("token", ["\u017fo", "\u212ao", "1\u212a", "\u212a\u043e", "\uff17o"])
+def test_card_text_is_ascii(token):
+    """Unicode case folding matched the long s (U+017F) to "s" and lowered the Kelvin
+    sign (U+212A) to "k": the first failed in int() with a plain ValueError, the second
+    was read as 12o. Neither is card text."""
+    for parse in (Card.parse, lambda t: Hand(t + " 7c"), parse_cards):
+        with pytest.raises(CardParseError, match="unknown card"):
+            parse(token)
+    with pytest.raises(CardParseError):
+        parse_cards(f"7c,{token}")

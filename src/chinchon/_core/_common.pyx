@@ -406,6 +406,17 @@ cdef int refused(object hand, object decks, object rules, int max_cards, int exa
 _pool = None
 
 
+def _forget_pool():
+    """In a forked child: the pool object came along, its threads did not (a batch
+    would wait for ever on them); the child makes its own."""
+    global _pool
+    _pool = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
 cdef tuple run_chunks(object chunk, size_t n, size_t chunks, tuple args):
     """Rows 0..n-1 of a batch in ``chunks`` contiguous chunks, one per thread of a
     shared pool (one chunk: in this thread): ``chunk(*args, lo, hi)`` runs rows lo..hi
