@@ -209,7 +209,10 @@ def test_local_workers_ignore_sigint_and_the_caller_keeps_its_handler():
 def test_scheduler_text():
     assert parse_scheduler("local:3") == ("local", 3)
     assert parse_scheduler("tcp://127.0.0.1:8786") == ("address", "tcp://127.0.0.1:8786")
-    for bad in ("local:0", "local:x", "", "local:9999"):
+    # a superscript two, an Arabic-Indic three, 5,000 digits: int() refused the first
+    # and the last (a traceback), and took the second
+    for bad in ("local:0", "local:x", "", "local:9999", "local:\u00b2", "local:\u0663",
+                "local:" + "9" * 5000):
         with pytest.raises(ChinchonError, match="scheduler"):
             parse_scheduler(bad)
 

@@ -43,6 +43,12 @@ def test_not_an_executor_is_refused():
         simulate(2, 3, executor=object())
     with pytest.raises(ChinchonError, match="keep_records"):
         simulate(2, 3, keep_records=1)
+    # jobs is not used with an executor, but a bad one is still an error, not ignored
+    with ThreadPoolExecutor(1) as pool:
+        for jobs in ("garbage", -7, 0):
+            with pytest.raises(ChinchonError, match="jobs"):
+                simulate(2, 3, executor=pool, jobs=jobs)
+        assert simulate(2, 3, executor=pool, jobs=None).games == 2
 
 
 @pytest.mark.parametrize("how", ["here", "jobs=2", "threads"])

@@ -209,3 +209,16 @@ def test_without_matplotlib_a_clear_error(run, monkeypatch, capsys):
     assert err == f"chinchon simulate: error: {INSTALL_HINT}\n"
     assert main(["report", "anywhere", "--out", "never.html"]) == 2
     assert capsys.readouterr().err == f"chinchon report: error: {INSTALL_HINT}\n"
+
+
+def test_a_dollar_in_a_label_is_shown_as_it_is(run, other):
+    """A folder's name is the run's label under report --compare: two dollars in it
+    began matplotlib's mathtext (a ParseException for "$\\foo$", "$x^2$" typeset as
+    math). Each dollar is escaped, so the label shows as written."""
+    pairs = [("m$\\foo$", run), ("run $x^2$", other)]
+    for kind in KINDS:
+        fig = figure(pairs, kind)
+        fig.canvas.draw()  # where the mathtext failed
+    by_seat, _ = figure(pairs, "wins").axes
+    texts = [t.get_text() for t in by_seat.get_legend().get_texts()]
+    assert texts == ["m\\$\\foo\\$", "run \\$x^2\\$"]

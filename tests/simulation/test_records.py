@@ -139,6 +139,24 @@ def test_another_programs_parquet_dataset_is_refused_and_kept(tmp_path):
         simulate(2, 2, records=ours_named)
     assert sorted(p.name for p in theirs.iterdir()) == before
     assert (ours_named / part_name(0)).read_text() == "mine"
+    # a _chinchon.json alone, not a run's: it was written over
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "_chinchon.json").write_text('{"my": "precious config"}')
+    with pytest.raises(RecordsError, match="holds a _chinchon.json that no chinchon run"):
+        simulate(2, 2, records=alone)
+    assert (alone / "_chinchon.json").read_text() == '{"my": "precious config"}'
+
+
+@pytest.mark.parametrize("name", ["bad\udcffname", "nul\x00name"])
+def test_a_records_path_that_cannot_name_the_files_is_refused_first(tmp_path, name):
+    """pyarrow writes the parts by UTF-8 names: a name that is not (a byte of another
+    encoding, read as a surrogate) was made and the games played, then the first part
+    failed with a UnicodeEncodeError; a NUL was a plain ValueError."""
+    path = str(tmp_path) + "/" + name
+    with pytest.raises(RecordsError, match="cannot name the records' files"):
+        simulate(2, 2, records=path)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_records_directory_that_cannot_be_made(tmp_path, capsys):

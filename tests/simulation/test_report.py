@@ -340,6 +340,11 @@ def _rewritten(root, tmp_path, name, column, edit):
     ("point_seats", lambda v: [[9] * len(v[0])] + v[1:], "a point's seat that is not a seat"),
     ("endings", lambda v: [["weird"] * len(v[0])] + v[1:], "has an ending not of normal"),
     ("turns", lambda v: [v[0] + [3]] + v[1:], "endings and turns of different lengths"),
+    # nulls inside the lists, or for a whole value, were counted as a huge negative or 0
+    ("points", lambda v: [[None] * len(v[0])] + v[1:], "has a null in its points list"),
+    ("rejoins", lambda v: [[None] + v[0][1:]] + v[1:], "has a null in its rejoins list"),
+    ("hands", lambda v: [None] + v[1:], "has no hands (null)"),
+    ("lead", lambda v: [None] + v[1:], "has no lead (null)"),
 ])
 def test_rows_no_simulation_writes(runs, tmp_path, capsys, column, edit, words):
     """Rows edited by hand: each refused in one line naming the game, where the report
@@ -352,3 +357,48 @@ def test_rows_no_simulation_writes(runs, tmp_path, capsys, column, edit, words):
     with pytest.raises(RecordsError, match="not a row chinchon simulate writes"):
         load_records(str(folder))
     assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.parametrize("column,cast", [("winner", "string"), ("status", "int64"),
+                                         ("hands", "string"), ("points", "float64")])
+def test_a_column_of_another_type_is_refused(runs, tmp_path, capsys, column, cast):
+    """A part whose column holds another type (a winner as text, points as floats)
+    crashed the report with a pyarrow error, or was counted ("2.0" hands)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    root, _, _ = runs
+    folder = tmp_path / "typed"
+    shutil.copytree(root / "a", folder)
+    part = _part(folder)[0]
+    table = pq.read_table(part)
+    at = table.schema.get_field_index(column)
+    kind = table.schema.field(at).type
+    target = pa.list_(getattr(pa, cast)()) if pa.types.is_list(kind) else getattr(pa, cast)()
+    values = table.column(column)
+    if column == "status":
+        values = pa.array([len(v) for v in values.to_pylist()], type=target)
+    else:
+        values = values.cast(target)
+    pq.write_table(table.set_column(at, pa.field(column, target), values), part)
+    err = _error(capsys, "report", str(folder), "--out", str(tmp_path / "x.html"))
+    assert f"{part.name}'s column {column} holds" in err and "not a part" in err
+
+
+@pytest.mark.parametrize("edit,words", [
+    (lambda m: {**m, "run": {**m["run"], "seconds": 10**400}}, "'run' must be"),
+    (lambda m: "[" * 100_000 + "]" * 100_000, "_chinchon.json is unreadable"),
+])
+def test_a_meta_file_edited_past_reading_is_named(runs, tmp_path, capsys, edit, words):
+    """Seconds past a float's range raised an OverflowError, arrays nested past the
+    recursion limit a RecursionError: tracebacks, where a bad _chinchon.json is one line."""
+    import json
+
+    root, _, _ = runs
+    folder = tmp_path / "meta"
+    shutil.copytree(root / "a", folder)
+    meta = folder / "_chinchon.json"
+    new = edit(json.loads(meta.read_text()))
+    meta.write_text(new if isinstance(new, str) else json.dumps(new))
+    err = _error(capsys, "report", str(folder), "--out", str(tmp_path / "x.html"))
+    assert words in err

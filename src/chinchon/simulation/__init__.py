@@ -202,6 +202,8 @@ def simulate(games: int, players: int = 4, *, bots: Union[str, Sequence[BotSpec]
         engine = "python"
     pool = None if executor is None else as_executor(executor)
     if pool is not None:
+        if jobs is not None:  # not used with an executor, but checked as every argument
+            _int_arg("jobs", jobs, 1, MAX_JOBS)
         jobs = executor_workers(pool)
     else:
         if jobs is None:  # every core, as many as one call starts at most

@@ -38,7 +38,8 @@ def parse_scheduler(scheduler: str) -> tuple[str, Any]:
     text = scheduler.strip()
     if text.lower().startswith("local:"):
         n = text[6:]
-        if not n.isdigit() or not 1 <= int(n) <= _MAX_LOCAL_WORKERS:
+        if (not (n.isascii() and n.isdigit()) or len(n) > 6
+                or not 1 <= int(n) <= _MAX_LOCAL_WORKERS):
             raise SchedulerError(f"scheduler local:N takes N workers "
                                  f"1..{_MAX_LOCAL_WORKERS}, got {shown(text)}")
         return "local", int(n)

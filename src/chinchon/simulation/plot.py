@@ -99,6 +99,12 @@ def run_label(result: SimulationResult) -> str:
     return f"{rules or 'custom'}: {','.join(result.bots)}"
 
 
+def _plain(text: str) -> str:
+    """``text`` as matplotlib shows it as it is: a ``$`` escaped (two of them, in a
+    folder's name or a bot's, began mathtext: a wrong label or a ParseException)."""
+    return text.replace("$", r"\$")
+
+
 def _runs(runs: Runs) -> list[tuple[str, SimulationResult]]:
     from .stats import SimulationResult
 
@@ -145,11 +151,11 @@ def _bars_with_intervals(ax: Any, labels: list[str], pairs: list[tuple[str, Any]
         ys = [100 * p for p, _, _ in stats]
         err = [[100 * (p - lo) for p, lo, _ in stats], [100 * (hi - p) for p, _, hi in stats]]
         ax.bar(xs, ys, w * 0.9, yerr=err, capsize=3, color=_COLOURS[i],
-               label=name if len(pairs) > 1 else None, gid=f"run{i}")
+               label=_plain(name) if len(pairs) > 1 else None, gid=f"run{i}")
         for x, f in zip(xs, fair[i]):
             ax.hlines(100 * f, x - w / 2, x + w / 2, colors="black", linestyles="dashed",
                       linewidth=1)
-    ax.set_xticks(range(len(labels)), labels)
+    ax.set_xticks(range(len(labels)), [_plain(label) for label in labels])
     ax.set_ylabel("games won (%), 95% interval")
     ax.set_ylim(bottom=0)
 
@@ -194,7 +200,7 @@ def _points(mfig: Any, pairs: list[tuple[str, Any]]) -> Any:
             if len(pairs) > 1:
                 label = f"{name} · {label}"
             ax.plot(xs, ys, drawstyle="steps-mid", color=_COLOURS[j % len(_COLOURS)],
-                    linestyle=_STYLES[i], label=label, gid=f"run{i}-{bot}")
+                    linestyle=_STYLES[i], label=_plain(label), gid=f"run{i}-{bot}")
     ax.set_xlabel("hand points (a seat's points in a scored hand; the closer's may be negative)")
     ax.set_ylabel("share of the bot's scored hands (%)")
     ax.set_title("Hand points per bot")
@@ -222,7 +228,7 @@ def _length(mfig: Any, pairs: list[tuple[str, Any]]) -> Any:
                 continue
             label = f"mean {mean:.2f}" if len(pairs) == 1 else f"{name}: mean {mean:.2f}"
             ax.plot(list(hist), [100 * v / n for v in hist.values()], drawstyle="steps-mid",
-                    color=_COLOURS[i], linestyle=_STYLES[i], label=label, gid=f"run{i}")
+                    color=_COLOURS[i], linestyle=_STYLES[i], label=_plain(label), gid=f"run{i}")
             ax.axvline(mean, color=_COLOURS[i], linestyle=":", linewidth=1)
     hands_ax.set_title("Hands per game")
     hands_ax.set_xlabel("hands dealt in the game")
@@ -253,7 +259,7 @@ def _endings(mfig: Any, pairs: list[tuple[str, Any]]) -> Any:
                 ax.text(left + share / 2, i, f"{share:.1f}%", ha="center", va="center",
                         fontsize="small")
             left += share
-    ax.set_yticks(range(len(pairs)), labels)
+    ax.set_yticks(range(len(pairs)), [_plain(label) for label in labels])
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of the hands that ended (%)")

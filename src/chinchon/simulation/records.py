@@ -150,6 +150,14 @@ def prepare(path: str, params: SimulationParams, games: int) -> str:
     if not path:
         raise RecordsError("records: the path is empty (it would be the current "
                            "directory); name a new or empty directory for the records")
+    try:  # pyarrow writes the parts by UTF-8 names: said now, not after the games
+        str(path).encode("utf-8")
+        if "\0" in str(path):
+            raise ValueError("a NUL character")
+    except (UnicodeError, ValueError) as exc:
+        raise RecordsError(f"records: the path {str(path)!r} cannot name the records' "
+                           f"files ({'not UTF-8' if isinstance(exc, UnicodeError) else exc})"
+                           ) from None
     _pyarrow()  # the clear error here, before any worker needs it
     folder = Path(path).absolute()
     doing = "make"
@@ -176,6 +184,9 @@ def prepare(path: str, params: SimulationParams, games: int) -> str:
         raise RecordsError(f"records: {str(folder)!r} holds {data[0]!r} but no "
                            f"{META_FILE} of a chinchon run, so it is not an earlier run's "
                            "records (pick an empty or new directory)")
+    if (folder / META_FILE).exists() and not _written_by_us(folder / META_FILE):
+        raise RecordsError(f"records: {str(folder)!r} holds a {META_FILE} that no "
+                           "chinchon run wrote (pick an empty or new directory)")
     from .._version import __version__
 
     meta = {"format": FORMAT, "chinchon": __version__, "games": games,
@@ -207,7 +218,7 @@ def _written_by_us(meta: Path) -> bool:
     and version named), not merely a file of that name."""
     try:
         found = json.loads(meta.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return False
     return isinstance(found, dict) and "format" in found and "chinchon" in found
 

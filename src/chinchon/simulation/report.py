@@ -97,7 +97,7 @@ def load_records(path: str, label: str = "") -> Run:
     is of another version of the records, has a ``_chinchon.json`` that lacks a key the
     report reads or holds a bad value there (the message names the key), or mixes
     simulations (rule sets, bots, seeds)."""
-    from .records import COLUMNS, FORMAT, META_FILE, part_paths, read_meta
+    from .records import COLUMNS, FORMAT, META_FILE, _schema, part_paths, read_meta
 
     folder = Path(path)
     shown_path = repr(str(path))
@@ -115,7 +115,7 @@ def load_records(path: str, label: str = "") -> Run:
                            f"write them with chinchon simulate --records {path}")
     try:
         meta = read_meta(str(folder))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise RecordsError(f"records: {shown_path}: _chinchon.json is unreadable "
                            f"({exc})") from None
     if meta is None:
@@ -136,14 +136,23 @@ def load_records(path: str, label: str = "") -> Run:
     import pyarrow.dataset as ds
     import pyarrow.parquet as pq
 
+    want = _schema(pa)
     try:
         for part in part_paths(str(folder)):  # each part: the dataset takes the first's
-            lacks = [c for c in COLUMNS if c not in pq.read_schema(part).names]
+            schema = pq.read_schema(part)
+            lacks = [c for c in COLUMNS if c not in schema.names]
             if lacks:
                 raise RecordsError(f"records: {shown_path}: {part.name} lacks the "
                                    f"column(s) {', '.join(lacks)}: records of another "
                                    f"version of chinchon (this one is {__version__}); "
                                    "run the simulation again with it")
+            for column in COLUMNS:  # the types simulate writes: the counts read them so
+                got = schema.field(column).type
+                if got != want.field(column).type:
+                    raise RecordsError(f"records: {shown_path}: {part.name}'s column "
+                                       f"{column} holds {got}, not "
+                                       f"{want.field(column).type}: not a part chinchon "
+                                       "simulate writes")
         table = ds.dataset(str(folder), format="parquet").to_table()
     except (OSError, pa.ArrowException) as exc:
         raise RecordsError(f"records: {shown_path} cannot be read: {exc}") from None
@@ -217,7 +226,14 @@ def _is_run(value: object) -> bool:
     seconds, jobs = value.get("seconds", 0.0), value.get("jobs", 1)
     return (isinstance(value.get("engine", ""), str) and _is_int(jobs) and jobs >= 1
             and isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
-            and math.isfinite(seconds) and seconds >= 0)
+            and _finite(seconds) and seconds >= 0)
+
+
+def _finite(x: float) -> bool:
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an int past a float's range
+        return False
 
 
 #: the keys of ``_chinchon.json`` a report reads: what each must hold, its test, and
@@ -319,6 +335,14 @@ def _check_rows(table: Any, players: int, shown_path: str) -> None:
                                              pc.less(seats, players))
                       .fill_null(False).to_numpy(zero_copy_only=False)),
               f"has a point's seat that is not a seat 0..{players - 1}")
+    for column in table.column_names:  # a null where simulate writes none, or in a list
+        col = table.column(column)
+        if column not in ("winner", "winner_bot"):  # null unless won (checked above)
+            first_bad(~pc.is_null(col).to_numpy(zero_copy_only=False),
+                      f"has no {column} (null)")
+        if pa.types.is_list(col.type):
+            items = pc.is_null(pc.list_flatten(col)).to_numpy(zero_copy_only=False)
+            first_bad(rows_of(column, ~items), f"has a null in its {column} list")
 
 
 def _statistics(table: Any, meta: dict[str, Any]) -> SimulationResult:
