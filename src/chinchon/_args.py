@@ -8,6 +8,7 @@ This module imports neither implementation.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from typing import Any, Optional
@@ -71,6 +72,15 @@ HAND_CARDS = 7
 SOLVER_FUNCTIONS = ("deadwood", "best_melds", "discard_hints", "close_outcome",
                     "deadwood_batch", "hints_batch", "settle", "outlook", "draw_outlook",
                     "outlook_batch")
+
+
+def finite(x: float) -> bool:
+    """Whether the number ``x`` is finite; an int past a float's range is not (where
+    ``math.isfinite`` raises OverflowError)."""
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
 
 
 def check_rules(rules: object) -> Rules:

@@ -225,9 +225,10 @@ def settle(closer7: HandLike, opponents: Any, *, decks: Optional[int] = None,
     for themselves given the table the earlier players left; ties by docs/rules.md#which-plan-is-reported.
 
     ``decks=None``: 2 if a card appears twice across the hands, a ``Hand`` argument
-    says two decks or there are 5+ players, else 1. Raises :class:`CannotCloseError` when the closer's deadwood is over
-    ``rules.close_limit``, :class:`DuplicateCardError`, :class:`InvalidHandError` and
-    :class:`CardCountError` for impossible deals (all are ``ValueError``).
+    says two decks or there are 5+ players, else 1. Raises :class:`CannotCloseError`
+    when the closer's deadwood is over ``rules.close_limit``, :class:`DuplicateCardError`,
+    :class:`InvalidHandError` and :class:`CardCountError` for impossible deals (all are
+    ``ValueError``).
     """
     masks, decks, rules = prepare_settle(closer7, opponents, decks, rules)
     hands = [[c.index for c in mask_to_cards(once, twice)] for once, twice in masks]

@@ -8,7 +8,6 @@ game. The actions and the observation are those of :mod:`chinchon.rl.encoding`.
 
 from __future__ import annotations
 
-import math
 from operator import index as _as_index
 from typing import Any, Optional, Union, cast
 
@@ -16,7 +15,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .._args import check_rules
+from .._args import check_rules, finite
 from ..bots import Bot
 from ..cards import CARD_AT, Card
 from ..errors import ActionNotAllowed, ChinchonError, IllegalAction, shown
@@ -78,16 +77,9 @@ def check_env_args(players: object, reward: object, max_turns: object,
     if illegal_action_penalty is not None and (
             isinstance(illegal_action_penalty, bool)
             or not isinstance(illegal_action_penalty, (int, float))
-            or not _finite(illegal_action_penalty)):
+            or not finite(illegal_action_penalty)):
         raise ChinchonError(f"illegal_action_penalty must be a finite number or None, "
                             f"got {shown(illegal_action_penalty)}")
-
-
-def _finite(x: float) -> bool:
-    try:
-        return math.isfinite(x)
-    except OverflowError:  # an int past a float's range
-        return False
 
 
 # N801: PettingZoo's name for the unwrapped environment; AECEnv is untyped (Any)

@@ -15,12 +15,12 @@ import base64
 import html
 import io
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from .._args import finite
 from .._version import __version__
 from ..errors import RecordsError, shown
 from ..game.deck import MAX_PLAYERS, MIN_PLAYERS
@@ -226,14 +226,8 @@ def _is_run(value: object) -> bool:
     seconds, jobs = value.get("seconds", 0.0), value.get("jobs", 1)
     return (isinstance(value.get("engine", ""), str) and _is_int(jobs) and jobs >= 1
             and isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
-            and _finite(seconds) and seconds >= 0)
+            and finite(seconds) and seconds >= 0)
 
-
-def _finite(x: float) -> bool:
-    try:
-        return math.isfinite(x)
-    except OverflowError:  # an int past a float's range
-        return False
 
 
 #: the keys of ``_chinchon.json`` a report reads: what each must hold, its test, and
