@@ -222,3 +222,29 @@ def test_a_dollar_in_a_label_is_shown_as_it_is(run, other):
     by_seat, _ = figure(pairs, "wins").axes
     texts = [t.get_text() for t in by_seat.get_legend().get_texts()]
     assert texts == ["m\\$\\foo\\$", "run \\$x^2\\$"]
+
+
+def test_a_difference_of_shares_has_newcombes_interval():
+    """Newcombe (1998), table II, example (e): 56/70 against 48/80, a difference of
+    0.2000 with the hybrid score interval 0.0524 to 0.3339. The normal approximation's
+    interval has no width where both shares are 0% or 100%."""
+    from chinchon.simulation.stats import SimulationResult
+
+    def result(wins: int, games: int) -> SimulationResult:
+        return SimulationResult(games=games, players=2, bots=["greedy", "random"], seed=0,
+                                wins_per_seat=[wins, games - wins],
+                                wins_per_bot={"greedy": wins, "random": games - wins},
+                                draws=0, cancelled=0, stalled=0, hands=0, hands_per_game={},
+                                turns=0, turns_per_hand={}, endings={}, rejoins=0,
+                                rejoins_per_seat=[0, 0], points={})
+
+    row = next(d for d in differences(result(48, 80), result(56, 70))
+               if d["measure"] == "win rate, seat 0")
+    assert row["difference"] == pytest.approx(20.0)
+    assert (row["low"], row["high"]) == (pytest.approx(5.24, abs=0.01),
+                                         pytest.approx(33.39, abs=0.01))
+    tiny = next(d for d in differences(result(3, 3), result(0, 3))
+                if d["measure"] == "win rate, seat 0")
+    # 3 of 3 against 0 of 3: the normal approximation's interval had no width at all
+    assert tiny["difference"] == -100 and tiny["low"] == pytest.approx(-100)
+    assert tiny["high"] - tiny["low"] > 70

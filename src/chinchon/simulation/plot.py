@@ -269,8 +269,9 @@ def _endings(mfig: Any, pairs: list[tuple[str, Any]]) -> Any:
 
 
 def differences(a: SimulationResult, b: SimulationResult) -> list[dict[str, Any]]:
-    """What changes from run ``a`` to run ``b``, each with a 95% interval (normal
-    approximation, the runs independent): the win rate of each seat and of each bot
+    """What changes from run ``a`` to run ``b``, each with a 95% interval (the runs
+    independent; a share's by Newcombe's hybrid score method from the two Wilson
+    intervals, a mean's by the normal approximation): the win rate of each seat and of each bot
     both have, the means of hands per game, turns per hand and each common bot's hand
     points, and the share of each hand ending that either run had. Rows: ``measure``, ``a``, ``b``,
     ``difference`` (b - a), ``low``, ``high``, ``unit`` ('%' or '')."""
@@ -279,11 +280,15 @@ def differences(a: SimulationResult, b: SimulationResult) -> list[dict[str, Any]
     def share(measure: str, ka: int, na: int, kb: int, nb: int, both_none: bool = True) -> None:
         if not na or not nb or (not both_none and ka == kb == 0):
             return
-        pa, pb = ka / na, kb / nb
-        half = Z95 * math.sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb)
+        # Newcombe (1998), method 10: the normal approximation's interval is too narrow
+        # near 0% and 100% (of no width at all where both shares are 0% or 100%)
+        pa, la, ua = proportion_interval(ka, na)
+        pb, lb, ub = proportion_interval(kb, nb)
         d = pb - pa
+        low = d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)
+        high = d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
         rows.append({"measure": measure, "a": 100 * pa, "b": 100 * pb, "difference": 100 * d,
-                     "low": 100 * (d - half), "high": 100 * (d + half), "unit": "%"})
+                     "low": 100 * low, "high": 100 * high, "unit": "%"})
 
     def mean(measure: str, ha: dict[int, int], hb: dict[int, int]) -> None:
         ma, va, na = histogram_mean(ha)
