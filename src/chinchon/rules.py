@@ -51,6 +51,9 @@ _ACE_OF_COINS = 0
 _EIGHTS_NINES = 0x0180018001800180
 
 _MAX_SCORE = 2**31 - 1  # a score the C core holds in an int
+#: the largest ``minus_ten`` the C engine plays (an int there): what a simulation's
+#: native engine, the search bot's playouts and the vector env take
+NATIVE_MINUS_TEN = _MAX_SCORE
 
 #: The largest number a rule takes: 2**53 - 1, the largest integer that a float (and
 #: so JSON everywhere) holds exactly.

@@ -154,7 +154,6 @@ class GreedyBot(Bot):
 _index = attrgetter("index")
 
 
-
 def _insort_by_index(cards: list[Card], card: Card) -> None:
     """``card`` into the sorted ``cards``, in bit order, on any Python (bisect takes
     ``key=`` from Python 3.10: the greedy bot's draw raised a TypeError on 3.9)."""

@@ -10,6 +10,7 @@ from typing import Any, Optional
 from .. import _backend as solver
 from ..cards import Card
 from ..errors import ChinchonError, IllegalAction, shown
+from ..rules import NATIVE_MINUS_TEN
 from ..game.observation import Observation
 from . import base
 from .base import Bot
@@ -64,7 +65,7 @@ class SearchBot(Bot):
     #: the most threads a decision takes
     MAX_THREADS = 64
     #: the largest ``Rules.minus_ten`` its playouts take (the C engine's int)
-    MAX_MINUS_TEN = 2**31 - 1
+    MAX_MINUS_TEN = NATIVE_MINUS_TEN
 
     def __init__(self, seed: Optional[int] = None, playouts: Optional[int] = None,
                  ms: Optional[int] = None, threads: int = 1) -> None:

@@ -98,7 +98,6 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
         self._agent = self._aec.possible_agents[seat]
         self._bots: list[Optional[Bot]] = []
         self._done = True
-        self._started = False
         self._base: Optional[int] = None
         self._game = 0
 
@@ -141,7 +140,6 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
         self._base, self._game = base, game
         while True:
             self._done = False
-            self._started = True
             self._play_bots()
             _, terminated, truncated = self._result()
             if not (terminated or truncated):
@@ -163,7 +161,7 @@ class ChinchonEnv(gymnasium.Env[Any, Any]):
         self._bots = bots
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if not self._started:
+        if self._base is None:  # set by the first reset that succeeds
             raise IllegalAction("step() before reset(): call reset() first")
         if self._done:
             raise IllegalAction("step() after the end of the game: call reset() to play "

@@ -23,7 +23,7 @@ from .. import bots as _bots
 from .._args import check_rules
 from .._backend import IMPLEMENTATION, native
 from ..errors import ActionNotAllowed, ChinchonError, IllegalAction, shown
-from ..rules import Rules
+from ..rules import NATIVE_MINUS_TEN, Rules
 from . import encoding as E
 from .aec import check_env_args
 from .gym_env import check_opponents
@@ -45,7 +45,7 @@ def _decks(players: int) -> int:
     return 2 if players >= 5 else 1
 
 
-#: the most tables one env holds (each about 18 kB with its buffers) and the most
+#: the most tables one env holds (each about 15 kB with its buffers) and the most
 #: threads (the calling one and 63 workers: the C pool's own limit)
 MAX_NUM_ENVS = 1 << 24
 MAX_THREADS = 64
@@ -114,9 +114,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if not isinstance(copy, (bool, np.bool_)):
             raise ChinchonError(f"copy must be a bool, got {shown(copy)}")
         self.rules = check_rules(rules)
-        if self.rules.minus_ten > 2**31 - 1:
-            raise ChinchonError(f"the native engine takes Rules.minus_ten up to {2**31 - 1}, "
-                                f"got {self.rules.minus_ten}")
+        if self.rules.minus_ten > NATIVE_MINUS_TEN:
+            raise ChinchonError(f"the native engine takes Rules.minus_ten up to "
+                                f"{NATIVE_MINUS_TEN}, got {self.rules.minus_ten}")
         self.num_envs = num_envs
         self.players = players
         self.seat = seat

@@ -18,7 +18,7 @@ from typing import Any, Optional
 from .. import _backend
 from .. import bots as _bots
 from ..errors import ChinchonError, shown
-from ..rules import Rules
+from ..rules import NATIVE_MINUS_TEN, Rules
 from .play import BotSpec, GameRecord, play_game
 from .stats import SimulationResult, from_counts
 
@@ -28,8 +28,6 @@ __all__ = ["ENGINES", "builtin_bots", "native_available", "resolve_engine", "pla
 #: the values of ``simulate(engine=...)`` and ``chinchon simulate --engine``
 ENGINES = ("auto", "native", "python")
 
-#: the largest Rules.minus_ten the C engine takes (the C core's int)
-_NATIVE_MINUS_TEN = 2**31 - 1
 
 
 def builtin_bots(specs: Sequence[BotSpec]) -> Optional[list[str]]:
@@ -65,8 +63,8 @@ def native_available() -> bool:
 def _why_not_native(specs: Sequence[BotSpec], rules: Rules) -> Optional[str]:
     if builtin_bots(specs) is None:
         return "a seat is not a built-in bot (random, greedy, expert, search)"
-    if rules.minus_ten > _NATIVE_MINUS_TEN:
-        return f"Rules.minus_ten is over {_NATIVE_MINUS_TEN}"
+    if rules.minus_ten > NATIVE_MINUS_TEN:
+        return f"Rules.minus_ten is over {NATIVE_MINUS_TEN}"
     if not native_available():
         return "the native extension is not available"
     return None
