@@ -75,7 +75,12 @@ def check_no_endless_wait(m: Manager) -> None:
         humans_here = [s for s in table.humans() if live.conns.get(s)]
         if table.status == "waiting":
             assert humans_here or "abandon" in live.timers, (table.id, "waits for nobody")
-        elif table.status == "playing":
+            # only the host may start the table: its guests must not wait for it forever
+            assert live.conns.get(0) or {"abandon", "host"} & set(live.timers), \
+                (table.id, "waits for its host")
+            continue
+        assert "host" not in live.timers, (table.id, "the host's wait outlived the start")
+        if table.status == "playing":
             game = table.game
             assert game is not None and game.result is None
             for seat in table.humans():
@@ -180,6 +185,43 @@ async def before_start_host_drops(m: Manager) -> None:
     await turn()
     assert "0" in guest.view()["game"]["disconnected"]
     await ends_cancelled(m, guest, 0)
+
+
+async def before_start_host_drops_and_nobody_joins(m: Manager) -> None:
+    host, guest = await new_table(m, joined=1, players=4)
+    host.drop()
+    await turn()
+    check_no_endless_wait(m)
+    await asyncio.sleep(WAIT * 0.6)
+    late = Person(m, "Late")  # a join does not make the host's wait longer
+    late.say(type="join", table=guest.table, name="Late")
+    await turn()
+    assert guest.view()["status"] == "waiting"
+    check_no_endless_wait(m)
+    await asyncio.sleep(WAIT * 0.6)
+    await turn()
+    view = guest.view()
+    assert view["status"] == "over"
+    assert view["result"] == {"status": "cancelled", "winner": None,
+                              "reason": "the host did not come back"}
+    check_no_endless_wait(m)
+
+
+async def before_start_host_drops_and_resumes(m: Manager) -> None:
+    host, guest = await new_table(m, joined=1, players=4)
+    host.drop()
+    await turn()
+    back = Person(m, "Back")
+    back.say(type="resume", table=guest.table, seat=0, token=host.token)
+    await turn()
+    check_no_endless_wait(m)
+    await asyncio.sleep(WAIT + 0.3)
+    await turn()
+    assert guest.view()["status"] == "waiting"  # the host is back: the table waits on
+    back.say(type="start")
+    await turn()
+    assert guest.view()["status"] == "playing"
+    check_no_endless_wait(m)
 
 
 async def before_start_host_starts_with_a_guest_gone(m: Manager) -> None:
@@ -329,6 +371,8 @@ CASES: dict[str, Callable[[Manager], Awaitable[None]]] = {
     "before the start: a guest drops, the last join starts": before_start_guest_drops,
     "before the start: a guest drops and resumes": before_start_guest_drops_and_resumes,
     "before the start: the host drops, the last join starts": before_start_host_drops,
+    "before the start: the host drops, nobody else joins": before_start_host_drops_and_nobody_joins,
+    "before the start: the host drops and resumes": before_start_host_drops_and_resumes,
     "before the start: a guest drops, the host starts": before_start_host_starts_with_a_guest_gone,
     "before the start: a guest leaves": before_start_guest_leaves,
     "before the start: the host leaves": before_start_host_leaves,

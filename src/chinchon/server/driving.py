@@ -79,24 +79,31 @@ class Driving(GroupCommit):
     def _drive(self, live: Live) -> None:
         """Schedule the table's next automatic event, if any: a bot's move, a bot's
         choice in the summary, the next hand, a disconnected seat's deadline, the end
-        of a table nobody waits at."""
+        of a table nobody waits at or whose host is gone before the start."""
         table = live.table
         if table.status == "over":
             live.cancel_all()
             self._unload_if_done(live)
             return
         if table.status == "waiting":
+            wait = table.rules.reconnect_seconds
             if not any(live.conns.get(s) for s in table.humans()):
                 if "abandon" not in live.timers:
-                    self._later(live, "abandon", table.rules.reconnect_seconds,
+                    self._later(live, "abandon", wait,
                                 lambda: self._auto(live, {"kind": "abandon",
                                                           "reason": "nobody stayed at the table"}))
+            elif not live.conns.get(0):
+                # only the host may start: its guests would wait for it forever
+                if "host" not in live.timers:
+                    self._later(live, "host", wait, lambda: self._host_gone(live))
             return
         game = table.game
         assert game is not None
         wait = table.rules.reconnect_seconds
         now = self.now(live)
         timers = live.timers
+        if "host" in timers:  # the host's wait, set before the start, is over
+            live.cancel("host")
         away = game.disconnected
         if timers:
             for name in [n for n in timers if n.startswith("deadline")]:
@@ -129,6 +136,13 @@ class Driving(GroupCommit):
                 since = table.summary_since if table.summary_since is not None else now
                 self._later(live, "summary", since + self.config.summary_seconds - now,
                             lambda: self._auto(live, {"kind": "next_hand"}))
+
+    def _host_gone(self, live: Live) -> None:
+        """The host's wait before the start is over: the table ends (for the reason of
+        the table nobody waits at when its guests have gone since)."""
+        here = any(live.conns.get(s) for s in live.table.humans())
+        self._auto(live, {"kind": "abandon", "reason": "the host did not come back" if here
+                          else "nobody stayed at the table"})
 
     def _auto(self, live: Live, record: dict[str, Any]) -> None:
         self._commit(live, record)

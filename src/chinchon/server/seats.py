@@ -180,6 +180,8 @@ class Seating(Driving):
         live.conns.setdefault(seat, []).append(conn)
         if live.table.status == "waiting":
             live.cancel("abandon")
+            if seat == 0:
+                live.cancel("host")
 
     def _detach(self, conn: Conn, quiet: bool = False) -> None:
         """Take the connection off its seat; the last one gone disconnects the seat."""
