@@ -14,6 +14,7 @@ import pytest
 
 from chinchon import IllegalAction
 from chinchon.rules import HOUSE_RULES, PRESETS, Rules
+from chinchon.server.live import Live
 from chinchon.server.manager import Manager, ServerConfig
 from chinchon.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, clean_name, parse_message
 from chinchon.server.store import StoreError
@@ -208,6 +209,44 @@ def test_manager_group_commit_sends_nothing_before_the_commit_and_survives_a_fai
         assert m.store.load(table).seq == 4  # the join and the start
         assert m.live[table].table.status == "playing"
         m.stop()
+
+    asyncio.run(scenario())
+
+
+def test_the_lobby_builds_the_entries_it_shows_alone(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``lobby`` costs its 100 entries, not one for every table the server holds (a
+    client may ask 20 times a second, and a server holds thousands): the newest tables
+    not over, in that order."""
+    config = ServerConfig(db=str(tmp_path / "l.sqlite3"), bot_delay=0, rate=1e6, burst=10**6)
+
+    async def scenario() -> None:
+        m = Manager(config)
+        m.start()
+        try:
+            host = FakeClient()
+            conn = m.connect(host)
+            for _ in range(130):
+                m.handle(conn, json.dumps({"type": "create", "name": "Ana", "players": 3}))
+            await asyncio.sleep(0)
+            made = [x["table"] for x in host.sent if x["type"] == "seated"]
+            assert len(made) == 130
+            m.handle(conn, json.dumps({"type": "leave"}))  # the newest is over
+            await asyncio.sleep(0)
+            asked = []
+            real = Live.connected
+
+            def counted(self: Live) -> Any:
+                asked.append(self.table.id)
+                return real(self)
+
+            monkeypatch.setattr(Live, "connected", counted)
+            m.handle(conn, json.dumps({"type": "lobby", "id": 1}))
+            shown = [t["id"] for t in host.sent[-1]["tables"]]
+            assert shown == made[-2::-1][:100]
+            assert asked == shown
+        finally:
+            m.stop()
 
     asyncio.run(scenario())
 

@@ -27,6 +27,7 @@ the life cycle and the messages.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from typing import Any, Optional
 
@@ -47,6 +48,9 @@ from .views import lobby_entry
 __all__ = ["Manager", "ServerConfig", "Client", "presets"]
 
 log = logging.getLogger("chinchon.server")
+
+#: the tables a ``lobby`` answer lists at most, the newest first
+LOBBY_TABLES = 100
 
 
 def _game_accepts(players: int) -> bool:
@@ -230,9 +234,11 @@ class Manager(Seating):
             self._publish(live, conn, rid)
 
     def _send_lobby(self, conn: Conn, rid: Any) -> None:
-        tables = [lobby_entry(live.table, live.connected())
-                  for live in reversed(list(self.live.values()))
-                  if live.table.status != "over"][:100]
+        # the newest 100: built for those alone, however many tables the server holds
+        # (a client may ask 20 times a second)
+        shown = itertools.islice((live for live in reversed(self.live.values())
+                                  if live.table.status != "over"), LOBBY_TABLES)
+        tables = [lobby_entry(live.table, live.connected()) for live in shown]
         out: dict[str, Any] = {"type": "lobby", "tables": tables}
         if rid is not None:
             out["id"] = rid

@@ -39,7 +39,9 @@ class Seating(Driving):
         return self.live[conn.table], conn.seat
 
     def _create(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if sum(1 for lv in self.live.values() if lv.table.status != "over") >= self.config.max_tables:
+        cap = self.config.max_tables  # counted only when the tables held could reach it
+        if (len(self.live) >= cap
+                and sum(1 for lv in self.live.values() if lv.table.status != "over") >= cap):
             raise ProtocolError("busy", "this server holds as many tables as it may; try later")
         known = presets()
         preset = msg.get("rules", "barajamos").strip().lower()
