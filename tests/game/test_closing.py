@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import chinchon
-from chinchon import reference
+from chinchon import IllegalAction, reference
 from chinchon.cards import Card
 from chinchon.game import Game
 from tests.oracles.tables import (
@@ -111,6 +113,20 @@ def test_close_over_the_limit_is_refused_and_changes_nothing():
     assert not any(a[2] for a in g.legal_actions())
     g.discard("12b")
     assert g.phase == "draw" and g.turn == 1
+
+
+def test_a_close_before_the_draw_is_refused_as_a_close():
+    """The refusal names the action asked for: a close, not a discard."""
+    g = stacked_game(closer="1o 2o 3o 4c 5c 6c 5e")
+    card = g.held(0)[0]
+    with pytest.raises(IllegalAction, match=r"^cannot close in the 'draw' phase"):
+        g.discard(card, close=True)
+    with pytest.raises(IllegalAction, match=r"^cannot discard in the 'draw' phase"):
+        g.discard(card)
+    g.draw("stock")
+    with pytest.raises(IllegalAction, match=r"^cannot close: .*'zz'"):
+        g.discard("zz", close=True)
+    refused(g, g.discard, "zz", close=True)
 
 
 def test_close_over_the_limit_on_the_first_turn_is_refused_for_every_card():

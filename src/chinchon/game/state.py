@@ -362,7 +362,8 @@ class GameState:
     def discard(self, card: CardLike, close: bool = False) -> Optional[HandResult]:
         """Discard ``card``; with ``close=True``, close the hand with it instead (the card
         goes face down). Returns the closed hand's record when closing, else None."""
-        self._require_phase("discard", "discard")
+        what = "close" if close is True else "discard"
+        self._require_phase("discard", what)
         seat = self._turn
         assert seat is not None
         if not isinstance(close, bool):
@@ -370,7 +371,7 @@ class GameState:
         try:
             c = as_card(card)
         except ValueError as exc:
-            raise IllegalAction(f"cannot discard: {exc}") from None
+            raise IllegalAction(f"cannot {what}: {exc}") from None
         hand = self._hands[seat]
         pos = _find(hand, c)
         if pos < 0:
