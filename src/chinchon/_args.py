@@ -26,6 +26,7 @@ from .cards import (
     as_hand,
     check_decks,
     coerce_cards,
+    integer,
     mask_to_cards,
 )
 from .cards import _PY_INIT as _PY_HAND_INIT
@@ -137,11 +138,11 @@ def check_threads(threads: object) -> int:
     """The number of threads a batch call may use (``None``: all cores)."""
     if threads is None:
         return os.cpu_count() or 1
-    if (isinstance(threads, bool) or not isinstance(threads, int)
-            or not 1 <= threads <= MAX_THREADS):
+    value = integer(threads)  # numpy's integers too
+    if value is None or not 1 <= value <= MAX_THREADS:
         raise ChinchonError(f"threads must be an int 1..{MAX_THREADS} or None, "
                             f"got {shown(threads)}")
-    return threads
+    return value
 
 
 # ---------------------------------------------------------------- batch calls
@@ -158,6 +159,8 @@ def normalize_batch(masks: Any) -> tuple[np.ndarray, int]:
     if arr.dtype.kind not in "ui":
         if arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.uint64)
+        elif arr.dtype.kind in "fO" and arr.ndim in (1, 2) and not isinstance(masks, np.ndarray):
+            arr = _listed_masks(masks, arr.shape)  # numpy made floats or objects of ints
         else:
             raise BatchRowError(f"masks must be an integer array, got dtype {arr.dtype}", -1)
     if arr.ndim == 1:
@@ -172,6 +175,24 @@ def normalize_batch(masks: Any) -> tuple[np.ndarray, int]:
         bad = int(np.argwhere(arr < 0)[0][0])
         raise BatchRowError(f"row {bad}: negative mask", bad)
     return np.ascontiguousarray(arr, dtype=np.uint64), decks
+
+
+def _listed_masks(masks: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """A batch given as a list whose ints numpy did not make an integer array of (one
+    past 2**63, say, makes the whole of it floats): each value checked as it was given,
+    the first bad one named by its row."""
+    values = np.array(masks, dtype=object)
+    if values.shape != shape:  # pragma: no cover - the same list, read the same way
+        raise BatchRowError(f"masks must be an integer array, got {shape}", -1)
+    for row, masks_of_row in enumerate(values.reshape(shape[0], -1)):
+        for mask in masks_of_row:
+            if isinstance(mask, (bool, np.bool_)) or not isinstance(mask, (int, np.integer)):
+                raise BatchRowError(f"row {row}: a mask is an int, got {shown(mask)}", row)
+            if mask < 0:
+                raise BatchRowError(f"row {row}: negative mask", row)
+            if mask >> 64:
+                raise BatchRowError(f"row {row}: mask {int(mask):#x} is past 64 bits", row)
+    return values.astype(np.uint64)
 
 
 def normalize_outlook_batch(masks: Any, unseen_masks: Any) -> tuple[np.ndarray, int, np.ndarray]:

@@ -82,7 +82,13 @@ class Card:
                 return cls.parse(rank)
             raise CardParseError(f"Card() takes a card text or (rank, suit), got {shown(rank)}",
                                  shown(rank))
-        if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= 12:
+        if type(rank) is not int:  # any integer type, numpy's too; a bool is no rank
+            number = integer(rank)
+            if number is None:
+                raise CardParseError(f"bad card rank {shown(rank)}: a rank is an int, "
+                                     f"1 to 12", shown(rank))
+            rank = number
+        if not 1 <= rank <= 12:
             raise CardParseError(f"bad card rank {shown(rank)}: ranks are 1 to 12", shown(rank))
         if not isinstance(suit, str) or len(suit) != 1 or suit.lower() not in SUITS:
             raise CardParseError(f"bad card suit {shown(suit)}: suits are o, c, e, b",
@@ -356,18 +362,26 @@ def cards_to_mask(cards: Iterable[Card]) -> tuple[int, int, int]:
     return once, twice, n
 
 
+def integer(value: object) -> Optional[int]:
+    """``value`` as an int if it is one of any integer type, numpy's too, else None. A
+    bool is no number (numpy 1 gives numpy's an index)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":
+        return None
+    try:
+        return _as_index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def check_decks(decks: object) -> int | None:
     """``decks`` as 1, 2 or None (infer); the one check of every ``decks=`` argument."""
     if decks is None:
         return None
-    # a bool is no number of decks, numpy's neither (numpy 1 gives it an index)
-    if not isinstance(decks, bool) and getattr(getattr(decks, "dtype", None), "kind", "") != "b":
-        try:
-            value = _as_index(decks)  # type: ignore[arg-type]  # any integer type, numpy too
-        except TypeError:
-            value = 0
-        if value == 1 or value == 2:
-            return value
+    value = integer(decks)
+    if value == 1 or value == 2:
+        return value
     raise InvalidHandError(f"decks must be 1, 2 or None, got {shown(decks)}")
 
 
@@ -587,7 +601,8 @@ def full_deck(decks: int = 1, *, rules: Optional[Rules] = None) -> list[Card]:
     """Every card of one or two decks, in ascending bit order: the 48 cards of the
     house rules, or with ``rules`` the rules' deck (40 or 48 natural cards and the extra
     jokers in play)."""
-    check_decks(decks)
+    if check_decks(decks) is None:  # no hand here to infer it from
+        raise InvalidHandError("full_deck needs decks=1 or decks=2, got None")
     if rules is None:
         return [c for c in _ALL_CARDS for _ in range(decks)]
     mask = getattr(getattr(rules, "solver", None), "card_mask", None)

@@ -53,6 +53,21 @@ def test_threads_give_the_same_answer(native, decks):
     assert np.array_equal(native.hints_batch(m8, threads=2), native.hints_batch(m8, threads=1))
 
 
+def test_threads_are_any_integer_but_a_bool(impl):
+    """A thread count read from numpy (an array's size, a config loaded with it) is an
+    int like any other; a bool or a float is refused by name."""
+    masks = np.array([Hand("7o 7c 7b 9e 10e 11e 4o").mask] * 4, dtype=np.uint64)
+    m8 = np.array([Hand("7o 7c 7b 9e 10e 11e 4o 5b").mask] * 4, dtype=np.uint64)
+    want, hints = list(impl.deadwood_batch(masks, threads=2)), impl.hints_batch(m8, threads=2)
+    assert want == [4] * 4
+    for threads in (np.int64(2), np.int32(2), np.uint8(2)):
+        assert list(impl.deadwood_batch(masks, threads=threads)) == want
+        assert np.array_equal(impl.hints_batch(m8, threads=threads), hints)
+    for threads in (True, np.True_, 2.0, np.float64(2), np.int64(0), np.int64(1025)):
+        with pytest.raises(ValueError, match="threads must be an int 1..1024 or None"):
+            impl.deadwood_batch(masks, threads=threads)
+
+
 def test_threads_report_the_first_bad_row(native):
     rng = np.random.default_rng(14)
     masks = random_masks(rng, 100_000, 7, 1)

@@ -80,6 +80,25 @@ def test_card_constructor_errors():
     assert pickle.loads(pickle.dumps(Card(7, "o"))) is Card(7, "o")
 
 
+def test_a_rank_is_any_integer_and_only_an_integer():
+    """numpy's integers are ranks (as they are masks and numbers of decks); a bool, a
+    float or text is not, and the error says so rather than that 7 is out of range."""
+    for rank in (np.int64(7), np.uint8(7), np.int32(7)):
+        card = Card(rank, "o")
+        assert card is Card(7, "o") and type(card.rank) is int
+    for rank in (np.True_, True, 7.0, np.float64(7), "7"):
+        with pytest.raises(CardParseError, match="a rank is an int, 1 to 12"):
+            Card(rank, "o")
+    with pytest.raises(CardParseError, match="ranks are 1 to 12"):
+        Card(np.int64(13), "o")
+
+
+def test_full_deck_needs_a_number_of_decks():
+    with pytest.raises(InvalidHandError, match="decks=1 or decks=2, got None"):
+        full_deck(decks=None)  # type: ignore[arg-type]
+    assert full_deck(np.int64(2)) == full_deck(2)
+
+
 def test_hand_single_and_double():
     h = Hand("7o 7c 7b 9e 10e 11e 4o")
     assert h.decks == 1 and len(h) == 7 and isinstance(h.mask, int)
