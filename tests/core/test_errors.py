@@ -93,6 +93,28 @@ def test_batch_shape_and_dtype(impl, fn):
         f(np.array([7, -1], dtype=np.int64))
     with pytest.raises(ChinchonError, match="threads"):
         f(np.zeros(0, dtype=np.uint64), threads=0)
+
+
+@pytest.mark.parametrize("fn", ["deadwood_batch", "hints_batch"])
+def test_a_listed_batch_names_the_row_numpy_could_not_make_an_int(impl, fn):
+    """One int past 2**63 makes numpy read a whole list as floats (past 2**64, as
+    objects): the value is checked as given and its row named, as a -1 is."""
+    f = getattr(impl, fn)
+    good = Hand("1o 2o 3o 4o 5o 6o 7o 8o").mask
+    cases = [
+        ([good, good, 1 << 63], "outside the card lanes"),  # a number, but no card
+        ([good, good, (1 << 64) - 1], "outside the card lanes"),
+        ([good, good, 1 << 64], "row 2: mask 0x10000000000000000 is past 64 bits"),
+        ([good, good, 1.5, 1 << 64], "row 2: a mask is an int, got 1.5"),
+        ([good, good, -(1 << 64)], "row 2: negative"),
+        ([good, good, True, 1 << 64], "row 2: a mask is an int, got True"),
+        ([(good, 0), (good, 0), (1 << 64, 0)], "row 2: mask .* is past 64 bits"),
+    ]
+    for masks, words in cases:
+        with pytest.raises(BatchRowError, match=words) as e:
+            f(masks)
+        assert e.value.row == 2, masks
+    assert np.array_equal(f([good, good]), f(np.array([good, good], dtype=np.uint64)))
     assert f(np.zeros(0, dtype=np.uint64)).shape[0] == 0
 
 
