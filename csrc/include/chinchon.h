@@ -39,6 +39,7 @@ typedef enum cc_status {
     CC_ERR_CANNOT_CLOSE,    /* the closer's deadwood is over the close limit */
     CC_ERR_BAD_ARGUMENT,    /* a rules table or count out of range */
     CC_ERR_NOT_IN_DECK,     /* a natural card the rules' deck lacks (an 8 or 9, deck 40) */
+    CC_ERR_INTERRUPTED,     /* cc_game_config.interrupted asked to stop the game */
     CC_STATUS_END           /* sentinel: number of status codes */
 } cc_status;
 
@@ -429,6 +430,11 @@ typedef struct cc_game_config {
     /* the budget of each CC_BOT_SEARCH seat (cc_search_choose): playouts, else (0) time */
     uint32_t search_playouts[CC_MAX_PLAYERS];
     uint32_t search_micros[CC_MAX_PLAYERS];
+    /* NULL, or asked after each decision of a search seat (which may take long):
+     * nonzero stops the game, and cc_play_game returns CC_ERR_INTERRUPTED with the
+     * record unfinished (Python: a Ctrl-C waiting to be raised) */
+    int (*interrupted)(void *context);
+    void *interrupt_context;
 } cc_game_config;
 
 typedef enum cc_game_status {

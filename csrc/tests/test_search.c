@@ -86,6 +86,61 @@ static void check_games(int games)
     }
 }
 
+/* The interrupted callback of check_interrupt: counts its calls, says stop at the
+ * `stop_at`-th (0: never). */
+typedef struct { int calls, stop_at; } asked;
+
+static int interrupted_at(void *context)
+{
+    asked *a = context;
+    a->calls++;
+    return a->stop_at > 0 && a->calls >= a->stop_at;
+}
+
+/* cc_game_config.interrupted: asked after each search seat's decision alone, it stops
+ * the game at once where it says so; a callback that never does changes nothing. */
+static void check_interrupt(void)
+{
+    static const uint8_t two[2] = {CC_BOT_SEARCH, CC_BOT_EXPERT};
+    static const uint8_t none[2] = {CC_BOT_GREEDY, CC_BOT_EXPERT};
+    uint32_t turns[2][512];
+    uint8_t outcomes[2][512];
+    int32_t points[2][512 * CC_MAX_PLAYERS];
+    cc_game_record rec[2];
+    cc_game_config cfg;
+    asked a = {0, 0};
+    int k;
+    for (k = 0; k < 2; k++) {
+        memset(&rec[k], 0, sizeof rec[k]);
+        rec[k].turns = turns[k];
+        rec[k].outcomes = outcomes[k];
+        rec[k].points = points[k];
+        rec[k].cap_ended = 512;
+        rec[k].cap_points = 512 * CC_MAX_PLAYERS;
+    }
+    config(&cfg, 2, 1, two, 20);
+    CHECK(cc_play_game(&cfg, 3, &rec[0]) == CC_OK, "the game without a callback");
+    cfg.interrupted = interrupted_at;
+    cfg.interrupt_context = &a;
+    CHECK(cc_play_game(&cfg, 3, &rec[1]) == CC_OK, "the game with one that never stops it");
+    CHECK(rec[0].winner == rec[1].winner && rec[0].hands == rec[1].hands
+              && rec[0].n_ended == rec[1].n_ended
+              && memcmp(rec[0].totals, rec[1].totals, sizeof rec[0].totals) == 0,
+          "a callback that says go on changed the game");
+    CHECK(a.calls >= 2, "asked %d times in a whole game", a.calls);
+    a.calls = 0;
+    a.stop_at = 2;
+    CHECK(cc_play_game(&cfg, 3, &rec[1]) == CC_ERR_INTERRUPTED, "not stopped");
+    CHECK(a.calls == 2, "asked %d times after it said stop", a.calls);
+    a.calls = 0;
+    a.stop_at = 1;
+    config(&cfg, 2, 1, none, 20);
+    cfg.interrupted = interrupted_at;
+    cfg.interrupt_context = &a;
+    CHECK(cc_play_game(&cfg, 3, &rec[1]) == CC_OK && a.calls == 0,
+          "asked %d times with no search seat", a.calls);
+}
+
 /* A view of seat 0 at its draw, 4 players, house rules: a shuffled deck dealt 7 each,
  * one card to the pile, the rest the stock; seat 2 took a card from the pile; `turns`
  * played this hand (from 3: each other seat played one; more: the samples' other hands
@@ -215,6 +270,7 @@ int main(void)
     int games = (env ? atoi(env) : 300) / 30;
     games = games < 2 ? 2 : games;
     check_games(games);
+    check_interrupt();
     check_choices();
     printf("test_search: %d games per table\n", games);
     return th_report("test_search");

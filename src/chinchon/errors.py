@@ -150,6 +150,8 @@ STATUS_ERRORS: dict[str, tuple[type[ChinchonError], str]] = {
     "CC_ERR_BAD_ARGUMENT": (ChinchonError, "an argument out of range"),
     # rule variants (docs/rules.md#the-variant-encoding): an eight or nine in a batch row under deck=40
     "CC_ERR_NOT_IN_DECK": (InvalidHandError, "a card that the rules' deck does not have"),
+    # a whole game's callback (the engine's Ctrl-C check) said stop; raised as that
+    "CC_ERR_INTERRUPTED": (ChinchonError, "the game was stopped by its caller"),
 }
 
 

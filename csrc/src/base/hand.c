@@ -71,6 +71,7 @@ static const struct {
     CC_STATUS_ROW(CC_ERR_CANNOT_CLOSE, "the closer's deadwood is over the close limit"),
     CC_STATUS_ROW(CC_ERR_BAD_ARGUMENT, "an argument out of range"),
     CC_STATUS_ROW(CC_ERR_NOT_IN_DECK, "a card that the rules' deck does not have"),
+    CC_STATUS_ROW(CC_ERR_INTERRUPTED, "the game was stopped by its caller"),
 };
 
 /* Whether status is one of the codes of cc_status (not the sentinel) with a table row.

@@ -538,6 +538,21 @@ static cc_status expert_discard(game *g, int seat, int *card, int *close)
     return CC_OK;
 }
 
+/* The search seat's decision (through g->search; NULL: none may play), then the
+ * caller's check of whether to go on (cc_game_config.interrupted): a search may take
+ * long, the other bots microseconds. */
+static cc_status search_decision(game *g, int seat, int discard, int *a, int *b)
+{
+    const cc_game_config *cfg = g->cfg;
+    cc_status st;
+    if (g->search == NULL)
+        return CC_ERR_BAD_ARGUMENT;
+    st = g->search(g, seat, discard, a, b);
+    if (st == CC_OK && cfg->interrupted != NULL && cfg->interrupted(cfg->interrupt_context))
+        return CC_ERR_INTERRUPTED;
+    return st;
+}
+
 /* The draw of the bot at `seat` (the player to act): 1 in *from_pile to take the
  * pile's top. */
 cc_status bot_draw(game *g, int seat, int *from_pile)
@@ -549,7 +564,7 @@ cc_status bot_draw(game *g, int seat, int *from_pile)
     case CC_BOT_GREEDY:
         return greedy_draw(g, seat, 1, from_pile);
     case CC_BOT_SEARCH:
-        return g->search != NULL ? g->search(g, seat, 0, from_pile, NULL) : CC_ERR_BAD_ARGUMENT;
+        return search_decision(g, seat, 0, from_pile, NULL);
     default:
         return expert_draw(g, seat, from_pile);
     }
@@ -565,7 +580,7 @@ cc_status bot_discard(game *g, int seat, int *card, int *close)
     case CC_BOT_GREEDY:
         return greedy_discard(g, seat, 1, card, close);
     case CC_BOT_SEARCH:
-        return g->search != NULL ? g->search(g, seat, 1, card, close) : CC_ERR_BAD_ARGUMENT;
+        return search_decision(g, seat, 1, card, close);
     default:
         return expert_discard(g, seat, card, close);
     }

@@ -26,6 +26,7 @@ cdef extern from "chinchon.h" nogil:
         CC_ERR_CANNOT_CLOSE
         CC_ERR_BAD_ARGUMENT
         CC_ERR_NOT_IN_DECK
+        CC_ERR_INTERRUPTED
         CC_STATUS_END
 
     ctypedef struct cc_hand:
@@ -231,6 +232,8 @@ cdef extern from "chinchon.h" nogil:
         double wait_for
         uint32_t search_playouts[CC_MAX_PLAYERS]
         uint32_t search_micros[CC_MAX_PLAYERS]
+        int (*interrupted)(void *context) noexcept nogil
+        void *interrupt_context
 
     ctypedef enum cc_game_status:
         CC_GAME_WON

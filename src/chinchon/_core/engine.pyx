@@ -9,8 +9,8 @@ package makes its GameRecord), and the statistics of the games are counted in C
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from .chinchon cimport (CC_GAME_WON, CC_HAND_VOID, CC_JOKER_CHINCHON, CC_MAX_DECK,
-                        CC_MAX_PLAYERS, CC_NORMAL, CC_OK, CC_RNG_SEED_WORDS,
+from .chinchon cimport (CC_ERR_INTERRUPTED, CC_GAME_WON, CC_HAND_VOID, CC_JOKER_CHINCHON,
+                        CC_MAX_DECK, CC_MAX_PLAYERS, CC_NORMAL, CC_OK, CC_RNG_SEED_WORDS,
                         CC_SEARCH_MAX_THREADS, cc_game_config,
                         cc_game_record, cc_hand, cc_play_game, cc_search_choose,
                         cc_search_view, cc_status)
@@ -20,7 +20,20 @@ from .._args import check_rules
 from ..errors import ChinchonError
 from ..results import CLOSE_OUTCOMES, HAND_OUTCOMES
 
+cdef extern from "Python.h":
+    # no exception clause: its -1 leaves the exception (a Ctrl-C's KeyboardInterrupt) set
+    # for the caller to pass on, where Cython's own declaration would handle it here
+    int _check_signals "PyErr_CheckSignals" ()
+
 cdef int _INT_MAX = 2147483647
+
+
+cdef int _interrupted(void *context) noexcept nogil:
+    """cc_game_config.interrupted of the simulations' games: after each search seat's
+    decision, run the signal handlers (the main thread's: a Ctrl-C); 1 when one raised,
+    its exception left set for :func:`_play_one`."""
+    with gil:
+        return 1 if _check_signals() < 0 else 0
 
 # a hand's outcome code (cc_outcome from CC_NORMAL, then CC_HAND_VOID) as
 # GameRecord.outcomes spells it: the names are results.HAND_OUTCOMES, in the C order
@@ -104,6 +117,8 @@ cdef int _game_config(cc_game_config *cfg, int players, bots, seed, object rules
     cfg.stale_turns = stale_turns
     cfg.stale_shake = stale_shake
     cfg.wait_for = wait_for
+    cfg.interrupted = NULL
+    cfg.interrupt_context = NULL
     return 0
 
 
@@ -200,7 +215,9 @@ def _search_choose(int players, object rules, int stale_turns, double stale_shak
 cdef int _play_one(cc_game_config *cfg, uint64_t index, cc_game_record *rec, _Buffers buf,
                    bint trace) except -1:
     """Play game ``index`` into ``rec`` on ``buf``'s arrays, without the GIL; again with
-    larger arrays while the game needs more room."""
+    larger arrays while the game needs more room. A Ctrl-C (a signal handler that
+    raises) is raised after the game, or after the decision of a search seat during it
+    where ``cfg.interrupted`` is :func:`_interrupted`."""
     cdef cc_status st
     while True:
         rec.turns = buf.turns
@@ -213,6 +230,8 @@ cdef int _play_one(cc_game_config *cfg, uint64_t index, cc_game_record *rec, _Bu
         rec.cap_events = buf.cap_events
         with nogil:
             st = cc_play_game(cfg, index, rec)
+        if st == CC_ERR_INTERRUPTED:
+            return -1  # the signal handler's exception is set
         if st != CC_OK:
             raise_status(st)
         if rec.n_ended > rec.cap_ended or rec.n_points > rec.cap_points or (
@@ -220,6 +239,8 @@ cdef int _play_one(cc_game_config *cfg, uint64_t index, cc_game_record *rec, _Bu
             buf.grow(max(rec.n_ended, rec.n_points // CC_MAX_PLAYERS + 1, buf.cap_ended),
                      max(rec.n_events, buf.cap_events) if trace else 0)
             continue  # the same game again, with room for all of it
+        if _check_signals() < 0:  # between games: a Ctrl-C waits for no more of them
+            return -1
         return 0
 
 
@@ -245,6 +266,7 @@ def _play_games(int players, bots, seed, start, stop, rules, long long max_turns
         raise ChinchonError(f"games {start}..{stop} are out of range")
     _game_config(&cfg, players, bots, seed, rules, max_turns, stale_turns, stale_shake,
                  wait_for)
+    cfg.interrupted = _interrupted
     buf.grow(64, 4096 if trace else 0)
     out = []
     traces = [] if trace else None
@@ -383,6 +405,7 @@ def _count_games(int players, bots, seed, start, stop, rules, long long max_turn
         raise ChinchonError(f"games {start}..{stop} are out of range")
     _game_config(&cfg, players, bots, seed, rules, max_turns, stale_turns, stale_shake,
                  wait_for)
+    cfg.interrupted = _interrupted
     buf.grow(64, 0)
     index = first
     while index < last:
