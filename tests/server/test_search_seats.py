@@ -111,7 +111,8 @@ def test_a_table_asks_for_a_search_budget_within_the_servers(tmp_path: Path) -> 
     """A search is not stopped once begun and every table's search seats share the
     workers: a table may ask for at most the server's budget (in playouts, in
     milliseconds), listed in ``welcome.limits``; ``search`` alone asks for the table's
-    default (5000 playouts at 2 players)."""
+    default (5000 playouts at 2 players), or the server's most where that is less (the
+    page offers the level by that name alone)."""
     for name in ("max_search_playouts", "max_search_ms"):
         for bad in (0, -1, 4_000_001, 2.0, True, "50"):
             with pytest.raises(ChinchonError, match=f"{name} must be an int 1..4000000"):
@@ -135,16 +136,11 @@ def test_a_table_asks_for_a_search_budget_within_the_servers(tmp_path: Path) -> 
                 assert error["type"] == "error" and error["code"] == "bad_message", error
                 assert "at most 300 playouts or 20 ms" in error["message"], error
                 assert not m.live
-            m.handle(conn, json.dumps({"type": "create", "name": "A", "players": 2,
-                                       "bots": 1, "bot": "search", "rules": "conga"}))
-            await asyncio.sleep(0)
-            error = a.sent[-1]
-            assert error["type"] == "error" and error["code"] == "bad_message", error
-            assert "got search (5000 playouts at 2 players)" in error["message"], error
-            assert not m.live
             for bot in ("search:300", "search:20ms", "expert"):
                 live = await _table(m, FakeClient(), bot)
                 assert live.table.seats[1].bot == bot
+            live = await _table(m, FakeClient(), "search")  # 5000 is more than 300 here
+            assert live.table.seats[1].bot == live.table.bot_kind == "search:300"
         finally:
             m.stop()
 
@@ -152,6 +148,10 @@ def test_a_table_asks_for_a_search_budget_within_the_servers(tmp_path: Path) -> 
     roomy = ServerConfig(db=str(tmp_path / "r.sqlite3"), max_search_playouts=5000)
     roomy.check_bot("search", 2)
     roomy.check_bot("search", 4)  # 3000 there
+    assert roomy.table_bot("search", 2) == roomy.table_bot("search", 4) == "search"
+    assert replace(roomy, max_search_playouts=4000).table_bot("search", 2) == "search:4000"
+    assert replace(roomy, max_search_playouts=4000).table_bot("search", 4) == "search"
+    assert replace(roomy, max_search_playouts=10).table_bot("expert", 2) == "expert"
     with pytest.raises(ChinchonError, match="got search \\(3000 playouts at 4 players\\)"):
         replace(roomy, max_search_playouts=2999).check_bot("search", 4)
 

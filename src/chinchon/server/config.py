@@ -94,6 +94,15 @@ class ServerConfig:
             return rules
         return replace(rules, reconnect_seconds=self.reconnect_seconds)
 
+    def table_bot(self, bot: str, players: int) -> str:
+        """The bot a table of ``players`` plays for the canonical name ``bot``: ``search``
+        alone is its table's default budget, or this server's
+        :attr:`max_search_playouts` where that is less (the level the page offers stays
+        one every table may have); any other name as it is."""
+        if bot == "search" and SearchBot.default_playouts(players) > self.max_search_playouts:
+            return f"search:{self.max_search_playouts}"
+        return bot
+
     def check_bot(self, bot: str, players: int) -> None:
         """An error unless the canonical bot name ``bot`` is one a table of ``players``
         may ask for here: a search's budget within :attr:`max_search_playouts` and

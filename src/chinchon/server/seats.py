@@ -50,7 +50,7 @@ class Seating(Driving):
                                              f"choose from {', '.join(known)}")
         rules = self.config.table_rules(known[preset])
         try:  # a name of BOTS, or the search's with a budget (search:2000, search:10ms)
-            bot = bot_name(msg.get("bot", "greedy"))
+            bot = self.config.table_bot(bot_name(msg.get("bot", "greedy")), msg["players"])
             self.config.check_bot(bot, msg["players"])
         except ChinchonError as e:
             raise ProtocolError("bad_message", str(e)) from None
