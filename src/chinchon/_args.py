@@ -191,7 +191,8 @@ def _listed_masks(masks: Any, shape: tuple[int, ...]) -> np.ndarray:
             if mask < 0:
                 raise BatchRowError(f"row {row}: negative mask", row)
             if mask >> 64:
-                raise BatchRowError(f"row {row}: mask {int(mask):#x} is past 64 bits", row)
+                raise BatchRowError(f"row {row}: mask of {int(mask).bit_length()} bits "
+                                    f"(a mask has 64)", row)
     return values.astype(np.uint64)
 
 
