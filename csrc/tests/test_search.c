@@ -47,6 +47,27 @@ static void config(cc_game_config *cfg, int players, int conga, const uint8_t *b
     }
 }
 
+/* Two game records on arrays of their own, room for 512 hands each. */
+typedef struct {
+    uint32_t turns[2][512];
+    uint8_t outcomes[2][512];
+    int32_t points[2][512 * CC_MAX_PLAYERS];
+    cc_game_record rec[2];
+} records;
+
+static void records_init(records *r)
+{
+    int k;
+    for (k = 0; k < 2; k++) {
+        memset(&r->rec[k], 0, sizeof r->rec[k]);
+        r->rec[k].turns = r->turns[k];
+        r->rec[k].outcomes = r->outcomes[k];
+        r->rec[k].points = r->points[k];
+        r->rec[k].cap_ended = 512;
+        r->rec[k].cap_points = 512 * CC_MAX_PLAYERS;
+    }
+}
+
 static void check_games(int games)
 {
     static const uint8_t two[2] = {CC_BOT_SEARCH, CC_BOT_EXPERT};
@@ -55,31 +76,23 @@ static void check_games(int games)
                                    CC_BOT_RANDOM, CC_BOT_SEARCH, CC_BOT_GREEDY};
     const struct { int players, conga; const uint8_t *bots; } tables[] = {
         {2, 1, two}, {2, 0, two}, {4, 1, four}, {4, 0, four}, {6, 0, six}};
-    uint32_t turns[2][512];
-    uint8_t outcomes[2][512];
-    int32_t points[2][512 * CC_MAX_PLAYERS];
+    static records r;
+    cc_game_record *rec = r.rec;
     size_t t;
     int i;
     for (t = 0; t < sizeof tables / sizeof tables[0]; t++) {
         cc_game_config cfg;
         config(&cfg, tables[t].players, tables[t].conga, tables[t].bots, 40);
         for (i = 0; i < games; i++) {
-            cc_game_record rec[2];
             int k;
-            for (k = 0; k < 2; k++) {
-                memset(&rec[k], 0, sizeof rec[k]);
-                rec[k].turns = turns[k];
-                rec[k].outcomes = outcomes[k];
-                rec[k].points = points[k];
-                rec[k].cap_ended = 512;
-                rec[k].cap_points = 512 * CC_MAX_PLAYERS;
+            records_init(&r);
+            for (k = 0; k < 2; k++)
                 CHECK(cc_play_game(&cfg, (uint64_t)i, &rec[k]) == CC_OK, "table %d game %d",
                       (int)t, i);
-            }
             CHECK(rec[0].status != CC_GAME_STALLED, "table %d game %d stalled", (int)t, i);
             CHECK(rec[0].status == rec[1].status && rec[0].winner == rec[1].winner
                       && rec[0].hands == rec[1].hands && rec[0].n_ended == rec[1].n_ended
-                      && memcmp(turns[0], turns[1], rec[0].n_ended * sizeof turns[0][0]) == 0
+                      && memcmp(r.turns[0], r.turns[1], rec[0].n_ended * sizeof r.turns[0][0]) == 0
                       && memcmp(rec[0].totals, rec[1].totals, sizeof rec[0].totals) == 0,
                   "table %d game %d again differs", (int)t, i);
         }
@@ -103,21 +116,11 @@ static void check_interrupt(void)
 {
     static const uint8_t two[2] = {CC_BOT_SEARCH, CC_BOT_EXPERT};
     static const uint8_t none[2] = {CC_BOT_GREEDY, CC_BOT_EXPERT};
-    uint32_t turns[2][512];
-    uint8_t outcomes[2][512];
-    int32_t points[2][512 * CC_MAX_PLAYERS];
-    cc_game_record rec[2];
+    static records r;
+    cc_game_record *rec = r.rec;
     cc_game_config cfg;
     asked a = {0, 0};
-    int k;
-    for (k = 0; k < 2; k++) {
-        memset(&rec[k], 0, sizeof rec[k]);
-        rec[k].turns = turns[k];
-        rec[k].outcomes = outcomes[k];
-        rec[k].points = points[k];
-        rec[k].cap_ended = 512;
-        rec[k].cap_points = 512 * CC_MAX_PLAYERS;
-    }
+    records_init(&r);
     config(&cfg, 2, 1, two, 20);
     CHECK(cc_play_game(&cfg, 3, &rec[0]) == CC_OK, "the game without a callback");
     cfg.interrupted = interrupted_at;
