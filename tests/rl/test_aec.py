@@ -270,10 +270,11 @@ def test_the_penalty_option_ends_the_game():
 
 
 def test_calls_out_of_order_raise():
-    env = rl.raw_env(players=2, render_mode="ansi")
-    for call in (lambda: env.step(0), lambda: env.observe("player_0"), env.render):
-        with pytest.raises(IllegalAction, match="reset"):
-            call()
+    for mode in ("ansi", "human", None):  # render before reset, whatever the mode
+        env = rl.raw_env(players=2, render_mode=mode)
+        for call in (lambda: env.step(0), lambda: env.observe("player_0"), env.render):
+            with pytest.raises(IllegalAction, match="reset"):
+                call()
     env = rl.raw_env(players=2, max_turns=1)
     env.reset(seed=1)
     while env.agents:

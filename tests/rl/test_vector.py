@@ -8,6 +8,9 @@ the compiled core) this module skips, saying so."""
 
 from __future__ import annotations
 
+import os
+import re
+
 import numpy as np
 import pytest
 
@@ -295,6 +298,41 @@ def test_bad_arguments_get_a_clear_error():
         with pytest.raises(ChinchonError, match="options must be None or a dict"):
             env.reset(seed=1, options=bad)
     env.reset(seed=1, options={"reset_mask": np.array([True, False])})
+
+
+def test_a_seed_whose_tables_pass_256_bits_names_the_table():
+    """reset(seed=s) seeds table i with s + i: a seed of 256 bits whose later tables'
+    pass them is refused naming the table, not as a seed of 257 bits never given."""
+    env = rl.VectorEnv(3)
+    with pytest.raises(ChinchonError, match=r"seeds table i with seed \+ i, and table 1's "
+                                            r"passes 256 bits"):
+        env.reset(seed=2**256 - 1)
+    env.reset(seed=2**256 - 3)  # table 2's seed is 2**256 - 1: every one fits
+    env.reset(seed=[2**256 - 1, 2**256 - 1, None])
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+def test_close_lets_the_tables_and_their_threads_go():
+    """close() frees the tables and ends the worker threads at once, while the env is
+    still referenced (a wrapper, a list); every call but close then refuses."""
+    def threads_now() -> int:
+        return len(os.listdir("/proc/self/task"))
+
+    before = threads_now()
+    env = rl.VectorEnv(64, threads=3)
+    env.reset(seed=1)
+    obs, *_ = env.step(env.random_actions())
+    assert threads_now() >= before + 2
+    env.close()
+    assert threads_now() == before and env.closed
+    assert obs.shape == (64, E.OBS_SIZE)  # what a step returned stays the caller's
+    for name, call in (("reset()", lambda: env.reset(seed=1)),
+                       ("step()", lambda: env.step(np.zeros(64, np.int64))),
+                       ("random_actions()", env.random_actions),
+                       ("action_masks()", env.action_masks)):
+        with pytest.raises(IllegalAction, match=re.escape(name) + " after close"):
+            call()
+    env.close()  # again: nothing to do
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -421,6 +421,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
         """The table as ``chinchon play`` shows it, from the seat to act (its hand, the
         discard pile's top, the stock, the totals) and the last closed hand's result
         between hands and at the end. ``'ansi'``: returned; ``'human'``: printed."""
+        if self.state_ is None:  # whatever the mode: the table is not there yet
+            raise IllegalAction("render() before reset(): call reset() first")
         if self.render_mode is None:
             return None
         text = self._text()

@@ -183,10 +183,17 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if options:
             raise ChinchonError(f"VectorEnv.reset takes no options but reset_mask, got "
                                 f"{shown(sorted(options))}")
+        self._open("reset()")
         if seed is None:
             seeds: list[Optional[int]] = [None] * n
         elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seeds = [int(seed) + i for i in range(n)]
+            first = _checked_seed(seed)
+            if (first + n - 1).bit_length() > 256:  # table i's seed + i would be refused
+                past = 2**256 - first
+                raise ChinchonError(f"reset(seed={first}) seeds table i with seed + i, and "
+                                    f"table {past}'s passes 256 bits; give a smaller seed "
+                                    f"or one seed per table")
+            seeds = [first + i for i in range(n)]
         elif not isinstance(seed, (list, tuple, np.ndarray)):
             raise ChinchonError(f"reset's seed must be an int, a list of one int (or None) per "
                                 f"table, or None, got {shown(seed)}")
@@ -222,6 +229,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         """Step every table with its action (an int array of shape ``(num_envs,)``)."""
+        self._open("step()")
         if not self._started:
             raise self._not_started("step()")
         acts, given = self._checked(actions)
@@ -277,6 +285,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     def action_masks(self) -> np.ndarray:
         """Every table's allowed actions now, ``(num_envs, N_ACTIONS)`` bool (a copy;
         with ``copy=False`` a read-only view)."""
+        self._open("action_masks()")
         return self._masks.astype(bool) if self.copy else self._mask_bool
 
     def random_actions(self, seed: Optional[int] = None) -> np.ndarray:
@@ -285,6 +294,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         in C from the env's own generator: seeded by ``seed`` when given, else by the
         last ``reset(seed=...)`` (or the OS). A new array unless ``copy=False`` (then
         a buffer the next call overwrites)."""
+        self._open("random_actions()")
         if not self._started:
             raise self._not_started("random_actions()")
         if seed is not None:
@@ -302,5 +312,16 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                              f"never started (their reset_mask entries were False); "
                              f"reset them first")
 
+    def _open(self, call: str) -> None:
+        if self.closed:
+            raise IllegalAction(f"{call} after close(): the tables are gone")
+
+    #: what close() lets go: the tables (their memory and worker threads) and buffers
+    _HELD = ("_tables", "_obs", "_masks", "_rewards", "_terminated", "_truncated", "_refused",
+             "_actions", "_sampled", "_views", "_mask_view", "_mask_bool", "_every_table")
+
     def close_extras(self, **kwargs: Any) -> None:
-        pass
+        """Let the tables go now, not when the env is collected: their memory and the
+        worker threads (the arrays a step returned stay the caller's, copies or views)."""
+        for name in self._HELD:
+            self.__dict__.pop(name, None)
