@@ -63,6 +63,35 @@ def test_help_and_version_on_a_full_disk_are_status_1(args):
     assert done.stderr == "chinchon: error: [Errno 28] No space left on device\n"
 
 
+@pytest.mark.parametrize("args", [
+    ["--help"], ["play", "--seed", "1"],
+    ["settle", "--closer", "3e 4e 5e 6e 7e 8e 9e", "--opponent", "10e 2e 1e 1o 1c 12b 11b"],
+])
+def test_an_output_encoding_without_the_letters_is_one_line(args):
+    """Under PYTHONIOENCODING=ascii the ó of Chinchón cannot be written: one line
+    saying what to set and status 1, as any output that cannot be written; it was a
+    UnicodeEncodeError's traceback."""
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    done = subprocess.run([sys.executable, "-m", "chinchon", *args], input="",
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 1, done.stderr
+    name = "chinchon" if args[0].startswith("-") else f"chinchon {args[0]}"
+    assert done.stderr == (f"{name}: error: the output's encoding, ascii, cannot write "
+                           f"'\\xf3': set PYTHONIOENCODING=utf-8\n"), done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="closes a descriptor")
+@pytest.mark.parametrize("args", [["rules"], ["hint", HAND], ["--version"]])
+def test_a_closed_stdout_is_status_1_not_silence(args):
+    """Started with stdout closed (``>&-``), Python makes sys.stdout None and print
+    writes nothing: every command said nothing and exited 0."""
+    done = subprocess.run([sys.executable, "-m", "chinchon", *args], stderr=subprocess.PIPE,
+                          text=True, timeout=120, preexec_fn=lambda: os.close(1))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.endswith("error: [Errno 9] the standard output is closed\n"), done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
 def test_help_to_a_reader_that_stops_early_is_no_error():
     read_end, write_end = os.pipe()
     os.close(read_end)

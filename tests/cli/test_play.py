@@ -77,6 +77,44 @@ def test_cli_play_as_a_process():
         if len(parts) >= 3 and parts[0].isdigit() and "close" in line.lower():
             assert int(parts[2]) <= 5, line
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="closes a descriptor")
+def test_cli_play_with_stdin_closed_is_the_end_of_the_input():
+    """Started with stdin closed (``<&-``) sys.stdin is None: it was an AttributeError's
+    traceback; it is the end of the input, which quits (status 0)."""
+    done = subprocess.run([sys.executable, "-m", "chinchon", "play", "--seed", "1"],
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: os.close(0))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith("Bye.\n") and done.stderr == ""
+
+
+def test_the_rejoin_question_takes_y_n_or_q(monkeypatch, capsys):
+    """q quits there too (it was taken as no, and the bots played on); anything but a
+    yes, a no or a q is asked again (it was a silent no)."""
+    from chinchon.cli import play
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("maybe\nYes\n"))
+    assert play._yes("Rejoin? [y/n] ") is True
+    assert "Answer y or n (q quits)." in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
+    assert play._yes("Rejoin? [y/n] ") is False
+    monkeypatch.setattr("sys.stdin", io.StringIO("x\nq\n"))
+    with pytest.raises(play._EndOfInput):
+        play._yes("Rejoin? [y/n] ")
+
+
+def test_the_hand_result_speaks_to_you():
+    """"You close", not "You closes", where the closer is the seat spoken to."""
+    from chinchon.game.text import hand_result_lines
+    from tests.oracles.tables import close_now, stacked_game
+
+    game = stacked_game(closer="1o 2o 3o 4c 5c 6c 5e")
+    close_now(game)
+    names = ["You", "Bot 1", "Bot 2"]
+    assert hand_result_lines(game, names, you=0)[0].startswith("== You close: ")
+    assert hand_result_lines(game, ["Ana", "Bo", "Cy"])[0].startswith("== Ana closes: ")
+
+
 def test_an_outlook_with_no_card_unseen_is_left_out(monkeypatch, capsys):
     """The stock down to its last card, drawn, while the bot holds only cards seen taken
     from the pile: no card is unseen, so there is no next draw to look at. The turn is

@@ -296,6 +296,27 @@ def test_an_unwritable_report_is_said_before_any_game(tmp_path, capsys):
         assert not records.exists()
 
 
+def test_a_report_through_a_link_that_leads_nowhere_is_said_before_reading(runs, tmp_path,
+                                                                          capsys):
+    """--out a symbolic link is written through: a loop of links, or one into a folder
+    that is not there, is bad input (status 2) found before the records are read, not
+    a failed write after them (status 1); an empty name is no file, nor no folder."""
+    root, _, _ = runs
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    (tmp_path / "dangling").symlink_to(tmp_path / "no" / "x.html")
+    (tmp_path / "fine").symlink_to(tmp_path / "written.html")
+    for out, words in ((tmp_path / "loop1", "a loop of symbolic links"),
+                       (tmp_path / "dangling", f"no folder {tmp_path / 'no'}"),
+                       ("", "its name is empty")):
+        err = _error(capsys, "report", str(root / "a"), "--out", str(out))
+        assert f"cannot write the report {str(out)!r}: {words}" in err, err
+    assert "no records folder: its name is empty" in _error(
+        capsys, "report", "", "--out", str(tmp_path / "x.html"))
+    assert main(["report", str(root / "a"), "--out", str(tmp_path / "fine")]) == 0
+    assert (tmp_path / "written.html").read_text().startswith("<!DOCTYPE html>")
+
+
 def test_a_report_is_not_written_over_the_records_it_reads(runs, tmp_path, capsys):
     """chinchon report --out a file of the records it reads (its _chinchon.json, a part)
     wrote the HTML over it, and the records were no run's any more; refused, as

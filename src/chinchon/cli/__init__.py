@@ -13,10 +13,11 @@ with status 2; output that cannot be written (a full disk) one line, status 1.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Sequence
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 from .._version import __version__
 from ..errors import ChinchonError
@@ -39,10 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    if sys.stdout is None:  # started with stdout closed: what is printed fails, not vanishes
+        sys.stdout = _Closed()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except OSError as exc:  # --help or --version that stdout cannot take
+    except (OSError, UnicodeEncodeError) as exc:  # --help or --version that stdout cannot take
         return _unwritten("chinchon", exc)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
@@ -53,21 +56,43 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except OSError as exc:
+    except (OSError, UnicodeEncodeError) as exc:
         return _unwritten(f"chinchon {args.command}", exc)
 
 
-def _unwritten(prog: str, exc: OSError) -> int:
+class _Closed:
+    """sys.stdout of a command started with it closed (Python makes it None, and print
+    then writes nothing): every write fails as a closed descriptor does."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+
+def _unwritten(prog: str, exc: Union[OSError, UnicodeEncodeError]) -> int:
     """The status of output that cannot be written: 0 where the reader closed the pipe
-    early (a ``head -1`` the output goes to), else (a full disk) one line and 1."""
+    early (a ``head -1`` the output goes to), else (a full disk, an encoding without
+    the text's letters) one line and 1."""
     if isinstance(exc, BrokenPipeError):
         _drop_stdout()
         return 0
+    if isinstance(exc, UnicodeEncodeError):  # PYTHONIOENCODING=ascii, say
+        bad = exc.object[exc.start:exc.end]
+        exc = OSError(f"the output's encoding, {exc.encoding}, cannot write {bad!r}: "
+                      f"set PYTHONIOENCODING=utf-8")
     try:  # what stdout holds still goes out, where it can
         sys.stdout.flush()
     except (OSError, ValueError):
         _drop_stdout()
-    print(f"{prog}: error: {exc}", file=sys.stderr)
+    if sys.stderr is not None:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
     return 1
 
 

@@ -47,6 +47,9 @@ class _EndOfInput(Exception):
 
 def _ask(prompt: str) -> str:
     print(prompt, end="", flush=True)
+    if sys.stdin is None:  # started with stdin closed: the end of the input
+        print()
+        raise _EndOfInput
     try:
         line = sys.stdin.readline()
     except UnicodeDecodeError as exc:  # bytes that are not text: stop with one line
@@ -58,9 +61,20 @@ def _ask(prompt: str) -> str:
     return line.strip().lower()
 
 
+def _yes(prompt: str) -> bool:
+    """A yes or no, asked until it is one; ``q`` quits as at every prompt."""
+    while True:
+        answer = _ask(prompt)
+        if answer in ("q", "quit"):
+            raise _EndOfInput
+        if answer in ("y", "yes", "n", "no"):
+            return answer[0] == "y"
+        print("Answer y or n (q quits).")
+
+
 def _show_hand_result(game: Any, names: Sequence[str]) -> None:
     print()
-    print("\n".join(hand_result_lines(game, names)))
+    print("\n".join(hand_result_lines(game, names, you=0)))
 
 
 def _human_turn(game: Any, me: int, outlook: bool = False) -> None:
@@ -178,8 +192,8 @@ def run(args: argparse.Namespace) -> int:
                 _show_hand_result(game, names)
                 if not game.in_game[me] and game.chips[me] > 0:
                     high = max(t for t, i in zip(game.totals, game.in_game) if i)
-                    if _ask(f"You are out. Rejoin at {high} points "
-                            f"({game.chips[me]} chips left)? [y/n] ") in ("y", "yes"):
+                    if _yes(f"You are out. Rejoin at {high} points "
+                            f"({game.chips[me]} chips left)? [y/n] "):
                         game.rejoin(me)
                 for seat in bots_rejoin(game, bots, range(1, args.players)):
                     print(f"{names[seat]} rejoins at {game.totals[seat]}.")

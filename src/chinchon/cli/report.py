@@ -46,6 +46,10 @@ def require_outside(out: str, records: str) -> None:
     run's ``_chinchon.json``, and a folder with another file is no run's records)."""
     import os
 
+    if not records:  # realpath would make it the working folder
+        raise ChinchonError("no records folder: its name is empty")
+    if not out:
+        raise ChinchonError("cannot write the report '': its name is empty")
     path, folder = os.path.realpath(out), os.path.realpath(records)
     try:
         inside = os.path.commonpath([path, folder]) == folder
@@ -59,13 +63,18 @@ def require_outside(out: str, records: str) -> None:
 
 def require_writable(out: str) -> None:
     """A one-line error (exit 2) when the report file ``out`` cannot be written: a
-    folder, a missing or read-only folder, a read-only file; found before any game is
-    played or record read (nothing is created)."""
+    folder, a missing or read-only folder, a read-only file, a symbolic link that leads
+    nowhere a file can be; found before any game is played or record read (nothing is
+    created)."""
     import os
 
-    path = os.path.abspath(out)
+    if not out:
+        raise ChinchonError("cannot write the report '': its name is empty")
+    path = os.path.realpath(out)  # a link is written through: where it leads is checked
     folder = os.path.dirname(path)
-    if os.path.isdir(path):
+    if os.path.islink(path):  # realpath stops at a loop of links
+        problem = "a loop of symbolic links"
+    elif os.path.isdir(path):
         problem = "it is a folder"
     elif not os.path.isdir(folder):
         problem = f"no folder {folder}"

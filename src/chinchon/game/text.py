@@ -8,7 +8,7 @@ returns text and prints nothing; it reads a :class:`~chinchon.Game` or a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Optional
 
 from .._backend import best_melds
 from ..rules import Rules
@@ -33,15 +33,17 @@ def table_lines(game: Any, seat: int, who: str = "Your") -> list[str]:
             f"{game.stock_size}   totals: {list(game.totals)}"]
 
 
-def hand_result_lines(game: Any, names: Sequence[str]) -> list[str]:
+def hand_result_lines(game: Any, names: Sequence[str], you: Optional[int] = None) -> list[str]:
     """The last closed hand (``game.last_hand``): the closer and the outcome, each
-    seat's melds, lay-offs, cards left and points, and the totals; or the void hand."""
+    seat's melds, lay-offs, cards left and points, and the totals; or the void hand.
+    ``you``: the seat spoken to (its name "You": "You close")."""
     last = game.last_hand
     s = last.settlement
     if s is None:
         return [f"== the stock is down to {game.stock_size} cards: the hand is void, "
                 "nobody scores =="]
-    lines = [f"== {names[last.closer]} closes: {s.outcome.replace('_', ' ')} =="]
+    verb = "close" if last.closer == you else "closes"
+    lines = [f"== {names[last.closer]} {verb}: {s.outcome.replace('_', ' ')} =="]
     results = [s.closer, *s.opponents]
     for pos, seat in enumerate(last.order):
         r = results[pos]
