@@ -48,8 +48,7 @@ def require_outside(out: str, records: str) -> None:
 
     if not records:  # realpath would make it the working folder
         raise ChinchonError("no records folder: its name is empty")
-    if not out:
-        raise ChinchonError("cannot write the report '': its name is empty")
+    _require_name(out)
     path, folder = os.path.realpath(out), os.path.realpath(records)
     try:
         inside = os.path.commonpath([path, folder]) == folder
@@ -61,6 +60,11 @@ def require_outside(out: str, records: str) -> None:
                             "one of them)")
 
 
+def _require_name(out: str) -> None:
+    if not out:  # realpath would make it the working folder
+        raise ChinchonError("cannot write the report '': its name is empty")
+
+
 def require_writable(out: str) -> None:
     """A one-line error (exit 2) when the report file ``out`` cannot be written: a
     folder, a missing or read-only folder, a read-only file, a symbolic link that leads
@@ -68,8 +72,7 @@ def require_writable(out: str) -> None:
     created)."""
     import os
 
-    if not out:
-        raise ChinchonError("cannot write the report '': its name is empty")
+    _require_name(out)
     path = os.path.realpath(out)  # a link is written through: where it leads is checked
     folder = os.path.dirname(path)
     if os.path.islink(path):  # realpath stops at a loop of links

@@ -433,8 +433,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
 
     def _text(self) -> str:
         st = self.state_
-        if st is None:
-            raise IllegalAction("render() before reset(): call reset() first")
+        assert st is not None  # render() refused before reset()
         names = self.possible_agents
         lines = [f"Chinchón, {self.players} players; rules: {rules_summary(self.rules)}",
                  f"hand {st.hand_number}, {names[st.lead]} leads; {self._phase}"
