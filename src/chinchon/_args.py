@@ -24,11 +24,10 @@ from .cards import (
     HandLike,
     add_card,
     as_hand,
-    check_decks,
     coerce_cards,
-    integer,
     mask_to_cards,
 )
+from ._integers import check_decks, integer
 from .cards import _PY_INIT as _PY_HAND_INIT
 from .errors import (
     BatchRowError,

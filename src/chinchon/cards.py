@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from operator import index as _as_index
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .bits import (CARD_MASK, JOKER_BITS, JOKER_MASK, LANE_MASK, RANKS, SUIT_MASKS, SUIT_NAMES,
                    SUITS, card_index, lane_of, mask_value, rank_of)
+from ._integers import check_decks, integer
 from .errors import (CardCountError, CardParseError, ChinchonError, DuplicateCardError,
                      InvalidHandError, shown)
 
@@ -360,29 +360,6 @@ def cards_to_mask(cards: Iterable[Card]) -> tuple[int, int, int]:
         once, twice = added
         n += 1
     return once, twice, n
-
-
-def integer(value: object) -> Optional[int]:
-    """``value`` as an int if it is one of any integer type, numpy's too, else None. A
-    bool is no number (numpy 1 gives numpy's an index)."""
-    if type(value) is int:
-        return value
-    if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":
-        return None
-    try:
-        return _as_index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-
-
-def check_decks(decks: object) -> int | None:
-    """``decks`` as 1, 2 or None (infer); the one check of every ``decks=`` argument."""
-    if decks is None:
-        return None
-    value = integer(decks)
-    if value == 1 or value == 2:
-        return value
-    raise InvalidHandError(f"decks must be 1, 2 or None, got {shown(decks)}")
 
 
 class Hand:

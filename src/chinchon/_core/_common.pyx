@@ -28,7 +28,8 @@ from .chinchon cimport (CC_BOT_EXPERT, CC_BOT_GREEDY, CC_BOT_RANDOM, CC_BOT_SEAR
 import types
 
 from .._args import check_rules, hand_for
-from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, check_decks, parse_cards
+from .._integers import check_decks
+from ..cards import CARD_AT, SPELLINGS, Card, Hand, as_hand, parse_cards
 from ..errors import STATUS_ERRORS, ChinchonError
 from ..errors import raise_status as _raise_named
 from ..rules import HOUSE_RULES
