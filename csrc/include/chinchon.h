@@ -55,8 +55,7 @@ typedef struct cc_hand {
 #define CC_MAX_JOKER_POINTS 50 /* the most a joker may be worth */
 
 /* The rule variants (docs/rules.md#rule-fields) beyond the point table, close limit and minus ten: what
- * cc_rules_init_variant takes. cc_rules_init gives the house values (48, 0, 0, 25, 1,
- * 25). */
+ * cc_rules_init_variant takes. cc_rules_init gives the house values (48, 0, 0, 25, 1, 25). */
 typedef struct cc_variant {
     int deck;              /* 48 (ranks 1-12) or 40 (no 8s/9s; the jack follows the 7) */
     int wild_ace_of_coins; /* 0/1: bit 0 (1o, every copy) is a joker */
@@ -228,8 +227,7 @@ const char *cc_status_name(cc_status status);
 /* ---- Helpers shared with the settlement code (additions to the first API) ---- */
 
 /* Points of the cards of h (a copy held twice counts twice) under rules, jokers
- * included. O(1): ten popcounts (twelve under jokers worth over 31). h is not
- * validated. */
+ * included. O(1): ten popcounts (twelve under jokers worth over 31). h is not validated. */
 int cc_hand_points(const cc_rules *rules, cc_hand h);
 
 /* Every candidate meld of h: every set (each multiset of >= 3 cards of one rank that h
@@ -238,8 +236,7 @@ int cc_hand_points(const cc_rules *rules, cc_hand h);
  * (docs/rules.md#which-arrangement-is-reported: the card indices ascending, copies
  * repeated, compared as Python tuples, a proper prefix first). Writes the first min(count, cap) melds to out (out may
  * be NULL when cap is 0) and returns count, or -1 if h has lane bits or twice is not a
- * subset of once. Any number of cards; <= 8 cards give at most CC_MAX_CANDIDATES.
- * O(count). */
+ * subset of once. Any number of cards; <= 8 cards give at most CC_MAX_CANDIDATES. O(count). */
 int cc_enumerate_melds(cc_hand h, cc_meld *out, int cap);
 
 /* Compare the keys of two melds (or any two card multisets) as Python tuples:
@@ -357,8 +354,7 @@ cc_status cc_outlook(const cc_rules *rules, cc_hand h8, cc_hand unseen, uint16_t
 /* Batch outlook: rows of 8 cards (masks as cc_hints_batch) and their unseen cards
  * (unseen: the same layout); out holds n * 8 * CC_OUTLOOK_COLUMNS doubles, row-major,
  * each count divided by the draws. decks is the number of decks of every row. Stops at
- * the first bad row (hand or unseen) with its status and *bad_row. No allocation,
- * thread-safe. */
+ * the first bad row (hand or unseen) with its status and *bad_row. No allocation, thread-safe. */
 cc_status cc_outlook_batch(const cc_rules *rules, const uint64_t *masks,
                            const uint64_t *unseen, size_t n, int decks, double *out,
                            size_t *bad_row);
@@ -430,9 +426,8 @@ typedef struct cc_game_config {
     /* the budget of each CC_BOT_SEARCH seat (cc_search_choose): playouts, else (0) time */
     uint32_t search_playouts[CC_MAX_PLAYERS];
     uint32_t search_micros[CC_MAX_PLAYERS];
-    /* NULL, or asked after each decision of a search seat (which may take long):
-     * nonzero stops the game, and cc_play_game returns CC_ERR_INTERRUPTED with the
-     * record unfinished (Python: a Ctrl-C waiting to be raised) */
+    /* NULL, or asked after each decision of a search seat (which may take long): nonzero
+     * stops the game; cc_play_game returns CC_ERR_INTERRUPTED, the record unfinished */
     int (*interrupted)(void *context);
     void *interrupt_context;
 } cc_game_config;
